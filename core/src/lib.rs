@@ -1,0 +1,41 @@
+//! # tempo-core: the rules of chess
+//!
+//! Squares and bitboards, legal move generation, make-move with incremental Zobrist keys
+//! (Polyglot key set), FEN, position validation, perft. Pure: no I/O, no wall clock.
+//!
+//! ```
+//! use tempo_core::{perft, Position};
+//!
+//! let pos = Position::startpos();
+//! assert_eq!(pos.legal_moves().len(), 20);
+//! assert_eq!(perft(&pos, 3), 8_902);
+//! assert_eq!(pos.key(), 0x463b96181691fc9c);
+//!
+//! let kiwipete: Position =
+//!     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse()?;
+//! assert_eq!(perft(&kiwipete, 2), 2_039);
+//! # Ok::<(), tempo_core::FenError>(())
+//! ```
+
+mod attacks;
+mod bitboard;
+mod castling;
+mod error;
+mod fen;
+mod movegen;
+mod moves;
+mod perft;
+mod position;
+mod types;
+mod zobrist;
+
+pub use attacks::{aligned, attacks, between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks, rook_attacks};
+pub use bitboard::Bitboard;
+pub use castling::{CastlingMode, CastlingRights, CastlingSide};
+pub use error::{FenError, MoveError, PositionError};
+pub use fen::{parse_fen, STARTING_FEN};
+pub use movegen::MoveFilter;
+pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
+pub use perft::{divide, perft, perft_plain};
+pub use position::{Ending, Position, Setup};
+pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};

@@ -1,0 +1,360 @@
+//! Legal move generation, directly (no pseudo-legal generation followed by make-and-test).
+//!
+//! One generic generator serves every use: the full legal list, the captures-only and
+//! quiets-only subsets for the search, and bulk counting for perft, which adds population
+//! counts instead of building moves. The generator computes the checkers and the pinned
+//! pieces once, then restricts every piece's targets:
+//! - in double check only the king moves;
+//! - in single check other pieces must capture the checker or block its line;
+//! - a pinned piece moves only along the line through its king and pinner;
+//! - the king never steps onto an attacked square (attacks computed with the king removed,
+//!   so it cannot retreat along the checking ray);
+//! - en passant is verified by recomputing the king's attackers with both pawns moved, which
+//!   also covers the pawn pair pinned along the rank and checks unrelated to the pushed pawn;
+//! - castling requires every square the king crosses, its destination included, to be safe
+//!   with king and castling rook lifted off the board (this catches a Chess960 castling rook
+//!   that shields its king from a slider behind it).
+
+use crate::attacks::{between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::types::{Color, Rank, Role, Square};
+
+/// Which subset of the legal moves to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveFilter {
+    /// Every legal move.
+    All,
+    /// Captures (en passant included) and all promotions, capturing or not.
+    Captures,
+    /// Every other legal move: non-capturing, non-promoting moves and castling.
+    Quiets,
+}
+
+/// Receives generated moves, as moves or as counts.
+trait Sink {
+    /// Normal moves of the piece on `from` to each of `targets`.
+    fn piece_moves(&mut self, from: Square, targets: Bitboard);
+    /// Non-promoting pawn moves to each of `targets`, each from `to - delta`.
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i32);
+    /// Promotions (four each) to each of `targets`, each from `to - delta`.
+    fn promotions(&mut self, targets: Bitboard, delta: i32);
+    /// A single special move (en passant, castling).
+    fn special(&mut self, m: Move);
+}
+
+impl Sink for MoveList {
+    #[inline]
+    fn piece_moves(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::normal(from, to));
+        }
+    }
+    #[inline]
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i32) {
+        for to in targets {
+            self.push(Move::normal(Square::new_unchecked((to.index() as i32 - delta) as u32), to));
+        }
+    }
+    #[inline]
+    fn promotions(&mut self, targets: Bitboard, delta: i32) {
+        for to in targets {
+            let from = Square::new_unchecked((to.index() as i32 - delta) as u32);
+            for role in Role::PROMOTIONS {
+                self.push(Move::promotion(from, to, role));
+            }
+        }
+    }
+    #[inline]
+    fn special(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+struct Counter(u64);
+
+impl Sink for Counter {
+    #[inline]
+    fn piece_moves(&mut self, _: Square, targets: Bitboard) {
+        self.0 += u64::from(targets.count());
+    }
+    #[inline]
+    fn pawn_moves(&mut self, targets: Bitboard, _: i32) {
+        self.0 += u64::from(targets.count());
+    }
+    #[inline]
+    fn promotions(&mut self, targets: Bitboard, _: i32) {
+        self.0 += 4 * u64::from(targets.count());
+    }
+    #[inline]
+    fn special(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
+/// A sink that stops caring after the first move (for "has any legal move").
+struct AnyMove(bool);
+
+impl Sink for AnyMove {
+    #[inline]
+    fn piece_moves(&mut self, _: Square, targets: Bitboard) {
+        self.0 |= targets.any();
+    }
+    #[inline]
+    fn pawn_moves(&mut self, targets: Bitboard, _: i32) {
+        self.0 |= targets.any();
+    }
+    #[inline]
+    fn promotions(&mut self, targets: Bitboard, _: i32) {
+        self.0 |= targets.any();
+    }
+    #[inline]
+    fn special(&mut self, _: Move) {
+        self.0 = true;
+    }
+}
+
+impl Position {
+    /// Every legal move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        self.legal_moves_into(&mut moves);
+        moves
+    }
+
+    /// Appends every legal move to `moves`.
+    pub fn legal_moves_into(&self, moves: &mut MoveList) {
+        self.generate(MoveFilter::All, moves);
+    }
+
+    /// Appends the legal moves of one subset (see [`MoveFilter`]) to `moves`.
+    pub fn generate_moves(&self, filter: MoveFilter, moves: &mut MoveList) {
+        self.generate(filter, moves);
+    }
+
+    /// The number of legal moves, counted without building them (bulk counting).
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut counter = Counter(0);
+        self.generate(MoveFilter::All, &mut counter);
+        counter.0
+    }
+
+    /// `true` if the side to move has at least one legal move.
+    pub fn has_legal_moves(&self) -> bool {
+        let mut any = AnyMove(false);
+        self.generate(MoveFilter::All, &mut any);
+        any.0
+    }
+
+    #[inline(always)]
+    fn generate<S: Sink>(&self, filter: MoveFilter, sink: &mut S) {
+        let us = self.turn();
+        let them = !us;
+        let ours = self.by_color(us);
+        let theirs = self.by_color(them);
+        let occupied = ours | theirs;
+        let king = self.king_of(us);
+        let checkers = self.attackers_to(king, occupied) & theirs;
+
+        let filter_mask = match filter {
+            MoveFilter::All => !ours,
+            MoveFilter::Captures => theirs,
+            MoveFilter::Quiets => !occupied,
+        };
+
+        // Step 1. King moves, tested square by square with the king lifted off the board.
+        let without_king = occupied.without(king);
+        let mut king_targets = Bitboard::EMPTY;
+        for to in king_attacks(king) & filter_mask {
+            if !self.is_attacked(to, them, without_king) {
+                king_targets = king_targets.with(to);
+            }
+        }
+        sink.piece_moves(king, king_targets);
+        if checkers.has_more_than_one() {
+            return;
+        }
+
+        // Step 2. Where the other pieces may go: anywhere, or onto the checking line.
+        let check_mask = match checkers.first() {
+            Some(checker) => between(king, checker).with(checker),
+            None => Bitboard::FULL,
+        };
+        let target = filter_mask & check_mask;
+        let pinned = self.pinned(us, king, occupied);
+
+        // Step 3. Knights (a pinned knight can never move).
+        for from in self.pieces(us, Role::Knight) - pinned {
+            sink.piece_moves(from, knight_attacks(from) & target);
+        }
+
+        // Step 4. Sliders; pinned ones only along their pin line (never when in check).
+        let queens = self.pieces(us, Role::Queen);
+        for from in (self.pieces(us, Role::Bishop) | queens) - pinned {
+            sink.piece_moves(from, bishop_attacks(from, occupied) & target);
+        }
+        for from in (self.pieces(us, Role::Rook) | queens) - pinned {
+            sink.piece_moves(from, rook_attacks(from, occupied) & target);
+        }
+        if checkers.is_empty() {
+            for from in (self.pieces(us, Role::Bishop) | queens) & pinned {
+                sink.piece_moves(from, bishop_attacks(from, occupied) & target & line(king, from));
+            }
+            for from in (self.pieces(us, Role::Rook) | queens) & pinned {
+                sink.piece_moves(from, rook_attacks(from, occupied) & target & line(king, from));
+            }
+        }
+
+        // Step 5. Pawns.
+        self.generate_pawn_moves(filter, sink, pinned, check_mask, king, checkers.is_empty());
+
+        // Step 6. En passant.
+        if filter != MoveFilter::Quiets {
+            if let Some(ep) = self.ep_square() {
+                self.generate_en_passant(sink, ep, king);
+            }
+        }
+
+        // Step 7. Castling.
+        if filter != MoveFilter::Captures && checkers.is_empty() {
+            self.generate_castling(sink, king, occupied);
+        }
+    }
+
+    /// Our pieces pinned to our king.
+    #[inline(always)]
+    fn pinned(&self, us: Color, king: Square, occupied: Bitboard) -> Bitboard {
+        let them = !us;
+        let queens = self.pieces(them, Role::Queen);
+        let snipers = (rook_attacks(king, self.by_color(them)) & (self.pieces(them, Role::Rook) | queens))
+            | (bishop_attacks(king, self.by_color(them)) & (self.pieces(them, Role::Bishop) | queens));
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = between(king, sniper) & occupied;
+            if !blockers.has_more_than_one() {
+                pinned |= blockers;
+            }
+        }
+        pinned & self.by_color(us)
+    }
+
+    #[inline(always)]
+    fn generate_pawn_moves<S: Sink>(
+        &self,
+        filter: MoveFilter,
+        sink: &mut S,
+        pinned: Bitboard,
+        check_mask: Bitboard,
+        king: Square,
+        not_in_check: bool,
+    ) {
+        let us = self.turn();
+        let theirs = self.by_color(!us);
+        let empty = !self.occupied();
+        let last_rank = Bitboard::relative_rank(us, Rank::Eighth);
+        let third_rank = Bitboard::relative_rank(us, Rank::Third);
+        let up = us.fold(8, -8);
+        let pawns = self.pieces(us, Role::Pawn);
+        let free = pawns - pinned;
+
+        let (gen_quiet, gen_captures, gen_quiet_promos) = match filter {
+            MoveFilter::All => (true, true, true),
+            MoveFilter::Captures => (false, true, true),
+            MoveFilter::Quiets => (true, false, false),
+        };
+
+        // Pushes.
+        let single = free.shift_forward(us) & empty;
+        let double = (single & third_rank).shift_forward(us) & empty & check_mask;
+        let single = single & check_mask;
+        if gen_quiet {
+            sink.pawn_moves(single - last_rank, up);
+            sink.pawn_moves(double, 2 * up);
+        }
+        if gen_quiet_promos {
+            sink.promotions(single & last_rank, up);
+        }
+
+        // Captures towards the a-file and the h-file (from White's point of view, shift by
+        // 7/9; file masks stop wrap-around).
+        if gen_captures {
+            let not_a = !Bitboard::file(crate::File::A);
+            let not_h = !Bitboard::file(crate::File::H);
+            let (west, east, dw, de) = match us {
+                Color::White => (Bitboard((free & not_a).0 << 7), Bitboard((free & not_h).0 << 9), 7, 9),
+                Color::Black => (Bitboard((free & not_a).0 >> 9), Bitboard((free & not_h).0 >> 7), -9, -7),
+            };
+            let west = west & theirs & check_mask;
+            let east = east & theirs & check_mask;
+            sink.pawn_moves(west - last_rank, dw);
+            sink.pawn_moves(east - last_rank, de);
+            sink.promotions(west & last_rank, dw);
+            sink.promotions(east & last_rank, de);
+        }
+
+        // Pinned pawns move only along their pin line, and never while in check.
+        if not_in_check {
+            for from in pawns & pinned {
+                let along = line(king, from);
+                let mut pushes = Bitboard::EMPTY;
+                let one = Bitboard::from_square(from).shift_forward(us) & empty & along;
+                pushes |= one;
+                if (Bitboard::from_square(from) & Bitboard::relative_rank(us, Rank::Second)).any() {
+                    pushes |= one.shift_forward(us) & empty;
+                }
+                let captures = pawn_attacks(us, from) & theirs & along;
+                let targets = match filter {
+                    MoveFilter::All => pushes | captures,
+                    MoveFilter::Captures => captures | (pushes & last_rank),
+                    MoveFilter::Quiets => pushes - last_rank,
+                };
+                for to in targets {
+                    if last_rank.contains(to) {
+                        let d = to.index() as i32 - from.index() as i32;
+                        sink.promotions(Bitboard::from_square(to), d);
+                    } else {
+                        sink.special(Move::normal(from, to));
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn generate_en_passant<S: Sink>(&self, sink: &mut S, ep: Square, king: Square) {
+        let us = self.turn();
+        let them = !us;
+        let captured = Square::new_unchecked((ep.index() as i32 + us.fold(-8, 8)) as u32);
+        for from in pawn_attacks(them, ep) & self.pieces(us, Role::Pawn) {
+            let occupied = (self.occupied().without(from).without(captured)).with(ep);
+            let attackers = self.attackers_to(king, occupied) & self.by_color(them) & !Bitboard::from_square(captured);
+            if attackers.is_empty() {
+                sink.special(Move::en_passant(from, ep));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn generate_castling<S: Sink>(&self, sink: &mut S, king: Square, occupied: Bitboard) {
+        let us = self.turn();
+        let rights = self.castling_rights();
+        if (rights.rooks() & Bitboard::rank(us.back_rank())).is_empty() {
+            return;
+        }
+        for side in crate::CastlingSide::ALL {
+            let Some(rook) = rights.rook(us, side) else { continue };
+            let king_to = Square::from_coords(side.king_to_file(), king.rank());
+            let rook_to = Square::from_coords(side.rook_to_file(), king.rank());
+            let lifted = occupied.without(king).without(rook);
+            let must_be_empty = between(king, king_to).with(king_to) | between(rook, rook_to).with(rook_to);
+            if (must_be_empty & lifted).any() {
+                continue;
+            }
+            let king_path = between(king, king_to).with(king_to);
+            if king_path.into_iter().all(|sq| !self.is_attacked(sq, !us, lifted)) {
+                sink.special(Move::castle(king, rook));
+            }
+        }
+    }
+}

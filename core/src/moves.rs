@@ -1,0 +1,336 @@
+//! `Move`: a compact 16-bit move, and `MoveList`, a fixed-capacity list of moves.
+
+use crate::types::{Role, Square};
+use std::fmt;
+use std::mem::MaybeUninit;
+
+/// What kind of move a [`Move`] is, beyond its from and to squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveKind {
+    /// A quiet move or an ordinary capture (the board says which).
+    Normal,
+    /// A pawn capturing en passant; `to` is the empty square it moves to.
+    EnPassant,
+    /// Castling, encoded as the king moving onto its own castling rook (`to` is the rook's
+    /// square), which covers standard chess and Chess960 alike.
+    Castle,
+    /// A pawn reaching the last rank and becoming this role.
+    Promotion(Role),
+}
+
+/// A move in 16 bits: from (6), to (6), kind (4).
+///
+/// Castling is "king takes own rook" (see [`MoveKind::Castle`]); use [`Move::castling_king_to`]
+/// and [`Move::castling_rook_to`] for the squares the pieces end on. `Move::NULL` (`0000` in
+/// UCI) is the null move: it is never legal, but search and PGN use it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move(u16);
+
+const KIND_NORMAL: u16 = 0;
+const KIND_EN_PASSANT: u16 = 1;
+const KIND_CASTLE: u16 = 2;
+const KIND_PROMOTION: u16 = 3; // 3..=6: knight, bishop, rook, queen
+
+impl Move {
+    /// The null move (a1a1).
+    pub const NULL: Move = Move(0);
+
+    #[inline]
+    const fn pack(from: Square, to: Square, kind: u16) -> Move {
+        Move(from.index() as u16 | (to.index() as u16) << 6 | kind << 12)
+    }
+
+    /// A normal move or capture.
+    #[inline]
+    pub const fn normal(from: Square, to: Square) -> Move {
+        Move::pack(from, to, KIND_NORMAL)
+    }
+
+    /// An en passant capture landing on `to`.
+    #[inline]
+    pub const fn en_passant(from: Square, to: Square) -> Move {
+        Move::pack(from, to, KIND_EN_PASSANT)
+    }
+
+    /// Castling: the king on `king` with the rook on `rook`.
+    #[inline]
+    pub const fn castle(king: Square, rook: Square) -> Move {
+        Move::pack(king, rook, KIND_CASTLE)
+    }
+
+    /// A promotion to `role`.
+    ///
+    /// # Panics
+    /// In debug builds, if `role` is a pawn or king.
+    #[inline]
+    pub const fn promotion(from: Square, to: Square, role: Role) -> Move {
+        debug_assert!(!matches!(role, Role::Pawn | Role::King));
+        Move::pack(from, to, KIND_PROMOTION + role as u16 - 1)
+    }
+
+    /// The square the moving piece starts on.
+    #[inline]
+    pub const fn from(self) -> Square {
+        Square::new_unchecked((self.0 & 63) as u32)
+    }
+
+    /// The target square (the castling rook's square for castling).
+    #[inline]
+    pub const fn to(self) -> Square {
+        Square::new_unchecked(((self.0 >> 6) & 63) as u32)
+    }
+
+    /// The kind of move.
+    #[inline]
+    pub const fn kind(self) -> MoveKind {
+        match self.0 >> 12 {
+            KIND_NORMAL => MoveKind::Normal,
+            KIND_EN_PASSANT => MoveKind::EnPassant,
+            KIND_CASTLE => MoveKind::Castle,
+            k => MoveKind::Promotion(Role::from_index((k - KIND_PROMOTION + 1) as usize)),
+        }
+    }
+
+    /// The promotion role, if this is a promotion.
+    #[inline]
+    pub const fn promotion_role(self) -> Option<Role> {
+        match self.kind() {
+            MoveKind::Promotion(role) => Some(role),
+            _ => None,
+        }
+    }
+
+    /// `true` for castling.
+    #[inline]
+    pub const fn is_castle(self) -> bool {
+        self.0 >> 12 == KIND_CASTLE
+    }
+
+    /// `true` for an en passant capture.
+    #[inline]
+    pub const fn is_en_passant(self) -> bool {
+        self.0 >> 12 == KIND_EN_PASSANT
+    }
+
+    /// `true` for a promotion.
+    #[inline]
+    pub const fn is_promotion(self) -> bool {
+        self.0 >> 12 >= KIND_PROMOTION
+    }
+
+    /// `true` for the null move.
+    #[inline]
+    pub const fn is_null(self) -> bool {
+        self.0 == 0
+    }
+
+    /// `true` if castling is towards the h-file (O-O), for a castling move.
+    #[inline]
+    pub const fn is_kingside_castle(self) -> bool {
+        self.to().index() > self.from().index()
+    }
+
+    /// For castling, the square the king ends on (g- or c-file); otherwise `to()`.
+    #[inline]
+    pub const fn castling_king_to(self) -> Square {
+        if !self.is_castle() {
+            return self.to();
+        }
+        let file = if self.is_kingside_castle() { 6 } else { 2 };
+        Square::new_unchecked((self.from().index() & !7) as u32 + file)
+    }
+
+    /// For castling, the square the rook ends on (f- or d-file).
+    #[inline]
+    pub const fn castling_rook_to(self) -> Square {
+        let file = if self.is_kingside_castle() { 5 } else { 3 };
+        Square::new_unchecked((self.from().index() & !7) as u32 + file)
+    }
+
+    /// The raw 16-bit encoding (stable: used by transposition tables and books).
+    #[inline]
+    pub const fn to_u16(self) -> u16 {
+        self.0
+    }
+
+    /// Rebuilds a move from [`Move::to_u16`]; `None` if the kind bits are out of range.
+    #[inline]
+    pub const fn from_u16(raw: u16) -> Option<Move> {
+        if raw >> 12 <= KIND_PROMOTION + 3 {
+            Some(Move(raw))
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Debug for Move {
+    /// Debug form: from, to (king-takes-rook for castling), promotion letter, e.g. `e1h1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_null() {
+            return f.write_str("0000");
+        }
+        write!(f, "{}{}", self.from(), self.to())?;
+        if let Some(role) = self.promotion_role() {
+            write!(f, "{}", role.char())?;
+        }
+        Ok(())
+    }
+}
+
+/// Capacity of a [`MoveList`]; no legal position has more than 218 moves.
+pub const MAX_MOVES: usize = 256;
+
+/// A fixed-capacity list of moves, stored inline (no heap allocation).
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [MaybeUninit<Move>; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    /// An empty list.
+    #[inline]
+    pub fn new() -> MoveList {
+        MoveList { moves: [MaybeUninit::uninit(); MAX_MOVES], len: 0 }
+    }
+
+    /// Appends a move.
+    ///
+    /// # Panics
+    /// If the list is full (more than [`MAX_MOVES`] moves: impossible for legal positions).
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        assert!(self.len < MAX_MOVES, "move list overflow");
+        self.moves[self.len] = MaybeUninit::new(m);
+        self.len += 1;
+    }
+
+    /// Number of moves.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// `true` if there are no moves.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Removes every move.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Keeps only the moves for which `keep` is true.
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut write = 0;
+        for read in 0..self.len {
+            let m = self[read];
+            if keep(m) {
+                self.moves[write] = MaybeUninit::new(m);
+                write += 1;
+            }
+        }
+        self.len = write;
+    }
+
+    /// `true` if `m` is in the list.
+    #[inline]
+    pub fn contains(&self, m: Move) -> bool {
+        self.iter().any(|&x| x == m)
+    }
+
+    /// The moves as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        // SAFETY: the first `len` elements are initialised.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
+    }
+
+    /// The moves as a mutable slice (for sorting).
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        // SAFETY: the first `len` elements are initialised.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    #[inline]
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl std::ops::DerefMut for MoveList {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [Move] {
+        self.as_mut_slice()
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn encoding_round_trips() {
+        let m = Move::promotion(sq("e7"), sq("d8"), Role::Knight);
+        assert_eq!(m.from(), sq("e7"));
+        assert_eq!(m.to(), sq("d8"));
+        assert_eq!(m.kind(), MoveKind::Promotion(Role::Knight));
+        assert_eq!(Move::from_u16(m.to_u16()), Some(m));
+        for role in Role::PROMOTIONS {
+            assert_eq!(Move::promotion(sq("a7"), sq("a8"), role).promotion_role(), Some(role));
+        }
+        assert_eq!(Move::from_u16(0xf000), None);
+    }
+
+    #[test]
+    fn castling_destinations() {
+        let short = Move::castle(sq("e1"), sq("h1"));
+        assert_eq!(short.castling_king_to(), sq("g1"));
+        assert_eq!(short.castling_rook_to(), sq("f1"));
+        let long = Move::castle(sq("b8"), sq("a8"));
+        assert_eq!(long.castling_king_to(), sq("c8"));
+        assert_eq!(long.castling_rook_to(), sq("d8"));
+    }
+
+    #[test]
+    fn list_retain() {
+        let mut list = MoveList::new();
+        for to in ["a3", "a4", "b3"] {
+            list.push(Move::normal(sq("a2"), sq(to)));
+        }
+        list.retain(|m| m.to().file() == crate::File::A);
+        assert_eq!(list.len(), 2);
+    }
+}

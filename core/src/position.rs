@@ -1,0 +1,664 @@
+//! `Position`: the full FEN-equivalent state of a game at one moment, always legal.
+//!
+//! A `Position` can only be built through [`Position::from_setup`] (or FEN parsing, which
+//! uses it), so every value of the type has passed validation: one king per side, no pawns
+//! on the back ranks, the side not to move not in check, castling rights backed by king and
+//! rook, a plausible en passant square. Moves are applied in place by [`Position::play`] or
+//! [`Position::play_unchecked`]; the type is `Copy`, and copying it is how a caller undoes a
+//! move (copy-make measured faster than make/unmake for this layout).
+
+use crate::attacks::{
+    bishop_attacks, between, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+};
+use crate::bitboard::Bitboard;
+use crate::castling::{CastlingMode, CastlingRights, CastlingSide};
+use crate::error::{MoveError, PositionError};
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::types::{Color, File, Piece, Rank, Role, Square};
+use crate::zobrist;
+
+/// The parts a position is made of, unvalidated: the input of [`Position::from_setup`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The piece on each square, indexed by [`Square::index`].
+    pub board: [Option<Piece>; 64],
+    /// The side to move.
+    pub turn: Color,
+    /// Squares of the rooks that may still castle (both colours).
+    pub castling_rooks: Bitboard,
+    /// The square a pawn skipped with a double step on the last move, if any.
+    pub ep_square: Option<Square>,
+    /// Half-moves since the last capture or pawn move.
+    pub halfmove_clock: u32,
+    /// Starts at 1 and is incremented after each Black move.
+    pub fullmove_number: u32,
+}
+
+impl Setup {
+    /// An empty board, White to move, no rights, clocks 0 and 1.
+    pub fn empty() -> Setup {
+        Setup {
+            board: [None; 64],
+            turn: Color::White,
+            castling_rooks: Bitboard::EMPTY,
+            ep_square: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+        }
+    }
+}
+
+/// How a game ends in a single position, by the rules alone (no history needed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// The side to move is in check and has no legal move; the other side wins.
+    Checkmate,
+    /// The side to move is not in check and has no legal move: a draw.
+    Stalemate,
+    /// Neither side can ever checkmate (K v K, K+minor v K, bishops all on one colour).
+    InsufficientMaterial,
+}
+
+const NO_PIECE: u8 = 12;
+
+#[inline]
+const fn piece_code(piece: Piece) -> u8 {
+    piece.color as u8 * 6 + piece.role as u8
+}
+
+#[inline]
+const fn code_piece(code: u8) -> Option<Piece> {
+    if code == NO_PIECE {
+        None
+    } else {
+        let color = if code >= 6 { Color::Black } else { Color::White };
+        Some(Piece::new(color, Role::from_index((code % 6) as usize)))
+    }
+}
+
+/// A legal chess position (standard or Chess960).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    mailbox: [u8; 64],
+    by_role: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    castling: CastlingRights,
+    key: u64,
+    halfmove_clock: u32,
+    fullmove_number: u32,
+    ep_square: Option<Square>,
+    turn: Color,
+    mode: CastlingMode,
+}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key.hash(state);
+    }
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::startpos()
+    }
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        let mut setup = Setup::empty();
+        let back = [Role::Rook, Role::Knight, Role::Bishop, Role::Queen, Role::King, Role::Bishop, Role::Knight, Role::Rook];
+        for (file, role) in File::ALL.into_iter().zip(back) {
+            setup.board[Square::from_coords(file, Rank::First).index()] = Some(Piece::new(Color::White, role));
+            setup.board[Square::from_coords(file, Rank::Second).index()] = Some(Piece::new(Color::White, Role::Pawn));
+            setup.board[Square::from_coords(file, Rank::Seventh).index()] = Some(Piece::new(Color::Black, Role::Pawn));
+            setup.board[Square::from_coords(file, Rank::Eighth).index()] = Some(Piece::new(Color::Black, role));
+        }
+        setup.castling_rooks = Bitboard::from_square(Square::A1) | Square::H1 | Square::A8 | Square::H8;
+        Position::from_setup(setup, CastlingMode::Standard).expect("the start position is legal")
+    }
+
+    /// Builds a position from its parts, checking that it is legal.
+    ///
+    /// # Errors
+    /// A [`PositionError`] naming the first rule the setup breaks: missing or extra kings,
+    /// pawns on the first or last rank, too many pieces or pawns, the side not to move in
+    /// check, more than two checkers, castling rights without king and rook in place (in
+    /// `Standard` mode the king must be on e1/e8 and the rooks in the corners), or an en
+    /// passant square that no double step can have produced.
+    pub fn from_setup(setup: Setup, mode: CastlingMode) -> Result<Position, PositionError> {
+        let mut pos = Position {
+            mailbox: [NO_PIECE; 64],
+            by_role: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            castling: CastlingRights::NONE,
+            key: 0,
+            halfmove_clock: setup.halfmove_clock,
+            fullmove_number: setup.fullmove_number,
+            ep_square: None,
+            turn: setup.turn,
+            mode,
+        };
+        for square in Square::all() {
+            if let Some(piece) = setup.board[square.index()] {
+                pos.put(square, piece);
+            }
+        }
+        if pos.fullmove_number == 0 {
+            return Err(PositionError::FullmoveNumberZero);
+        }
+        for color in Color::ALL {
+            match pos.pieces(color, Role::King).count() {
+                0 => return Err(PositionError::MissingKing(color)),
+                1 => {}
+                _ => return Err(PositionError::TooManyKings(color)),
+            }
+            if pos.by_color[color.index()].count() > 16 {
+                return Err(PositionError::TooManyPieces(color));
+            }
+            if pos.pieces(color, Role::Pawn).count() > 8 {
+                return Err(PositionError::TooManyPawns(color));
+            }
+        }
+        if let Some(square) = (pos.by_role[Role::Pawn.index()] & Bitboard::BACK_RANKS).first() {
+            return Err(PositionError::PawnOnBackRank(square));
+        }
+        let them = !pos.turn;
+        if pos.attackers_to(pos.king_of(them), pos.occupied()) & pos.by_color[pos.turn.index()] != Bitboard::EMPTY {
+            return Err(PositionError::OpponentInCheck);
+        }
+        if pos.checkers().count() > 2 {
+            return Err(PositionError::TooManyCheckers);
+        }
+        pos.castling = CastlingRights::from_rooks(&pos, setup.castling_rooks, mode)?;
+        if let Some(ep) = setup.ep_square {
+            pos.validate_ep_square(ep)?;
+            pos.ep_square = Some(ep);
+        }
+        pos.key = pos.compute_key();
+        Ok(pos)
+    }
+
+    fn validate_ep_square(&self, ep: Square) -> Result<(), PositionError> {
+        let us = self.turn;
+        let them = !us;
+        let bad = Err(PositionError::InvalidEnPassant(ep));
+        if ep.rank() != Rank::Sixth.relative_to(us) {
+            return bad;
+        }
+        // The pawn that double-stepped stands in front of the square (from our side), and
+        // both the skipped square and the square it came from are empty.
+        let pushed = ep.offset(us.fold(-8, 8)).expect("rank 6 has a square below");
+        let origin = ep.offset(us.fold(8, -8)).expect("rank 6 has a square above");
+        if self.piece_at(pushed) != Some(Piece::new(them, Role::Pawn))
+            || self.occupied().contains(ep)
+            || self.occupied().contains(origin)
+        {
+            return bad;
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- accessors
+
+    /// The side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The piece on `square`, if any.
+    #[inline]
+    pub fn piece_at(&self, square: Square) -> Option<Piece> {
+        code_piece(self.mailbox[square.index()])
+    }
+
+    /// The role of the piece on `square`, if any.
+    #[inline]
+    pub fn role_at(&self, square: Square) -> Option<Role> {
+        self.piece_at(square).map(|p| p.role)
+    }
+
+    /// Every occupied square.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The squares of `color`'s pieces.
+    #[inline]
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// The squares of pieces of `role`, both colours.
+    #[inline]
+    pub fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
+
+    /// The squares of `color`'s pieces of `role`.
+    #[inline]
+    pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
+        self.by_color[color.index()] & self.by_role[role.index()]
+    }
+
+    /// Bishops and queens of `color`.
+    #[inline]
+    fn diagonal_sliders(&self, color: Color) -> Bitboard {
+        (self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()]) & self.by_color[color.index()]
+    }
+
+    /// Rooks and queens of `color`.
+    #[inline]
+    fn straight_sliders(&self, color: Color) -> Bitboard {
+        (self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]) & self.by_color[color.index()]
+    }
+
+    /// The square of `color`'s king.
+    #[inline]
+    pub fn king_of(&self, color: Color) -> Square {
+        self.pieces(color, Role::King).lsb()
+    }
+
+    /// The rooks that keep castling rights.
+    #[inline]
+    pub fn castling_rights(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// Standard chess or Chess960 castling notation (the rules of play are the same).
+    #[inline]
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.mode
+    }
+
+    /// Switches between standard and Chess960 notation for castling.
+    ///
+    /// # Errors
+    /// [`PositionError::InvalidCastling`] when switching to `Standard` while a castling right
+    /// belongs to a rook or king off the standard squares.
+    pub fn set_castling_mode(&mut self, mode: CastlingMode) -> Result<(), PositionError> {
+        self.castling = CastlingRights::from_rooks(self, self.castling.rooks(), mode)?;
+        self.mode = mode;
+        Ok(())
+    }
+
+    /// The en passant square as FEN records it (after every double step), if any.
+    #[inline]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// The en passant square only if an en passant capture is actually legal.
+    pub fn legal_ep_square(&self) -> Option<Square> {
+        let ep = self.ep_square?;
+        let mut moves = MoveList::new();
+        self.legal_moves_into(&mut moves);
+        moves.iter().any(|m| m.is_en_passant()).then_some(ep)
+    }
+
+    /// Half-moves since the last capture or pawn move (for the fifty-move rule).
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+
+    /// The move number, starting at 1, incremented after each Black move.
+    #[inline]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+
+    /// The number of half-moves played since move 1 with White to move (from the FEN counters).
+    #[inline]
+    pub fn ply(&self) -> u32 {
+        2 * (self.fullmove_number - 1) + u32::from(self.turn == Color::Black)
+    }
+
+    /// The Zobrist key (Polyglot key set), updated incrementally.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Changes the move counters (they take no part in legality).
+    ///
+    /// # Errors
+    /// [`PositionError::FullmoveNumberZero`] if `fullmove_number` is 0.
+    pub fn set_counters(&mut self, halfmove_clock: u32, fullmove_number: u32) -> Result<(), PositionError> {
+        if fullmove_number == 0 {
+            return Err(PositionError::FullmoveNumberZero);
+        }
+        self.halfmove_clock = halfmove_clock;
+        self.fullmove_number = fullmove_number;
+        Ok(())
+    }
+
+    /// The parts of this position (the inverse of [`Position::from_setup`]).
+    pub fn to_setup(&self) -> Setup {
+        let mut board = [None; 64];
+        for square in Square::all() {
+            board[square.index()] = self.piece_at(square);
+        }
+        Setup {
+            board,
+            turn: self.turn,
+            castling_rooks: self.castling.rooks(),
+            ep_square: self.ep_square,
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+        }
+    }
+
+    // ---------------------------------------------------------------- attacks
+
+    /// Pieces of both colours that attack `square`, given `occupied` as the blockers.
+    #[inline]
+    pub fn attackers_to(&self, square: Square, occupied: Bitboard) -> Bitboard {
+        (pawn_attacks(Color::White, square) & self.pieces(Color::Black, Role::Pawn))
+            | (pawn_attacks(Color::Black, square) & self.pieces(Color::White, Role::Pawn))
+            | (knight_attacks(square) & self.by_role[Role::Knight.index()])
+            | (king_attacks(square) & self.by_role[Role::King.index()])
+            | (bishop_attacks(square, occupied) & (self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()]))
+            | (rook_attacks(square, occupied) & (self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]))
+    }
+
+    /// `true` if a piece of `by` attacks `square` with `occupied` as the blockers.
+    #[inline]
+    pub fn is_attacked(&self, square: Square, by: Color, occupied: Bitboard) -> bool {
+        (pawn_attacks(!by, square) & self.pieces(by, Role::Pawn)).any()
+            || (knight_attacks(square) & self.pieces(by, Role::Knight)).any()
+            || (king_attacks(square) & self.pieces(by, Role::King)).any()
+            || (bishop_attacks(square, occupied) & self.diagonal_sliders(by)).any()
+            || (rook_attacks(square, occupied) & self.straight_sliders(by)).any()
+    }
+
+    /// The enemy pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.attackers_to(self.king_of(self.turn), self.occupied()) & self.by_color[(!self.turn).index()]
+    }
+
+    /// `true` if the side to move is in check.
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    /// Pieces of either colour standing alone between `color`'s king and an enemy slider
+    /// aimed at it (moving such a piece of `color` off the line exposes the king).
+    #[inline]
+    pub fn blockers_for_king(&self, color: Color) -> Bitboard {
+        let king = self.king_of(color);
+        let them = !color;
+        let occupied = self.occupied();
+        let snipers = (rook_attacks(king, Bitboard::EMPTY) & self.straight_sliders(them))
+            | (bishop_attacks(king, Bitboard::EMPTY) & self.diagonal_sliders(them));
+        let mut blockers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let b = between(king, sniper) & occupied;
+            if b.any() && !b.has_more_than_one() {
+                blockers |= b;
+            }
+        }
+        blockers
+    }
+
+    // ---------------------------------------------------------------- endings
+
+    /// `true` if the side to move is checkmated.
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_moves()
+    }
+
+    /// `true` if the side to move is stalemated.
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && !self.has_legal_moves()
+    }
+
+    /// `true` if neither side can checkmate by any sequence of legal moves, in the cases FIDE
+    /// recognises by material alone: K v K, K+B v K, K+N v K, and kings with any number of
+    /// bishops all standing on squares of one colour.
+    pub fn is_insufficient_material(&self) -> bool {
+        let kings = self.by_role[Role::King.index()];
+        let others = self.occupied() - kings;
+        if others.is_empty() {
+            return true;
+        }
+        if (self.by_role[Role::Pawn.index()] | self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]).any() {
+            return false;
+        }
+        if others.count() == 1 {
+            return true; // a lone knight or bishop
+        }
+        let bishops = self.by_role[Role::Bishop.index()];
+        others == bishops && ((bishops & Bitboard::LIGHT_SQUARES).is_empty() || (bishops & Bitboard::DARK_SQUARES).is_empty())
+    }
+
+    /// `true` if `color` alone has mating material left in the sense of FIDE article 6.9:
+    /// `false` when `color` has only its king, or only king and one minor piece (no position
+    /// with such material lets it force or even help a mate... except helpmates with pieces
+    /// of the defender, which the caller handles with [`Position::is_insufficient_material`]).
+    pub fn has_mating_material(&self, color: Color) -> bool {
+        let ours = self.by_color[color.index()] - self.by_role[Role::King.index()];
+        if ours.is_empty() {
+            return false;
+        }
+        if (ours & (self.by_role[Role::Pawn.index()] | self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()])).any() {
+            return true;
+        }
+        ours.has_more_than_one()
+    }
+
+    /// The ending reached in this position, if the rules end the game here.
+    pub fn ending(&self) -> Option<Ending> {
+        if !self.has_legal_moves() {
+            Some(if self.is_check() { Ending::Checkmate } else { Ending::Stalemate })
+        } else if self.is_insufficient_material() {
+            Some(Ending::InsufficientMaterial)
+        } else {
+            None
+        }
+    }
+
+    // ---------------------------------------------------------------- making moves
+
+    /// `true` if `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let mut moves = MoveList::new();
+        self.legal_moves_into(&mut moves);
+        moves.contains(m)
+    }
+
+    /// Plays `m` after checking that it is legal.
+    ///
+    /// # Errors
+    /// [`MoveError::Illegal`] if `m` is not a legal move here; the position is unchanged.
+    pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
+        if !self.is_legal(m) {
+            return Err(MoveError::Illegal { mv: m, fen: crate::fen::write_fen(self) });
+        }
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// Plays a legal move without checking it.
+    ///
+    /// `m` must come from this position's legal move generator (a pseudo-legal move leaves
+    /// an invalid position behind, which debug builds catch).
+    pub fn play_unchecked(&mut self, m: Move) {
+        let us = self.turn;
+        let them = !us;
+        let from = m.from();
+        let to = m.to();
+        let moved = code_piece(self.mailbox[from.index()]).expect("a piece on the from-square of a legal move");
+        debug_assert_eq!(moved.color, us);
+
+        let mut key = self.key ^ zobrist::WHITE_TO_MOVE;
+        if let Some(ep) = self.ep_square.take() {
+            if self.ep_is_hashed(ep) {
+                key ^= zobrist::en_passant_key(ep.file());
+            }
+        }
+        self.key = key;
+        let old_castling = self.castling;
+        self.halfmove_clock += 1;
+
+        match m.kind() {
+            MoveKind::Normal => {
+                if let Some(captured) = code_piece(self.mailbox[to.index()]) {
+                    self.remove(to, captured);
+                    self.halfmove_clock = 0;
+                }
+                self.remove(from, moved);
+                self.put(to, moved);
+                if moved.role == Role::Pawn {
+                    self.halfmove_clock = 0;
+                    if from.index() ^ to.index() == 16 {
+                        let ep = Square::new_unchecked(((from.index() + to.index()) / 2) as u32);
+                        self.ep_square = Some(ep);
+                        // `turn` is still `us`: the key includes the square only if one of
+                        // their pawns can capture (pawns beside `to`).
+                        if (pawn_attacks(us, ep) & self.pieces(them, Role::Pawn)).any() {
+                            self.key ^= zobrist::en_passant_key(ep.file());
+                        }
+                    }
+                }
+            }
+            MoveKind::Promotion(role) => {
+                if let Some(captured) = code_piece(self.mailbox[to.index()]) {
+                    self.remove(to, captured);
+                }
+                self.remove(from, moved);
+                self.put(to, Piece::new(us, role));
+                self.halfmove_clock = 0;
+            }
+            MoveKind::EnPassant => {
+                let captured = Square::new_unchecked(((to.index() as i32) + us.fold(-8, 8)) as u32);
+                self.remove(captured, Piece::new(them, Role::Pawn));
+                self.remove(from, moved);
+                self.put(to, moved);
+                self.halfmove_clock = 0;
+            }
+            MoveKind::Castle => {
+                let rook = Piece::new(us, Role::Rook);
+                self.remove(from, moved);
+                self.remove(to, rook);
+                self.put(m.castling_king_to(), moved);
+                self.put(m.castling_rook_to(), rook);
+            }
+        }
+
+        self.castling.discard_square(from);
+        self.castling.discard_square(to);
+        if moved.role == Role::King {
+            self.castling.discard_color(us);
+        }
+        if self.castling != old_castling {
+            self.key ^= old_castling.zobrist() ^ self.castling.zobrist();
+        }
+
+        if us == Color::Black {
+            self.fullmove_number += 1;
+        }
+        self.turn = them;
+        debug_assert_eq!(self.key, self.compute_key(), "incremental key diverged after {m:?}");
+    }
+
+    /// Passes the move to the opponent without moving (for null-move search).
+    ///
+    /// # Panics
+    /// In debug builds, if the side to move is in check (a null move would then be illegal).
+    pub fn play_null(&mut self) {
+        debug_assert!(!self.is_check());
+        if let Some(ep) = self.ep_square.take() {
+            if self.ep_is_hashed(ep) {
+                self.key ^= zobrist::en_passant_key(ep.file());
+            }
+        }
+        self.key ^= zobrist::WHITE_TO_MOVE;
+        self.halfmove_clock += 1;
+        if self.turn == Color::Black {
+            self.fullmove_number += 1;
+        }
+        self.turn = !self.turn;
+    }
+
+    /// The Polyglot rule: the en passant file is hashed only if a pawn of the side to move
+    /// stands beside the pawn that just made the double step.
+    #[inline]
+    fn ep_is_hashed(&self, ep: Square) -> bool {
+        (pawn_attacks(!self.turn, ep) & self.pieces(self.turn, Role::Pawn)).any()
+    }
+
+    /// The key computed from scratch (the incremental key must always equal it).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for square in self.occupied() {
+            key ^= zobrist::piece_key(self.piece_at(square).expect("occupied"), square);
+        }
+        key ^= self.castling.zobrist();
+        if let Some(ep) = self.ep_square {
+            if self.ep_is_hashed(ep) {
+                key ^= zobrist::en_passant_key(ep.file());
+            }
+        }
+        if self.turn == Color::White {
+            key ^= zobrist::WHITE_TO_MOVE;
+        }
+        key
+    }
+
+    #[inline]
+    fn put(&mut self, square: Square, piece: Piece) {
+        debug_assert_eq!(self.mailbox[square.index()], NO_PIECE);
+        self.mailbox[square.index()] = piece_code(piece);
+        self.by_role[piece.role.index()].toggle(square);
+        self.by_color[piece.color.index()].toggle(square);
+        self.key ^= zobrist::piece_key(piece, square);
+    }
+
+    #[inline]
+    fn remove(&mut self, square: Square, piece: Piece) {
+        debug_assert_eq!(self.mailbox[square.index()], piece_code(piece));
+        self.mailbox[square.index()] = NO_PIECE;
+        self.by_role[piece.role.index()].toggle(square);
+        self.by_color[piece.color.index()].toggle(square);
+        self.key ^= zobrist::piece_key(piece, square);
+    }
+
+    /// The piece that would be captured by `m` (the pawn for en passant), if any.
+    #[inline]
+    pub fn captured_piece(&self, m: Move) -> Option<Piece> {
+        match m.kind() {
+            MoveKind::Castle => None,
+            MoveKind::EnPassant => Some(Piece::new(!self.turn, Role::Pawn)),
+            _ => self.piece_at(m.to()),
+        }
+    }
+
+    /// `true` if `m` captures (including en passant).
+    #[inline]
+    pub fn is_capture(&self, m: Move) -> bool {
+        self.captured_piece(m).is_some()
+    }
+
+    /// The castling move of `color` towards `side`, if the right exists (legality aside).
+    pub fn castling_move(&self, side: CastlingSide) -> Option<Move> {
+        self.castling.rook(self.turn, side).map(|rook| Move::castle(self.king_of(self.turn), rook))
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", crate::fen::write_fen(self))
+    }
+}
+
+impl std::fmt::Display for Position {
+    /// The position's FEN.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::fen::write_fen(self))
+    }
+}

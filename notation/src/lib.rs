@@ -1,0 +1,17 @@
+//! # tempo-notation: chess text
+//!
+//! Moves in UCI long algebraic notation, for now; SAN, PGN, EPD and diagrams follow.
+//!
+//! ```
+//! use tempo_core::Position;
+//! use tempo_notation::{parse_uci_move, uci_move};
+//!
+//! let pos = Position::startpos();
+//! let m = parse_uci_move(&pos, "g1f3")?;
+//! assert_eq!(uci_move(&pos, m), "g1f3");
+//! # Ok::<(), tempo_notation::UciMoveError>(())
+//! ```
+
+mod uci;
+
+pub use uci::{parse_uci_move, uci_move, UciMoveError};
