@@ -48,10 +48,7 @@ fn relevant_mask(square: u32, dirs: &[(i32, i32)]) -> u64 {
 
 fn leaper(square: u32, deltas: &[(i32, i32)]) -> u64 {
     let (f, r) = ((square % 8) as i32, (square / 8) as i32);
-    deltas
-        .iter()
-        .filter_map(|&(df, dr)| sq(f + df, r + dr))
-        .fold(0, |bb, s| bb | 1u64 << s)
+    deltas.iter().filter_map(|&(df, dr)| sq(f + df, r + dr)).fold(0, |bb, s| bb | 1u64 << s)
 }
 
 fn subsets(mask: u64) -> Vec<u64> {
@@ -184,12 +181,10 @@ fn main() {
     let use_pext = env::var_os("CARGO_FEATURE_PEXT").is_some();
     let mut out = String::new();
 
-    let knight: Vec<u64> = (0..64)
-        .map(|s| leaper(s, &[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]))
-        .collect();
-    let king: Vec<u64> = (0..64)
-        .map(|s| leaper(s, &[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]))
-        .collect();
+    let knight: Vec<u64> =
+        (0..64).map(|s| leaper(s, &[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)])).collect();
+    let king: Vec<u64> =
+        (0..64).map(|s| leaper(s, &[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)])).collect();
     let white_pawn: Vec<u64> = (0..64).map(|s| leaper(s, &[(-1, 1), (1, 1)])).collect();
     let black_pawn: Vec<u64> = (0..64).map(|s| leaper(s, &[(-1, -1), (1, -1)])).collect();
     write_array(&mut out, "KNIGHT_ATTACKS", "u64", &knight);
@@ -208,10 +203,8 @@ fn main() {
             }
             for dirs in [&ROOK_DIRS[..], &BISHOP_DIRS[..]] {
                 if slide(a, 0, dirs) & (1u64 << b) != 0 {
-                    between[(a * 64 + b) as usize] =
-                        slide(a, 1u64 << b, dirs) & slide(b, 1u64 << a, dirs);
-                    line[(a * 64 + b) as usize] =
-                        (slide(a, 0, dirs) & slide(b, 0, dirs)) | (1u64 << a) | (1u64 << b);
+                    between[(a * 64 + b) as usize] = slide(a, 1u64 << b, dirs) & slide(b, 1u64 << a, dirs);
+                    line[(a * 64 + b) as usize] = (slide(a, 0, dirs) & slide(b, 0, dirs)) | (1u64 << a) | (1u64 << b);
                 }
             }
         }

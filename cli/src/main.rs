@@ -12,7 +12,11 @@ fn main() -> Result<()> {
         let start = Instant::now();
         let nodes = perft(&pos, depth);
         let secs = start.elapsed().as_secs_f64();
-        println!("depth {depth}: {nodes:>12} nodes  {:>8.3} s  {:>6.1} Mnps", secs, nodes as f64 / secs.max(1e-9) / 1e6);
+        println!(
+            "depth {depth}: {nodes:>12} nodes  {:>8.3} s  {:>6.1} Mnps",
+            secs,
+            nodes as f64 / secs.max(1e-9) / 1e6
+        );
     }
     Ok(())
 }

@@ -136,7 +136,10 @@ mod tests {
             x ^= x << 17;
             let occupied = Bitboard(x & x.rotate_left(17));
             let square = Square::new((x >> 58) as u32).unwrap();
-            assert_eq!(rook_attacks(square, occupied), naive_slide(square, occupied, &[(1, 0), (-1, 0), (0, 1), (0, -1)]));
+            assert_eq!(
+                rook_attacks(square, occupied),
+                naive_slide(square, occupied, &[(1, 0), (-1, 0), (0, 1), (0, -1)])
+            );
             assert_eq!(
                 bishop_attacks(square, occupied),
                 naive_slide(square, occupied, &[(1, 1), (1, -1), (-1, 1), (-1, -1)])

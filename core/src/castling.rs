@@ -69,7 +69,11 @@ impl CastlingRights {
     /// back rank it is on, with that colour's king on the same rank; if a colour has two rights
     /// on one side of its king; or (in `Standard` mode) if king or rook are off e1/e8 and the
     /// corners.
-    pub(crate) fn from_rooks(pos: &Position, rooks: Bitboard, mode: CastlingMode) -> Result<CastlingRights, PositionError> {
+    pub(crate) fn from_rooks(
+        pos: &Position,
+        rooks: Bitboard,
+        mode: CastlingMode,
+    ) -> Result<CastlingRights, PositionError> {
         let mut rights = CastlingRights::NONE;
         for rook in rooks {
             let bad = Err(PositionError::InvalidCastling(rook));

@@ -87,9 +87,8 @@ pub fn parse_fen(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
         }
     };
     setup.halfmove_clock = parse_number(fields[4]).ok_or_else(|| FenError::HalfmoveClock(fields[4].to_owned()))?;
-    setup.fullmove_number = parse_number(fields[5])
-        .filter(|&n| n >= 1)
-        .ok_or_else(|| FenError::FullmoveNumber(fields[5].to_owned()))?;
+    setup.fullmove_number =
+        parse_number(fields[5]).filter(|&n| n >= 1).ok_or_else(|| FenError::FullmoveNumber(fields[5].to_owned()))?;
     Ok(Position::from_setup(setup, mode)?)
 }
 
@@ -202,10 +201,7 @@ fn outermost_rook(setup: &Setup, color: Color, side: CastlingSide) -> Option<Squ
         CastlingSide::KingSide => File::ALL.into_iter().rev().take_while(|&f| f > king_file).collect(),
         CastlingSide::QueenSide => File::ALL.into_iter().take_while(|&f| f < king_file).collect(),
     };
-    files
-        .into_iter()
-        .map(|f| Square::from_coords(f, rank))
-        .find(|sq| setup.board[sq.index()] == rook)
+    files.into_iter().map(|f| Square::from_coords(f, rank)).find(|sq| setup.board[sq.index()] == rook)
 }
 
 /// Writes the FEN of `pos` (see [`Position::fen`]).

@@ -29,7 +29,10 @@ mod position;
 mod types;
 mod zobrist;
 
-pub use attacks::{aligned, attacks, between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks, rook_attacks};
+pub use attacks::{
+    aligned, attacks, between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
+    rook_attacks,
+};
 pub use bitboard::Bitboard;
 pub use castling::{CastlingMode, CastlingRights, CastlingSide};
 pub use error::{FenError, MoveError, PositionError};

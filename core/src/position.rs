@@ -7,9 +7,7 @@
 //! [`Position::play_unchecked`]; the type is `Copy`, and copying it is how a caller undoes a
 //! move (copy-make measured faster than make/unmake for this layout).
 
-use crate::attacks::{
-    bishop_attacks, between, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
-};
+use crate::attacks::{between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use crate::bitboard::Bitboard;
 use crate::castling::{CastlingMode, CastlingRights, CastlingSide};
 use crate::error::{MoveError, PositionError};
@@ -107,7 +105,8 @@ impl Position {
     /// The standard starting position.
     pub fn startpos() -> Position {
         let mut setup = Setup::empty();
-        let back = [Role::Rook, Role::Knight, Role::Bishop, Role::Queen, Role::King, Role::Bishop, Role::Knight, Role::Rook];
+        let back =
+            [Role::Rook, Role::Knight, Role::Bishop, Role::Queen, Role::King, Role::Bishop, Role::Knight, Role::Rook];
         for (file, role) in File::ALL.into_iter().zip(back) {
             setup.board[Square::from_coords(file, Rank::First).index()] = Some(Piece::new(Color::White, role));
             setup.board[Square::from_coords(file, Rank::Second).index()] = Some(Piece::new(Color::White, Role::Pawn));
@@ -360,7 +359,8 @@ impl Position {
             | (pawn_attacks(Color::Black, square) & self.pieces(Color::White, Role::Pawn))
             | (knight_attacks(square) & self.by_role[Role::Knight.index()])
             | (king_attacks(square) & self.by_role[Role::King.index()])
-            | (bishop_attacks(square, occupied) & (self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()]))
+            | (bishop_attacks(square, occupied)
+                & (self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()]))
             | (rook_attacks(square, occupied) & (self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]))
     }
 
@@ -426,14 +426,17 @@ impl Position {
         if others.is_empty() {
             return true;
         }
-        if (self.by_role[Role::Pawn.index()] | self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]).any() {
+        if (self.by_role[Role::Pawn.index()] | self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()])
+            .any()
+        {
             return false;
         }
         if others.count() == 1 {
             return true; // a lone knight or bishop
         }
         let bishops = self.by_role[Role::Bishop.index()];
-        others == bishops && ((bishops & Bitboard::LIGHT_SQUARES).is_empty() || (bishops & Bitboard::DARK_SQUARES).is_empty())
+        others == bishops
+            && ((bishops & Bitboard::LIGHT_SQUARES).is_empty() || (bishops & Bitboard::DARK_SQUARES).is_empty())
     }
 
     /// `true` if `color` alone has mating material left in the sense of FIDE article 6.9:
@@ -445,7 +448,10 @@ impl Position {
         if ours.is_empty() {
             return false;
         }
-        if (ours & (self.by_role[Role::Pawn.index()] | self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()])).any() {
+        if (ours
+            & (self.by_role[Role::Pawn.index()] | self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]))
+        .any()
+        {
             return true;
         }
         ours.has_more_than_one()

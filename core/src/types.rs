@@ -259,16 +259,8 @@ pub enum Rank {
 
 impl Rank {
     /// Every rank, first to eighth.
-    pub const ALL: [Rank; 8] = [
-        Rank::First,
-        Rank::Second,
-        Rank::Third,
-        Rank::Fourth,
-        Rank::Fifth,
-        Rank::Sixth,
-        Rank::Seventh,
-        Rank::Eighth,
-    ];
+    pub const ALL: [Rank; 8] =
+        [Rank::First, Rank::Second, Rank::Third, Rank::Fourth, Rank::Fifth, Rank::Sixth, Rank::Seventh, Rank::Eighth];
 
     /// `0` for rank 1 up to `7` for rank 8.
     #[inline]

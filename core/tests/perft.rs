@@ -67,7 +67,8 @@ fn run_suite(name: &str, accept_rejection: bool) {
             let got = perft(&pos, depth);
             checked += 1;
             if got != expected {
-                failures.push(format!("{name}:{} {} depth {depth}: expected {expected}, got {got}", case.line, case.fen));
+                failures
+                    .push(format!("{name}:{} {} depth {depth}: expected {expected}, got {got}", case.line, case.fen));
             }
         }
     }

@@ -46,7 +46,9 @@ pub fn parse_uci_move(pos: &Position, text: &str) -> Result<Move, UciMoveError> 
     let promotion = match text[4..].chars().next() {
         None => None,
         Some(c) => match Role::from_char(c) {
-            Some(role @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen)) if c.is_ascii_lowercase() => Some(role),
+            Some(role @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen)) if c.is_ascii_lowercase() => {
+                Some(role)
+            }
             _ => return Err(syntax()),
         },
     };
@@ -56,7 +58,8 @@ pub fn parse_uci_move(pos: &Position, text: &str) -> Result<Move, UciMoveError> 
         .find(|m| {
             m.from() == from
                 && m.promotion_role() == promotion
-                && (m.to() == to || (m.is_castle() && m.castling_king_to() == to && pos.role_at(to) != Some(Role::Rook)))
+                && (m.to() == to
+                    || (m.is_castle() && m.castling_king_to() == to && pos.role_at(to) != Some(Role::Rook)))
         })
         .ok_or_else(|| UciMoveError::Illegal(text.to_owned()))
 }
