@@ -1,1 +1,43 @@
-fn main() {}
+//! `tempo-tools`: developer tooling for Tempo. A thin binary: argument parsing here, the
+//! work in one module per command, the chess in the libraries.
+
+mod fen;
+mod perft;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "tempo-tools", version, about = "Developer tools for the Tempo chess toolkit")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count leaf nodes of the legal move tree: a whole EPD suite, or one position.
+    Perft(perft::PerftArgs),
+    /// FEN utilities.
+    Fen {
+        #[command(subcommand)]
+        command: fen::FenCommand,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result: Result<bool> = match cli.command {
+        Command::Perft(args) => perft::run(&args),
+        Command::Fen { command } => fen::run(&command),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! `tempo-tools fen check FEN`: validate and normalise a FEN.
+
+use anyhow::Result;
+use clap::Subcommand;
+use tempo_core::{parse_fen, CastlingMode};
+
+#[derive(Subcommand)]
+pub enum FenCommand {
+    /// Exit 0 and print the normalised FEN if the position is valid; exit 1 and print the
+    /// reason otherwise.
+    Check {
+        /// The FEN (one quoted argument, or its six fields as separate arguments).
+        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        fen: Vec<String>,
+        /// Read the castling field as Chess960 (Shredder-FEN or X-FEN).
+        #[arg(long)]
+        chess960: bool,
+    },
+}
+
+/// Runs a `fen` subcommand; `Ok(false)` means "invalid" (exit status 1).
+pub fn run(command: &FenCommand) -> Result<bool> {
+    match command {
+        FenCommand::Check { fen, chess960 } => {
+            let fen = fen.join(" ");
+            let mode = if *chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+            match parse_fen(&fen, mode) {
+                Ok(pos) => {
+                    println!("{}", if *chess960 { pos.shredder_fen() } else { pos.fen() });
+                    Ok(true)
+                }
+                Err(e) => {
+                    println!("invalid fen: {e}");
+                    Ok(false)
+                }
+            }
+        }
+    }
+}
