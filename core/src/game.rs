@@ -1,0 +1,858 @@
+//! `Game`: a start position, the moves played and everything that ends a game of chess.
+//!
+//! The game is the arbiter of the FIDE Laws of Chess (articles 5, 6 and 9):
+//! - automatic endings, checked after every move: checkmate, stalemate, dead position by
+//!   insufficient material, fivefold repetition, the seventy-five-move rule (checkmate on the
+//!   last move takes precedence, article 9.6.2);
+//! - draws the player to move may claim: threefold repetition and the fifty-move rule, either
+//!   in the current position or by announcing the move that produces it (article 9.2/9.3);
+//! - draw offers (an offer lapses when the opponent moves instead of answering), resignation,
+//!   and flag fall, which loses unless the opponent cannot checkmate by any legal sequence of
+//!   moves (see [`can_ever_checkmate`]).
+//!
+//! Every method that fails returns a [`GameError`] and leaves the game exactly as it was.
+
+use crate::attacks::pawn_attacks;
+use crate::bitboard::Bitboard;
+use crate::clock::{Clock, TimeControl};
+use crate::moves::Move;
+use crate::position::{Ending, Position};
+use crate::types::{Color, Role};
+use crate::zobrist;
+use std::fmt;
+use std::time::Duration;
+
+/// The score of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `1-0`
+    WhiteWins,
+    /// `0-1`
+    BlackWins,
+    /// `1/2-1/2`
+    Draw,
+}
+
+impl GameResult {
+    /// The result in which `color` wins.
+    pub fn win_for(color: Color) -> GameResult {
+        color.fold(GameResult::WhiteWins, GameResult::BlackWins)
+    }
+
+    /// The winner, `None` for a draw.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
+            GameResult::Draw => None,
+        }
+    }
+
+    /// The PGN text: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// The side to move is checkmated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// Dead position: neither side has material to checkmate with.
+    InsufficientMaterial,
+    /// The same position for the fifth time (automatic).
+    FivefoldRepetition,
+    /// 75 moves by each side without capture or pawn move (automatic).
+    SeventyFiveMoves,
+    /// The same position for the third time, claimed.
+    ThreefoldRepetition,
+    /// 50 moves by each side without capture or pawn move, claimed.
+    FiftyMoves,
+    /// The players agreed to a draw.
+    Agreement,
+    /// A player resigned.
+    Resignation,
+    /// A player's flag fell and the opponent could still checkmate.
+    TimeForfeit,
+    /// A player's flag fell but the opponent could not checkmate by any legal sequence.
+    TimeoutVsInsufficientMaterial,
+}
+
+impl Termination {
+    /// A stable snake-case name (`"checkmate"`, `"fivefold_repetition"`, ...), used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::InsufficientMaterial => "insufficient_material",
+            Termination::FivefoldRepetition => "fivefold_repetition",
+            Termination::SeventyFiveMoves => "seventyfive_moves",
+            Termination::ThreefoldRepetition => "threefold_repetition",
+            Termination::FiftyMoves => "fifty_moves",
+            Termination::Agreement => "agreement",
+            Termination::Resignation => "resignation",
+            Termination::TimeForfeit => "time_forfeit",
+            Termination::TimeoutVsInsufficientMaterial => "timeout_vs_insufficient_material",
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How and why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// The score.
+    pub result: GameResult,
+    /// The reason.
+    pub termination: Termination,
+}
+
+impl Outcome {
+    fn draw(termination: Termination) -> Outcome {
+        Outcome { result: GameResult::Draw, termination }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.result, self.termination)
+    }
+}
+
+/// A draw the player to move may claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawClaim {
+    /// The position has occurred at least three times.
+    ThreefoldRepetition,
+    /// At least 50 moves by each side without a capture or pawn move.
+    FiftyMoves,
+}
+
+impl DrawClaim {
+    /// A stable snake-case name: `"threefold_repetition"` or `"fifty_moves"`.
+    pub fn as_str(self) -> &'static str {
+        self.termination().as_str()
+    }
+
+    /// The termination a successful claim gives.
+    pub fn termination(self) -> Termination {
+        match self {
+            DrawClaim::ThreefoldRepetition => Termination::ThreefoldRepetition,
+            DrawClaim::FiftyMoves => Termination::FiftyMoves,
+        }
+    }
+}
+
+/// What became of a draw claim made by announcing a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClaimResult {
+    /// The claim was correct: the move is recorded and the game is drawn.
+    Granted(DrawClaim),
+    /// The claim was incorrect: as article 9.5 requires, the announced move stands and the
+    /// game goes on (or ended by the move itself, e.g. checkmate).
+    Rejected,
+}
+
+/// Why a game operation was refused. The game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    #[error("the game is over: {0}")]
+    GameOver(Outcome),
+    #[error("illegal move {mv:?} in {fen}")]
+    IllegalMove { mv: Move, fen: String },
+    #[error("no draw can be claimed in {fen}")]
+    NoDrawToClaim { fen: String },
+    #[error("{0} has no draw offer to answer")]
+    NoDrawOffer(Color),
+    #[error("the game has no clock")]
+    NoClock,
+    #[error("no move to take back")]
+    NothingToUndo,
+}
+
+/// What undo restores for one move.
+#[derive(Clone, Debug)]
+struct Ply {
+    before: Position,
+    draw_offer: Option<Color>,
+}
+
+/// A game of chess: start position, moves, key history, clock, and how it ended.
+///
+/// ```
+/// use tempo_core::{Game, GameResult, Termination, Position};
+///
+/// let mut game = Game::new(Position::startpos());
+/// for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+///     let m = game.position().legal_moves().iter().copied().find(|m| format!("{m:?}") == m_str(m)).unwrap();
+/// #   fn m_str(_: &tempo_core::Move) -> &'static str { "" }
+/// #   let _ = m;
+/// }
+/// # let _ = (GameResult::Draw, Termination::Checkmate);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    initial: Position,
+    position: Position,
+    moves: Vec<Move>,
+    plies: Vec<Ply>,
+    /// Repetition keys of every position from the start, the current one last.
+    rep_keys: Vec<u64>,
+    draw_offer: Option<Color>,
+    outcome: Option<Outcome>,
+    clock: Option<Clock>,
+}
+
+/// The key under which a position counts for repetition: the Zobrist key without the en
+/// passant file when no en passant capture is actually legal.
+///
+/// The Polyglot key hashes the en passant file whenever an enemy pawn stands beside the pawn
+/// that double-stepped, even if that pawn is pinned; FIDE article 9.2.3 counts positions as
+/// different only if the capture is *possible*, so such a phantom square is removed here.
+pub fn repetition_key(pos: &Position) -> u64 {
+    let key = pos.key();
+    let Some(ep) = pos.ep_square() else { return key };
+    let hashed = (pawn_attacks(!pos.turn(), ep) & pos.pieces(pos.turn(), Role::Pawn)).any();
+    if hashed && pos.legal_ep_square().is_none() {
+        key ^ zobrist::en_passant_key(ep.file())
+    } else {
+        key
+    }
+}
+
+/// `true` if `color` could checkmate its opponent by some legal sequence of moves, however
+/// unlikely (helpmates count): the material test of FIDE article 6.9 for a flag fall.
+///
+/// Decided by material alone, which errs only towards "can mate" (a blocked pawn chain where
+/// no mate is possible still counts as mating material):
+/// - a bare king cannot mate;
+/// - pawns, rooks or queens can (a pawn may promote);
+/// - two or more minor pieces can, unless they are all bishops on one square colour;
+/// - a single knight can only if the opponent has any piece besides the king (that piece can
+///   block its own king's last flight square, e.g. Ka8, Bb8 v Kb6, Nc7#);
+/// - bishops all on one square colour can only if the opponent has a knight, a pawn, a rook,
+///   a queen or a bishop on the other colour (something able to block a flight square of the
+///   colour the bishops never reach).
+pub fn can_ever_checkmate(pos: &Position, color: Color) -> bool {
+    let kings = pos.by_role(Role::King);
+    let ours = pos.by_color(color) - kings;
+    let theirs = pos.by_color(!color) - kings;
+    if ours.is_empty() {
+        return false;
+    }
+    if (ours & (pos.by_role(Role::Pawn) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen))).any() {
+        return true;
+    }
+    let bishops = ours & pos.by_role(Role::Bishop);
+    if ours == bishops {
+        let colour = if (bishops & Bitboard::LIGHT_SQUARES).any() { Bitboard::LIGHT_SQUARES } else { Bitboard::DARK_SQUARES };
+        if (bishops - colour).any() {
+            return true; // bishops on both colours
+        }
+        // Only opposing pieces that can stand on the other colour help.
+        let their_same_bishops = theirs & pos.by_role(Role::Bishop) & colour;
+        return (theirs - their_same_bishops).any();
+    }
+    if ours.has_more_than_one() {
+        return true; // knight plus another minor
+    }
+    theirs.any() // a single knight
+}
+
+impl Game {
+    /// A new game from `start` (any legal position, Chess960 included), untimed.
+    pub fn new(start: Position) -> Game {
+        let mut game = Game {
+            initial: start,
+            position: start,
+            moves: Vec::new(),
+            plies: Vec::new(),
+            rep_keys: vec![repetition_key(&start)],
+            draw_offer: None,
+            outcome: None,
+            clock: None,
+        };
+        game.outcome = game.automatic_ending();
+        game
+    }
+
+    /// A new game from `start` played under `control`.
+    pub fn with_time_control(start: Position, control: TimeControl) -> Game {
+        let mut game = Game::new(start);
+        game.clock = Some(Clock::new(control, start.turn()));
+        game
+    }
+
+    /// The start position.
+    pub fn initial_position(&self) -> &Position {
+        &self.initial
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The moves played, in order.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The repetition keys (see [`repetition_key`]) of every position so far, current last.
+    pub fn repetition_keys(&self) -> &[u64] {
+        &self.rep_keys
+    }
+
+    /// The clock, if the game is timed.
+    pub fn clock(&self) -> Option<&Clock> {
+        self.clock.as_ref()
+    }
+
+    /// How the game ended, `None` while it goes on.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The player whose draw offer is pending, if any.
+    pub fn draw_offer(&self) -> Option<Color> {
+        self.draw_offer
+    }
+
+    /// How many times the current position has occurred (1 the first time).
+    ///
+    /// Only positions since the last capture or pawn move can repeat, and positions before
+    /// the start position are unknown, so the search covers the moves of this game since then.
+    pub fn repetition_count(&self) -> usize {
+        Game::count_in(&self.rep_keys, self.position.halfmove_clock())
+    }
+
+    fn count_in(keys: &[u64], halfmove_clock: u32) -> usize {
+        let Some((&current, earlier)) = keys.split_last() else { return 0 };
+        let reach = (halfmove_clock as usize).min(earlier.len());
+        1 + earlier[earlier.len() - reach..].iter().rev().skip(1).step_by(2).filter(|&&k| k == current).count()
+    }
+
+    /// The draws the player to move may claim now.
+    pub fn claimable(&self) -> Vec<DrawClaim> {
+        if self.outcome.is_some() {
+            return Vec::new();
+        }
+        Game::claims_in(&self.rep_keys, &self.position)
+    }
+
+    fn claims_in(keys: &[u64], pos: &Position) -> Vec<DrawClaim> {
+        let mut claims = Vec::new();
+        if Game::count_in(keys, pos.halfmove_clock()) >= 3 {
+            claims.push(DrawClaim::ThreefoldRepetition);
+        }
+        if pos.halfmove_clock() >= 100 {
+            claims.push(DrawClaim::FiftyMoves);
+        }
+        claims
+    }
+
+    /// The draws the player to move could claim by announcing `m` (the position after it).
+    ///
+    /// # Errors
+    /// [`GameError::GameOver`] after the end, [`GameError::IllegalMove`] for an illegal move.
+    pub fn claimable_with_move(&self, m: Move) -> Result<Vec<DrawClaim>, GameError> {
+        self.check_playable(m)?;
+        let mut child = self.position;
+        child.play_unchecked(m);
+        if child.is_checkmate() {
+            return Ok(Vec::new());
+        }
+        let mut keys = self.rep_keys.clone();
+        keys.push(repetition_key(&child));
+        Ok(Game::claims_in(&keys, &child))
+    }
+
+    fn automatic_ending(&self) -> Option<Outcome> {
+        let pos = &self.position;
+        match pos.ending() {
+            Some(Ending::Checkmate) => {
+                return Some(Outcome { result: GameResult::win_for(!pos.turn()), termination: Termination::Checkmate })
+            }
+            Some(Ending::Stalemate) => return Some(Outcome::draw(Termination::Stalemate)),
+            Some(Ending::InsufficientMaterial) => return Some(Outcome::draw(Termination::InsufficientMaterial)),
+            None => {}
+        }
+        if self.repetition_count() >= 5 {
+            return Some(Outcome::draw(Termination::FivefoldRepetition));
+        }
+        if pos.halfmove_clock() >= 150 {
+            return Some(Outcome::draw(Termination::SeventyFiveMoves));
+        }
+        None
+    }
+
+    fn check_open(&self) -> Result<(), GameError> {
+        match self.outcome {
+            Some(outcome) => Err(GameError::GameOver(outcome)),
+            None => Ok(()),
+        }
+    }
+
+    fn check_playable(&self, m: Move) -> Result<(), GameError> {
+        self.check_open()?;
+        if !self.position.is_legal(m) {
+            return Err(GameError::IllegalMove { mv: m, fen: self.position.fen() });
+        }
+        Ok(())
+    }
+
+    /// Records a legal move (already validated) and applies the automatic endings.
+    fn record(&mut self, m: Move) -> Option<Outcome> {
+        let mover = self.position.turn();
+        self.plies.push(Ply { before: self.position, draw_offer: self.draw_offer });
+        self.position.play_unchecked(m);
+        self.moves.push(m);
+        self.rep_keys.push(repetition_key(&self.position));
+        // Moving instead of answering lets the opponent's offer lapse; one's own offer stands
+        // (FIDE 9.1.2.2: an offer made before moving remains valid).
+        if self.draw_offer == Some(!mover) {
+            self.draw_offer = None;
+        }
+        self.outcome = self.automatic_ending();
+        self.outcome
+    }
+
+    /// Plays `m`; returns the outcome if the move ended the game. On a timed game this moves
+    /// without charging time (see [`Game::play_timed`]) and hands the clock over.
+    ///
+    /// # Errors
+    /// [`GameError::GameOver`] if the game has ended, [`GameError::IllegalMove`] if `m` is not
+    /// legal in the current position (the null move never is).
+    pub fn play(&mut self, m: Move) -> Result<Option<Outcome>, GameError> {
+        self.play_timed(m, Duration::ZERO)
+    }
+
+    /// Plays `m`, which took `elapsed` on the clock (beyond what [`Game::tick`] already
+    /// charged). If the player's time ran out before the move, the move is not recorded and
+    /// the game ends on time; the outcome is returned either way when the game ends.
+    ///
+    /// # Errors
+    /// As [`Game::play`]; an illegal move does not touch the clock.
+    pub fn play_timed(&mut self, m: Move, elapsed: Duration) -> Result<Option<Outcome>, GameError> {
+        self.check_playable(m)?;
+        if let Some(clock) = &mut self.clock {
+            if let Some(flagged) = clock.press(elapsed) {
+                return Ok(Some(self.end_on_time(flagged)));
+            }
+        }
+        Ok(self.record(m))
+    }
+
+    /// Charges `elapsed` to the player to move without a move; returns the outcome if that
+    /// player's flag fell.
+    ///
+    /// # Errors
+    /// [`GameError::NoClock`] for an untimed game, [`GameError::GameOver`] after the end.
+    pub fn tick(&mut self, elapsed: Duration) -> Result<Option<Outcome>, GameError> {
+        self.check_open()?;
+        let clock = self.clock.as_mut().ok_or(GameError::NoClock)?;
+        Ok(clock.tick(elapsed).map(|flagged| self.end_on_time(flagged)))
+    }
+
+    /// Records that `color`'s flag fell (noticed outside the clock, e.g. by a GUI or from a
+    /// PGN `TimeControl` result). Loses, or draws if the opponent cannot checkmate.
+    ///
+    /// # Errors
+    /// [`GameError::GameOver`] if the game has already ended (a checkmate given before the
+    /// flag fell stands).
+    pub fn flag(&mut self, color: Color) -> Result<Outcome, GameError> {
+        self.check_open()?;
+        if let Some(clock) = &mut self.clock {
+            clock.set_flagged(color);
+        }
+        Ok(self.end_on_time(color))
+    }
+
+    fn end_on_time(&mut self, flagged: Color) -> Outcome {
+        let outcome = if can_ever_checkmate(&self.position, !flagged) {
+            Outcome { result: GameResult::win_for(!flagged), termination: Termination::TimeForfeit }
+        } else {
+            Outcome::draw(Termination::TimeoutVsInsufficientMaterial)
+        };
+        self.outcome = Some(outcome);
+        outcome
+    }
+
+    /// The player to move claims a draw by threefold repetition or the fifty-move rule
+    /// (repetition is preferred when both apply).
+    ///
+    /// # Errors
+    /// [`GameError::NoDrawToClaim`] if neither applies, [`GameError::GameOver`] after the end.
+    pub fn claim_draw(&mut self) -> Result<Outcome, GameError> {
+        self.check_open()?;
+        let claim = self
+            .claimable()
+            .first()
+            .copied()
+            .ok_or_else(|| GameError::NoDrawToClaim { fen: self.position.fen() })?;
+        let outcome = Outcome::draw(claim.termination());
+        self.outcome = Some(outcome);
+        Ok(outcome)
+    }
+
+    /// The player to move announces `m` and claims the draw it produces (article 9.2.1.1 /
+    /// 9.3.1). The move is recorded whether or not the claim is correct; an incorrect claim
+    /// lets the game go on, as article 9.5.2 rules. A move that checkmates wins instead.
+    ///
+    /// # Errors
+    /// [`GameError::GameOver`] or [`GameError::IllegalMove`]; the game is then unchanged.
+    pub fn claim_draw_with_move(&mut self, m: Move) -> Result<ClaimResult, GameError> {
+        let claims = self.claimable_with_move(m)?;
+        if let Some(outcome) = self.play(m)? {
+            // An automatic ending (checkmate, fivefold...) reached by the move stands.
+            let granted = claims.first().filter(|_| outcome.result == GameResult::Draw);
+            return Ok(granted.map_or(ClaimResult::Rejected, |&c| ClaimResult::Granted(c)));
+        }
+        match claims.first() {
+            Some(&claim) => {
+                self.outcome = Some(Outcome::draw(claim.termination()));
+                Ok(ClaimResult::Granted(claim))
+            }
+            None => Ok(ClaimResult::Rejected),
+        }
+    }
+
+    /// `color` offers a draw. If the opponent has an offer pending, this accepts it.
+    ///
+    /// # Errors
+    /// [`GameError::GameOver`] after the end.
+    pub fn offer_draw(&mut self, color: Color) -> Result<Option<Outcome>, GameError> {
+        self.check_open()?;
+        if self.draw_offer == Some(!color) {
+            return self.accept_draw(color).map(Some);
+        }
+        self.draw_offer = Some(color);
+        Ok(None)
+    }
+
+    /// `color` accepts the opponent's pending offer: a draw by agreement.
+    ///
+    /// # Errors
+    /// [`GameError::NoDrawOffer`] if the opponent has no offer pending, [`GameError::GameOver`]
+    /// after the end.
+    pub fn accept_draw(&mut self, color: Color) -> Result<Outcome, GameError> {
+        self.check_open()?;
+        if self.draw_offer != Some(!color) {
+            return Err(GameError::NoDrawOffer(color));
+        }
+        let outcome = Outcome::draw(Termination::Agreement);
+        self.draw_offer = None;
+        self.outcome = Some(outcome);
+        Ok(outcome)
+    }
+
+    /// `color` declines the opponent's pending offer.
+    ///
+    /// # Errors
+    /// [`GameError::NoDrawOffer`] if the opponent has no offer pending, [`GameError::GameOver`]
+    /// after the end.
+    pub fn decline_draw(&mut self, color: Color) -> Result<(), GameError> {
+        self.check_open()?;
+        if self.draw_offer != Some(!color) {
+            return Err(GameError::NoDrawOffer(color));
+        }
+        self.draw_offer = None;
+        Ok(())
+    }
+
+    /// `color` resigns.
+    ///
+    /// # Errors
+    /// [`GameError::GameOver`] after the end.
+    pub fn resign(&mut self, color: Color) -> Result<Outcome, GameError> {
+        self.check_open()?;
+        let outcome = Outcome { result: GameResult::win_for(!color), termination: Termination::Resignation };
+        self.outcome = Some(outcome);
+        Ok(outcome)
+    }
+
+    /// Takes back the last move: position, key history, pending draw offer and clock return to
+    /// what they were before it, and any ending reached since is lifted (a take-back after
+    /// resignation, agreement or flag fall reopens the game at the previous move). Returns the
+    /// move taken back.
+    ///
+    /// # Errors
+    /// [`GameError::NothingToUndo`] at the start position.
+    pub fn undo(&mut self) -> Result<Move, GameError> {
+        let ply = self.plies.pop().ok_or(GameError::NothingToUndo)?;
+        let m = self.moves.pop().ok_or(GameError::NothingToUndo)?;
+        self.rep_keys.pop();
+        self.position = ply.before;
+        self.draw_offer = ply.draw_offer;
+        if let Some(clock) = &mut self.clock {
+            clock.undo();
+        }
+        self.outcome = self.automatic_ending();
+        Ok(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Square;
+
+    /// Finds a legal move by its from/to squares (castling as king-to-destination).
+    fn mv(pos: &Position, uci: &str) -> Move {
+        let from: Square = uci[0..2].parse().unwrap();
+        let to: Square = uci[2..4].parse().unwrap();
+        let promo = uci[4..].chars().next().and_then(Role::from_char);
+        pos.legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.from() == from && (m.to() == to || m.castling_king_to() == to) && m.promotion_role() == promo)
+            .unwrap_or_else(|| panic!("{uci} not legal in {pos}"))
+    }
+
+    fn play_all(game: &mut Game, moves: &str) -> Option<Outcome> {
+        let mut last = None;
+        for uci in moves.split_whitespace() {
+            let m = mv(game.position(), uci);
+            last = game.play(m).unwrap();
+        }
+        last
+    }
+
+    fn game(fen: &str) -> Game {
+        Game::new(Position::from_fen(fen).unwrap())
+    }
+
+    #[test]
+    fn fools_mate() {
+        let mut g = Game::new(Position::startpos());
+        let outcome = play_all(&mut g, "f2f3 e7e5 g2g4 d8h4").unwrap();
+        assert_eq!(outcome, Outcome { result: GameResult::BlackWins, termination: Termination::Checkmate });
+        let m = g.position().legal_moves().first().copied();
+        assert!(m.is_none());
+        assert!(matches!(g.play(Move::NULL), Err(GameError::GameOver(_))));
+    }
+
+    #[test]
+    fn stalemate_and_dead_positions() {
+        let mut g = game("7k/8/6K1/8/8/8/8/5Q2 w - - 0 60");
+        assert_eq!(play_all(&mut g, "f1f7"), Some(Outcome::draw(Termination::Stalemate)));
+        let mut g = game("8/8/8/4k3/8/8/3n4/4K3 w - - 0 1");
+        assert_eq!(play_all(&mut g, "e1d2"), Some(Outcome::draw(Termination::InsufficientMaterial)));
+        for fen in [
+            "8/8/8/4k3/8/8/8/4K3 w - - 0 1",
+            "8/8/8/4k3/8/8/8/4KB2 w - - 0 1",
+            "8/8/8/4k3/8/8/8/4KN2 b - - 0 1",
+            "8/8/3b4/4k3/8/8/8/4KB2 w - - 0 1",
+        ] {
+            assert_eq!(game(fen).outcome(), Some(Outcome::draw(Termination::InsufficientMaterial)), "{fen}");
+        }
+        // Opposite-coloured bishops can still mate (a helpmate exists).
+        assert_eq!(game("8/8/4b3/4k3/8/8/8/4KB2 w - - 0 1").outcome(), None);
+    }
+
+    const KNIGHT_DANCE: &str = "g1f3 g8f6 f3g1 f6g8";
+
+    #[test]
+    fn threefold_is_claimable_fivefold_automatic() {
+        let mut g = Game::new(Position::startpos());
+        play_all(&mut g, KNIGHT_DANCE);
+        assert_eq!(g.repetition_count(), 2);
+        assert!(g.claimable().is_empty());
+        assert!(matches!(g.claim_draw(), Err(GameError::NoDrawToClaim { .. })));
+        // Announcing the move that repeats a third time.
+        let before = g.clone();
+        let m = mv(g.position(), "g1f3");
+        let _ = m;
+        play_all(&mut g, "g1f3 g8f6 f3g1");
+        let last = mv(g.position(), "f6g8");
+        assert_eq!(g.claimable_with_move(last).unwrap(), vec![DrawClaim::ThreefoldRepetition]);
+        let mut claimed = g.clone();
+        assert_eq!(claimed.claim_draw_with_move(last), Ok(ClaimResult::Granted(DrawClaim::ThreefoldRepetition)));
+        assert_eq!(claimed.outcome(), Some(Outcome::draw(Termination::ThreefoldRepetition)));
+        assert_eq!(claimed.moves().len(), 8);
+
+        play_all(&mut g, "f6g8");
+        assert_eq!(g.repetition_count(), 3);
+        assert_eq!(g.claimable(), vec![DrawClaim::ThreefoldRepetition]);
+        assert_eq!(g.outcome(), None, "threefold is not automatic");
+        play_all(&mut g, KNIGHT_DANCE);
+        assert_eq!(g.repetition_count(), 4);
+        assert_eq!(play_all(&mut g, KNIGHT_DANCE), Some(Outcome::draw(Termination::FivefoldRepetition)));
+        assert_eq!(before.repetition_count(), 2);
+    }
+
+    #[test]
+    fn incorrect_claim_keeps_the_move() {
+        let mut g = Game::new(Position::startpos());
+        let m = mv(g.position(), "e2e4");
+        assert_eq!(g.claim_draw_with_move(m), Ok(ClaimResult::Rejected));
+        assert_eq!(g.moves(), &[m]);
+        assert_eq!(g.outcome(), None);
+    }
+
+    #[test]
+    fn castling_rights_make_positions_different() {
+        // The rooks return, but castling rights are gone: a new position.
+        let mut g = game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        play_all(&mut g, "h1h2 h8h7 h2h1 h7h8");
+        assert_eq!(g.repetition_count(), 1);
+        play_all(&mut g, "h1h2 h8h7 h2h1 h7h8");
+        assert_eq!(g.repetition_count(), 2);
+    }
+
+    #[test]
+    fn en_passant_counts_only_when_legal() {
+        // After e2e4 the d4 pawn could capture e.p.: the position differs from the later one.
+        let mut g = game("4k3/8/8/8/3p4/8/4P3/4K2N w - - 0 1");
+        play_all(&mut g, "e2e4 e8d7 h1g3 d7e8 g3h1 e8d7 h1g3 d7e8 g3h1");
+        assert_eq!(g.repetition_count(), 2, "the first occurrence had a legal en passant capture");
+
+        // Here the black pawn beside the double-stepped pawn is pinned: no legal capture, so
+        // the en passant square does not make the position different.
+        let mut g = game("8/8/8/8/k2p3R/8/4P3/4K2N w - - 0 1");
+        play_all(&mut g, "e2e4");
+        assert!(g.position().ep_square().is_some() && g.position().legal_ep_square().is_none());
+        play_all(&mut g, "a4b5 h1g3 b5a4 g3h1 a4b5 h1g3 b5a4 g3h1");
+        assert_eq!(g.repetition_count(), 3);
+        assert_eq!(g.claimable(), vec![DrawClaim::ThreefoldRepetition]);
+    }
+
+    #[test]
+    fn fifty_and_seventy_five_moves() {
+        let mut g = game("4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+        assert!(g.claimable().is_empty());
+        let m = mv(g.position(), "a1a2");
+        assert_eq!(g.claimable_with_move(m).unwrap(), vec![DrawClaim::FiftyMoves]);
+        play_all(&mut g, "a1a2");
+        assert_eq!(g.claimable(), vec![DrawClaim::FiftyMoves]);
+        assert_eq!(g.claim_draw(), Ok(Outcome::draw(Termination::FiftyMoves)));
+
+        let mut g = game("4k3/8/8/8/8/8/8/R3K3 w - - 149 80");
+        assert_eq!(play_all(&mut g, "a1a2"), Some(Outcome::draw(Termination::SeventyFiveMoves)));
+        // Checkmate on the 150th half-move takes precedence.
+        let mut g = game("4k3/R7/8/8/8/8/8/1R2K3 w - - 149 80");
+        assert_eq!(
+            play_all(&mut g, "b1b8"),
+            Some(Outcome { result: GameResult::WhiteWins, termination: Termination::Checkmate })
+        );
+    }
+
+    #[test]
+    fn draw_offers() {
+        let mut g = Game::new(Position::startpos());
+        assert_eq!(g.accept_draw(Color::Black), Err(GameError::NoDrawOffer(Color::Black)));
+        g.offer_draw(Color::White).unwrap();
+        assert_eq!(g.accept_draw(Color::White), Err(GameError::NoDrawOffer(Color::White)));
+        play_all(&mut g, "e2e4");
+        assert_eq!(g.draw_offer(), Some(Color::White), "the offerer's own move keeps the offer");
+        play_all(&mut g, "e7e5");
+        assert_eq!(g.draw_offer(), None, "the opponent moved: the offer lapsed");
+        g.offer_draw(Color::White).unwrap();
+        g.decline_draw(Color::Black).unwrap();
+        assert_eq!(g.draw_offer(), None);
+        g.offer_draw(Color::White).unwrap();
+        assert_eq!(g.accept_draw(Color::Black), Ok(Outcome::draw(Termination::Agreement)));
+        assert!(matches!(g.resign(Color::White), Err(GameError::GameOver(_))));
+    }
+
+    #[test]
+    fn resignation() {
+        let mut g = Game::new(Position::startpos());
+        assert_eq!(
+            g.resign(Color::White),
+            Ok(Outcome { result: GameResult::BlackWins, termination: Termination::Resignation })
+        );
+    }
+
+    #[test]
+    fn flag_fall_material_test() {
+        let cases = [
+            ("4k3/8/8/8/8/8/8/4K2Q w - - 0 1", Color::Black, Termination::TimeForfeit),
+            ("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
+            ("4k3/8/8/8/8/8/8/N3K2Q w - - 0 1", Color::Black, Termination::TimeForfeit),
+            ("4k3/8/8/8/8/8/8/N3K2Q w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
+            ("4kn2/8/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeForfeit),
+            ("4kb2/8/8/8/8/8/8/4KB1Q w - - 0 1", Color::White, Termination::TimeForfeit),
+            ("4kb2/8/8/8/8/8/8/4K1BQ w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
+            ("3nkn2/8/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeForfeit),
+            ("4k3/p7/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeForfeit),
+        ];
+        for (fen, flagged, termination) in cases {
+            let mut g = game(fen);
+            let outcome = g.flag(flagged).unwrap();
+            assert_eq!(outcome.termination, termination, "{fen} {flagged:?}");
+            let expected =
+                if termination == Termination::TimeForfeit { GameResult::win_for(!flagged) } else { GameResult::Draw };
+            assert_eq!(outcome.result, expected);
+        }
+    }
+
+    #[test]
+    fn timed_game_and_undo() {
+        let start = Position::startpos();
+        let mut g = Game::with_time_control(start, "60+1".parse().unwrap());
+        let e4 = mv(g.position(), "e2e4");
+        assert_eq!(g.play_timed(e4, Duration::from_secs(10)), Ok(None));
+        let e5 = mv(g.position(), "e7e5");
+        g.play_timed(e5, Duration::from_secs(20)).unwrap();
+        assert_eq!(g.clock().unwrap().remaining(Color::Black), Duration::from_secs(41));
+        g.offer_draw(Color::White).unwrap();
+        let nf3 = mv(g.position(), "g1f3");
+        let snapshot = (g.position().fen(), g.clock().cloned(), g.draw_offer());
+        g.play_timed(nf3, Duration::from_secs(5)).unwrap();
+        assert_eq!(g.undo(), Ok(nf3));
+        assert_eq!((g.position().fen(), g.clock().cloned(), g.draw_offer()), snapshot);
+        g.undo().unwrap();
+        g.undo().unwrap();
+        assert_eq!(g.undo(), Err(GameError::NothingToUndo));
+        assert_eq!(g.clock().unwrap().remaining(Color::White), Duration::from_secs(60));
+        assert_eq!(*g.position(), start);
+
+        // A move made after the time ran out does not count.
+        let outcome = g.play_timed(e4, Duration::from_secs(61)).unwrap().unwrap();
+        assert_eq!(outcome, Outcome { result: GameResult::BlackWins, termination: Termination::TimeForfeit });
+        assert!(g.moves().is_empty());
+    }
+
+    #[test]
+    fn tick_flags_against_lone_king() {
+        let mut g = Game::with_time_control(Position::from_fen("4k3/8/8/8/8/8/8/4K2Q b - - 0 1").unwrap(), "5".parse().unwrap());
+        assert_eq!(g.tick(Duration::from_secs(5)), Ok(None));
+        assert_eq!(g.tick(Duration::from_millis(1)).unwrap().unwrap().result, GameResult::WhiteWins);
+        let mut g = Game::with_time_control(Position::from_fen("4k3/8/8/8/8/8/8/4K2Q w - - 0 1").unwrap(), "5".parse().unwrap());
+        assert_eq!(
+            g.tick(Duration::from_secs(6)).unwrap().unwrap(),
+            Outcome::draw(Termination::TimeoutVsInsufficientMaterial)
+        );
+        assert_eq!(Game::new(Position::startpos()).tick(Duration::ZERO), Err(GameError::NoClock));
+    }
+
+    #[test]
+    fn illegal_input_leaves_game_unchanged() {
+        let mut g = Game::with_time_control(Position::startpos(), "60".parse().unwrap());
+        let before = format!("{g:?}");
+        let bad = Move::normal(Square::E2, Square::E5);
+        assert!(matches!(g.play_timed(bad, Duration::from_secs(1)), Err(GameError::IllegalMove { .. })));
+        assert!(matches!(g.claim_draw_with_move(bad), Err(GameError::IllegalMove { .. })));
+        assert!(g.play(Move::NULL).is_err());
+        assert_eq!(format!("{g:?}"), before);
+    }
+}

@@ -1,0 +1,100 @@
+//! Property tests over random legal games:
+//! - copy-make leaves the original untouched, and the incremental key equals the key
+//!   computed from scratch;
+//! - FEN round-trips (text and position);
+//! - the legal moves are exactly those of an independent generator (shakmaty, a
+//!   dev-dependency oracle), compared as UCI strings, and the subsets partition them;
+//! - the parser never panics on arbitrary input.
+
+use proptest::prelude::*;
+use shakmaty::{fen::Fen, uci::UciMove, CastlingMode as ShCastling, Chess, Position as _};
+use std::collections::BTreeSet;
+use tempo_core::{parse_fen, CastlingMode, Move, MoveFilter, MoveList, Position};
+
+fn uci(m: Move) -> String {
+    // Chess960-style (king takes rook) for castling, as shakmaty's Chess960 UCI writes it.
+    format!("{m:?}")
+}
+
+fn oracle_moves(fen: &str) -> BTreeSet<String> {
+    let pos: Chess = fen.parse::<Fen>().unwrap().into_position(ShCastling::Chess960).unwrap();
+    pos.legal_moves().iter().map(|m| UciMove::from_move(m, ShCastling::Chess960).to_string()).collect()
+}
+
+/// Plays `choices` as indices into the legal move lists, checking invariants on the way.
+fn random_game(start: Position, choices: &[usize]) -> Result<(), TestCaseError> {
+    let mut pos = start;
+    for &choice in choices {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        // The generator agrees with the oracle.
+        let ours: BTreeSet<String> = moves.iter().map(|&m| uci(m)).collect();
+        prop_assert_eq!(&ours, &oracle_moves(&pos.shredder_fen()), "{}", pos.shredder_fen());
+        prop_assert_eq!(pos.count_legal_moves(), moves.len() as u64);
+
+        // Captures and quiets partition the legal moves.
+        let mut captures = MoveList::new();
+        let mut quiets = MoveList::new();
+        pos.generate_moves(MoveFilter::Captures, &mut captures);
+        pos.generate_moves(MoveFilter::Quiets, &mut quiets);
+        prop_assert_eq!(captures.len() + quiets.len(), moves.len());
+        for m in captures.iter() {
+            prop_assert!(pos.is_capture(*m) || m.is_promotion());
+            prop_assert!(!quiets.contains(*m));
+        }
+        for m in quiets.iter() {
+            prop_assert!(!pos.is_capture(*m) && !m.is_promotion());
+        }
+
+        // FEN round trip.
+        let reparsed = parse_fen(&pos.fen(), pos.castling_mode()).unwrap();
+        prop_assert_eq!(reparsed, pos);
+        prop_assert_eq!(reparsed.fen(), pos.fen());
+
+        // Copy-make: the original is untouched, the child's key is consistent.
+        let before = pos;
+        let m = moves[choice % moves.len()];
+        let mut child = pos;
+        child.play_unchecked(m);
+        prop_assert_eq!(pos, before);
+        prop_assert_eq!(child.key(), child.compute_key());
+        pos = child;
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_standard_games(choices in prop::collection::vec(any::<usize>(), 1..120)) {
+        random_game(Position::startpos(), &choices)?;
+    }
+
+    #[test]
+    fn random_chess960_games(start in 0usize..960, choices in prop::collection::vec(any::<usize>(), 1..80)) {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/fischer.epd")).unwrap();
+        let fens: Vec<&str> = text.lines().filter(|l| !l.starts_with('#') && !l.is_empty())
+            .map(|l| l.split(';').next().unwrap().trim()).collect();
+        let pos = parse_fen(fens[start % fens.len()], CastlingMode::Chess960).unwrap();
+        random_game(pos, &choices)?;
+    }
+
+    #[test]
+    fn fen_parser_never_panics(s in "\\PC{0,100}") {
+        let _ = Position::from_fen(&s);
+        let _ = Position::from_fen_960(&s);
+    }
+
+    #[test]
+    fn fen_parser_never_panics_on_fen_like_input(
+        s in "[pnbrqkPNBRQK1-9/]{1,70} [wb-] [KQkqA-Ha-h-]{1,5} [a-h1-8-]{1,2} [0-9-]{1,3} [0-9]{1,3}"
+    ) {
+        if let Ok(pos) = Position::from_fen(&s) {
+            prop_assert_eq!(Position::from_fen(&pos.fen()).unwrap(), pos);
+        }
+        let _ = Position::from_fen_960(&s);
+    }
+}
