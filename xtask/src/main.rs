@@ -1,1 +1,121 @@
-fn main() {}
+//! `cargo xtask`: Tempo's orchestration. It only shells out to cargo and to the release
+//! binaries, and depends on no workspace crate, so it builds in seconds.
+//!
+//! ```text
+//! cargo xtask perft [--full]    perft suites in data/perft via the release tempo-tools
+//! cargo xtask bench [--check]   the engine bench; --check compares with the last `Bench:` commit line
+//! cargo xtask ci                fmt, clippy -D warnings, the README test command, quick perft, bench check
+//! ```
+
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Node budget per count for the quick perft run (the full run has none).
+const QUICK_PERFT_MAX_NODES: u64 = 10_000_000;
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let flags: Vec<&str> = args.iter().skip(1).map(String::as_str).collect();
+    match args.first().map(String::as_str) {
+        Some("perft") => perft(flags.contains(&"--full")),
+        Some("bench") => bench(flags.contains(&"--check")),
+        Some("ci") => ci(),
+        Some("help" | "--help" | "-h") | None => {
+            println!("{}", HELP.trim());
+            Ok(())
+        }
+        Some(other) => bail!("unknown xtask {other:?}\n\n{}", HELP.trim()),
+    }
+}
+
+const HELP: &str = "
+cargo xtask <task>
+
+  perft [--full]    run the perft suites in data/perft through the release tempo-tools
+                    (counts up to 10M nodes; every depth with --full)
+  bench [--check]   run the release engine bench; --check compares its node count with the
+                    `Bench: N` line of the newest commit message that has one
+  ci                what CI runs: fmt, clippy -D warnings, the README test command,
+                    quick perft, bench check
+";
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+}
+
+fn cargo() -> Command {
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.current_dir(root());
+    cmd
+}
+
+fn run(cmd: &mut Command) -> Result<()> {
+    eprintln!("$ {cmd:?}");
+    let status = cmd.status().with_context(|| format!("running {cmd:?}"))?;
+    if !status.success() {
+        bail!("{cmd:?} failed with {status}");
+    }
+    Ok(())
+}
+
+fn release_binary(package: &str, bin: &str) -> Result<PathBuf> {
+    run(cargo().args(["build", "--release", "--package", package, "--bin", bin]))?;
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"));
+    Ok(target.join("release").join(format!("{bin}{}", std::env::consts::EXE_SUFFIX)))
+}
+
+fn perft(full: bool) -> Result<()> {
+    let tools = release_binary("tempo-tools", "tempo-tools")?;
+    let mut suites: Vec<PathBuf> = std::fs::read_dir(root().join("data/perft"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "epd"))
+        .collect();
+    suites.sort();
+    let mut cmd = Command::new(tools);
+    cmd.arg("perft").arg("--epd").args(&suites);
+    if !full {
+        cmd.args(["--max-nodes", &QUICK_PERFT_MAX_NODES.to_string()]);
+    }
+    run(&mut cmd)
+}
+
+/// The `Bench: N` of the newest commit message that has one.
+fn expected_bench() -> Result<Option<u64>> {
+    let out = Command::new("git").current_dir(root()).args(["log", "--format=%B", "-n", "500"]).output()?;
+    let log = String::from_utf8_lossy(&out.stdout);
+    Ok(log.lines().find_map(|l| l.trim().strip_prefix("Bench:").and_then(|n| n.trim().parse().ok())))
+}
+
+fn bench(check: bool) -> Result<()> {
+    let engine = release_binary("tempo-uci", "tempo-uci")?;
+    let out = Command::new(&engine).arg("bench").output().with_context(|| format!("running {}", engine.display()))?;
+    if !out.status.success() {
+        bail!("{} bench failed: {}", engine.display(), String::from_utf8_lossy(&out.stderr));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().rev().find(|l| l.starts_with("Bench:")).context("no `Bench:` line in the bench output")?;
+    println!("{last}");
+    let nodes: u64 = last.split_whitespace().nth(1).and_then(|n| n.parse().ok()).context("malformed Bench line")?;
+    if check {
+        match expected_bench()? {
+            Some(expected) if expected == nodes => println!("bench matches the last commit signature ({expected})"),
+            Some(expected) => bail!("bench signature mismatch: {nodes} nodes, the commit log says {expected}"),
+            None => bail!("no `Bench: N` line in the commit log to compare with"),
+        }
+    }
+    Ok(())
+}
+
+fn ci() -> Result<()> {
+    run(cargo().args(["fmt", "--all", "--check"]))?;
+    run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    run(cargo().args(["test", "--workspace"]))?;
+    perft(false)?;
+    if root().join("uci/src/main.rs").exists() {
+        bench(true)?;
+    } else {
+        eprintln!("skipping bench check: the engine binary does not exist yet");
+    }
+    Ok(())
+}
