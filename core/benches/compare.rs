@@ -52,12 +52,15 @@ fn chess_perft(fen: &str, depth: u32) -> impl Fn() -> u64 {
     move || chess::MoveGen::movegen_perft_test(black_box(&board), depth as usize) as u64
 }
 
+/// A prepared perft run of one library on one position.
+type Runner = Box<dyn Fn() -> u64>;
+
 fn compare(c: &mut Criterion) {
     for (name, fen, depth, nodes) in CLASSIC {
         let mut group = c.benchmark_group(format!("compare/{name}_d{depth}"));
         group.sample_size(10).measurement_time(Duration::from_secs(8)).warm_up_time(Duration::from_millis(500));
         group.throughput(Throughput::Elements(nodes));
-        let runners: [(&str, Box<dyn Fn() -> u64>); 4] = [
+        let runners: [(&str, Runner); 4] = [
             ("tempo", Box::new(tempo_perft(fen, depth))),
             ("cozy-chess", Box::new(cozy_perft(fen, depth))),
             ("shakmaty", Box::new(shakmaty_perft(fen, depth))),

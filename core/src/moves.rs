@@ -240,7 +240,7 @@ impl MoveList {
     /// `true` if `m` is in the list.
     #[inline]
     pub fn contains(&self, m: Move) -> bool {
-        self.iter().any(|&x| x == m)
+        self.as_slice().contains(&m)
     }
 
     /// The moves as a slice.

@@ -1,6 +1,7 @@
 // The 781 Random64 values of the Polyglot opening book format
 // (http://hgm.nubati.net/book_format.html). Using them as our Zobrist keys
 // makes every position key a Polyglot book key.
+#[rustfmt::skip]
 pub(crate) const RANDOM64: [u64; 781] = [
     0x9d39247e33776d41, 0x2af7398005aaa5c7, 0x44db015024623547, 0x9c15f73e62a76ae2,
     0x75834465489c0c89, 0x3290ac3a203001bf, 0x0fbbad1f61042279, 0xe83a908ff2fb60ca,
