@@ -100,7 +100,8 @@ fn parse_seconds(text: &str, whole: &str) -> Result<Duration, TimeControlError> 
         return Err(bad("more than nine decimals"));
     }
     let secs: u64 = int.parse().map_err(|_| bad("seconds out of range"))?;
-    let nanos: u32 = if frac.is_empty() { 0 } else { format!("{frac:0<9}").parse().map_err(|_| bad("bad fraction"))? };
+    let nanos: u32 =
+        if frac.is_empty() { 0 } else { format!("{frac:0<9}").parse().map_err(|_| bad("bad fraction"))? };
     Ok(Duration::new(secs, nanos))
 }
 
@@ -231,7 +232,8 @@ impl Clock {
     /// A clock at the start of a game, `first` to move.
     pub fn new(control: TimeControl, first: Color) -> Clock {
         let t = control.initial_time();
-        let state = ClockState { remaining: [t, t], pending: Duration::ZERO, moves: [0, 0], turn: first, flagged: None };
+        let state =
+            ClockState { remaining: [t, t], pending: Duration::ZERO, moves: [0, 0], turn: first, flagged: None };
         Clock { control, state, history: Vec::new() }
     }
 
@@ -455,7 +457,9 @@ mod tests {
 
     #[test]
     fn parse_errors() {
-        for text in ["", "abc", "300:40/100", "0/300", "+2", "180+", "1.", "-5", "40/", "3.1234567890", "99999999999999999999"] {
+        for text in
+            ["", "abc", "300:40/100", "0/300", "+2", "180+", "1.", "-5", "40/", "3.1234567890", "99999999999999999999"]
+        {
             assert!(text.parse::<TimeControl>().is_err(), "{text:?} should be rejected");
         }
     }

@@ -198,15 +198,18 @@ struct Ply {
 /// A game of chess: start position, moves, key history, clock, and how it ended.
 ///
 /// ```
-/// use tempo_core::{Game, GameResult, Termination, Position};
+/// use tempo_core::{Game, GameResult, Position, Termination};
 ///
 /// let mut game = Game::new(Position::startpos());
-/// for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
-///     let m = game.position().legal_moves().iter().copied().find(|m| format!("{m:?}") == m_str(m)).unwrap();
-/// #   fn m_str(_: &tempo_core::Move) -> &'static str { "" }
-/// #   let _ = m;
+/// // Fool's mate: f3 e5 g4 Qh4#.
+/// for uci in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+///     let m = *game.position().legal_moves().iter().find(|m| format!("{m:?}") == uci).unwrap();
+///     game.play(m)?;
 /// }
-/// # let _ = (GameResult::Draw, Termination::Checkmate);
+/// let outcome = game.outcome().unwrap();
+/// assert_eq!(outcome.result, GameResult::BlackWins);
+/// assert_eq!(outcome.termination, Termination::Checkmate);
+/// # Ok::<(), tempo_core::GameError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -263,7 +266,8 @@ pub fn can_ever_checkmate(pos: &Position, color: Color) -> bool {
     }
     let bishops = ours & pos.by_role(Role::Bishop);
     if ours == bishops {
-        let colour = if (bishops & Bitboard::LIGHT_SQUARES).any() { Bitboard::LIGHT_SQUARES } else { Bitboard::DARK_SQUARES };
+        let colour =
+            if (bishops & Bitboard::LIGHT_SQUARES).any() { Bitboard::LIGHT_SQUARES } else { Bitboard::DARK_SQUARES };
         if (bishops - colour).any() {
             return true; // bishops on both colours
         }
@@ -503,11 +507,8 @@ impl Game {
     /// [`GameError::NoDrawToClaim`] if neither applies, [`GameError::GameOver`] after the end.
     pub fn claim_draw(&mut self) -> Result<Outcome, GameError> {
         self.check_open()?;
-        let claim = self
-            .claimable()
-            .first()
-            .copied()
-            .ok_or_else(|| GameError::NoDrawToClaim { fen: self.position.fen() })?;
+        let claim =
+            self.claimable().first().copied().ok_or_else(|| GameError::NoDrawToClaim { fen: self.position.fen() })?;
         let outcome = Outcome::draw(claim.termination());
         self.outcome = Some(outcome);
         Ok(outcome)
@@ -654,18 +655,18 @@ mod tests {
     fn stalemate_and_dead_positions() {
         let mut g = game("7k/8/6K1/8/8/8/8/5Q2 w - - 0 60");
         assert_eq!(play_all(&mut g, "f1f7"), Some(Outcome::draw(Termination::Stalemate)));
-        let mut g = game("8/8/8/4k3/8/8/3n4/4K3 w - - 0 1");
+        let mut g = game("8/8/8/4k3/8/8/3p4/4K3 w - - 0 1");
         assert_eq!(play_all(&mut g, "e1d2"), Some(Outcome::draw(Termination::InsufficientMaterial)));
         for fen in [
             "8/8/8/4k3/8/8/8/4K3 w - - 0 1",
             "8/8/8/4k3/8/8/8/4KB2 w - - 0 1",
             "8/8/8/4k3/8/8/8/4KN2 b - - 0 1",
-            "8/8/3b4/4k3/8/8/8/4KB2 w - - 0 1",
+            "8/8/8/3bk3/8/8/8/4KB2 w - - 0 1",
         ] {
             assert_eq!(game(fen).outcome(), Some(Outcome::draw(Termination::InsufficientMaterial)), "{fen}");
         }
         // Opposite-coloured bishops can still mate (a helpmate exists).
-        assert_eq!(game("8/8/4b3/4k3/8/8/8/4KB2 w - - 0 1").outcome(), None);
+        assert_eq!(game("8/8/3b4/4k3/8/8/8/4KB2 w - - 0 1").outcome(), None);
     }
 
     const KNIGHT_DANCE: &str = "g1f3 g8f6 f3g1 f6g8";
@@ -679,8 +680,6 @@ mod tests {
         assert!(matches!(g.claim_draw(), Err(GameError::NoDrawToClaim { .. })));
         // Announcing the move that repeats a third time.
         let before = g.clone();
-        let m = mv(g.position(), "g1f3");
-        let _ = m;
         play_all(&mut g, "g1f3 g8f6 f3g1");
         let last = mv(g.position(), "f6g8");
         assert_eq!(g.claimable_with_move(last).unwrap(), vec![DrawClaim::ThreefoldRepetition]);
@@ -791,12 +790,20 @@ mod tests {
             ("4k3/8/8/8/8/8/8/N3K2Q w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
             ("4kn2/8/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeForfeit),
             ("4kb2/8/8/8/8/8/8/4KB1Q w - - 0 1", Color::White, Termination::TimeForfeit),
-            ("4kb2/8/8/8/8/8/8/4K1BQ w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
+            // The flagger's own queen could block a light flight square of its king.
+            ("4kb2/8/8/8/8/8/8/4K1BQ w - - 0 1", Color::White, Termination::TimeForfeit),
+            ("4kb2/8/8/8/8/8/8/4K1B1 w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
             ("3nkn2/8/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeForfeit),
             ("4k3/p7/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeForfeit),
         ];
         for (fen, flagged, termination) in cases {
-            let mut g = game(fen);
+            let pos = Position::from_fen(fen).unwrap();
+            if pos.is_insufficient_material() {
+                // A dead position has already ended the game; the test still applies.
+                assert!(!can_ever_checkmate(&pos, !flagged));
+                continue;
+            }
+            let mut g = Game::new(pos);
             let outcome = g.flag(flagged).unwrap();
             assert_eq!(outcome.termination, termination, "{fen} {flagged:?}");
             let expected =
@@ -834,10 +841,16 @@ mod tests {
 
     #[test]
     fn tick_flags_against_lone_king() {
-        let mut g = Game::with_time_control(Position::from_fen("4k3/8/8/8/8/8/8/4K2Q b - - 0 1").unwrap(), "5".parse().unwrap());
+        let mut g = Game::with_time_control(
+            Position::from_fen("4k3/8/8/8/8/8/8/4K2Q b - - 0 1").unwrap(),
+            "5".parse().unwrap(),
+        );
         assert_eq!(g.tick(Duration::from_secs(5)), Ok(None));
         assert_eq!(g.tick(Duration::from_millis(1)).unwrap().unwrap().result, GameResult::WhiteWins);
-        let mut g = Game::with_time_control(Position::from_fen("4k3/8/8/8/8/8/8/4K2Q w - - 0 1").unwrap(), "5".parse().unwrap());
+        let mut g = Game::with_time_control(
+            Position::from_fen("4k3/8/8/8/8/8/8/4K2Q w - - 0 1").unwrap(),
+            "5".parse().unwrap(),
+        );
         assert_eq!(
             g.tick(Duration::from_secs(6)).unwrap().unwrap(),
             Outcome::draw(Termination::TimeoutVsInsufficientMaterial)
@@ -849,7 +862,7 @@ mod tests {
     fn illegal_input_leaves_game_unchanged() {
         let mut g = Game::with_time_control(Position::startpos(), "60".parse().unwrap());
         let before = format!("{g:?}");
-        let bad = Move::normal(Square::E2, Square::E5);
+        let bad = Move::normal("e2".parse().unwrap(), "e5".parse().unwrap());
         assert!(matches!(g.play_timed(bad, Duration::from_secs(1)), Err(GameError::IllegalMove { .. })));
         assert!(matches!(g.claim_draw_with_move(bad), Err(GameError::IllegalMove { .. })));
         assert!(g.play(Move::NULL).is_err());

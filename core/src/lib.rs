@@ -20,8 +20,10 @@
 mod attacks;
 mod bitboard;
 mod castling;
+mod clock;
 mod error;
 mod fen;
+mod game;
 mod movegen;
 mod moves;
 mod perft;
@@ -35,8 +37,12 @@ pub use attacks::{
 };
 pub use bitboard::Bitboard;
 pub use castling::{CastlingMode, CastlingRights, CastlingSide};
+pub use clock::{Clock, Stage, TimeControl, TimeControlError};
 pub use error::{FenError, MoveError, PositionError};
 pub use fen::{parse_fen, STARTING_FEN};
+pub use game::{
+    can_ever_checkmate, repetition_key, ClaimResult, DrawClaim, Game, GameError, GameResult, Outcome, Termination,
+};
 pub use movegen::MoveFilter;
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use perft::{divide, perft, perft_plain};
