@@ -3,11 +3,15 @@
 //! classic positions, in one run on one machine.
 //!
 //! `cargo bench -p tempo-core --bench compare` (criterion reports elements/s = nodes/s).
+//! Time is the benchmark thread's CPU time (see `cpu_time.rs`), so a busy machine does not
+//! skew one library against another.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use crate::cpu_time::ThreadCpuTime;
 use std::str::FromStr;
 use std::time::Duration;
 
+mod cpu_time;
 mod positions;
 use positions::CLASSIC;
 
@@ -55,7 +59,7 @@ fn chess_perft(fen: &str, depth: u32) -> impl Fn() -> u64 {
 /// A prepared perft run of one library on one position.
 type Runner = Box<dyn Fn() -> u64>;
 
-fn compare(c: &mut Criterion) {
+fn compare(c: &mut Criterion<ThreadCpuTime>) {
     for (name, fen, depth, nodes) in CLASSIC {
         let mut group = c.benchmark_group(format!("compare/{name}_d{depth}"));
         group.sample_size(10).measurement_time(Duration::from_secs(8)).warm_up_time(Duration::from_millis(500));
@@ -74,5 +78,9 @@ fn compare(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, compare);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(ThreadCpuTime);
+    targets = compare
+}
 criterion_main!(benches);
