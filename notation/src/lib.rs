@@ -12,6 +12,8 @@
 //! # Ok::<(), tempo_notation::UciMoveError>(())
 //! ```
 
+mod san;
 mod uci;
 
+pub use san::{parse_san, parse_san_in, san, san_line, write_san, SanError, SanMove};
 pub use uci::{parse_uci_move, uci_move, UciMoveError};
