@@ -199,6 +199,14 @@ impl SanMove {
                 }
             }
             SanMove::Normal { role, file, rank, to, promotion, .. } => {
+                if let Some(m) = resolve_fast(self, pos, moves) {
+                    return Ok(m);
+                }
+                let role = match (role, file, rank) {
+                    (Some(role), _, _) => Some(role),
+                    (None, Some(f), Some(r)) => pos.role_at(Square::from_coords(f, r)),
+                    _ => None,
+                };
                 let wanted = Wanted { role: role.unwrap_or(Role::Pawn), file, rank, to, promotion };
                 let role = wanted.role;
                 let mut found: Option<Move> = None;
@@ -304,6 +312,52 @@ impl Wanted {
         } else {
             SanError::NoSuchMove(text.to_owned())
         }
+    }
+}
+
+/// The common case of SAN resolution without allocation: a standard move read strictly
+/// enough to be unambiguous. `None` sends the caller to the full reader.
+#[inline]
+pub(crate) fn resolve_fast(san: SanMove, pos: &Position, moves: &MoveList) -> Option<Move> {
+    match san {
+        SanMove::Normal { role, file, rank, to, promotion, .. } => {
+            let role = match role {
+                Some(role) => role,
+                // Long algebraic without a piece letter (`g1f3`): the piece on the square.
+                None => match (file, rank) {
+                    (Some(f), Some(r)) => pos.role_at(Square::from_coords(f, r))?,
+                    _ => Role::Pawn,
+                },
+            };
+            let mut found = None;
+            for &m in moves.iter() {
+                if m.to() == to
+                    && !m.is_castle()
+                    && m.promotion_role() == promotion
+                    && file.is_none_or(|f| m.from().file() == f)
+                    && rank.is_none_or(|r| m.from().rank() == r)
+                    && pos.role_at(m.from()) == Some(role)
+                {
+                    if found.is_some() {
+                        return None;
+                    }
+                    found = Some(m);
+                }
+            }
+            if found.is_none() && role == Role::King {
+                // UCI-style castling written as the king's destination (`e1g1`).
+                if let (Some(f), Some(r)) = (file, rank) {
+                    let from = Square::from_coords(f, r);
+                    return moves
+                        .iter()
+                        .copied()
+                        .find(|m| m.is_castle() && m.from() == from && m.castling_king_to() == to);
+                }
+            }
+            found
+        }
+        SanMove::Castle(side) => pos.castling_move(side).filter(|&m| moves.contains(m)),
+        SanMove::Null => None,
     }
 }
 

@@ -1,0 +1,188 @@
+//! `PgnGame`: one game as a tree of moves with tags, comments, NAGs and variations, and the
+//! visitor that builds it.
+
+use super::visitor::Visitor;
+use super::PgnResult;
+use tempo_core::{Move, Position};
+
+/// A move of the tree with everything written around it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnNode {
+    /// The move (`Move::NULL` for a null move).
+    pub mv: Move,
+    /// Comments written before the move (only at the start of a variation).
+    pub starting_comments: Vec<String>,
+    /// NAGs of the move, in order.
+    pub nags: Vec<u8>,
+    /// Comments after the move, in order.
+    pub comments: Vec<String>,
+    /// Alternatives to this move, each a line starting from the position before it.
+    pub variations: Vec<Vec<PgnNode>>,
+}
+
+impl PgnNode {
+    /// A bare move.
+    pub fn new(mv: Move) -> PgnNode {
+        PgnNode { mv, starting_comments: Vec::new(), nags: Vec::new(), comments: Vec::new(), variations: Vec::new() }
+    }
+}
+
+/// A game read from PGN (or to be written as PGN).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnGame {
+    /// Tag pairs in file order, values unescaped.
+    pub tags: Vec<(String, String)>,
+    /// The start position (from `[FEN]`, else the standard one).
+    pub start: Position,
+    /// Comments before the first move (or of a game without moves).
+    pub comments: Vec<String>,
+    /// The main line.
+    pub moves: Vec<PgnNode>,
+    /// The termination marker; `None` if the movetext had none.
+    pub result: Option<PgnResult>,
+}
+
+impl Default for PgnGame {
+    fn default() -> PgnGame {
+        PgnGame { tags: Vec::new(), start: Position::startpos(), comments: Vec::new(), moves: Vec::new(), result: None }
+    }
+}
+
+impl PgnGame {
+    /// The value of tag `name` (first occurrence, exact name).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// The main line's moves.
+    pub fn mainline(&self) -> Vec<Move> {
+        self.moves.iter().map(|n| n.mv).collect()
+    }
+
+    /// The positions before each main-line move, then the final one.
+    pub fn mainline_positions(&self) -> Vec<Position> {
+        let mut pos = self.start;
+        let mut out = Vec::with_capacity(self.moves.len() + 1);
+        out.push(pos);
+        for node in &self.moves {
+            play(&mut pos, node.mv);
+            out.push(pos);
+        }
+        out
+    }
+
+    /// The position at the end of the main line.
+    pub fn final_position(&self) -> Position {
+        let mut pos = self.start;
+        for node in &self.moves {
+            play(&mut pos, node.mv);
+        }
+        pos
+    }
+
+    /// Number of moves in the whole tree, variations included.
+    pub fn node_count(&self) -> usize {
+        fn count(line: &[PgnNode]) -> usize {
+            line.iter().map(|n| 1 + n.variations.iter().map(|v| count(v)).sum::<usize>()).sum()
+        }
+        count(&self.moves)
+    }
+}
+
+/// Plays a move that came from a reader or tree (legal by construction), null moves included.
+pub(crate) fn play(pos: &mut Position, m: Move) {
+    if m.is_null() {
+        if !pos.is_check() {
+            pos.play_null();
+        }
+    } else if pos.is_legal(m) {
+        pos.play_unchecked(m);
+    }
+}
+
+/// Builds [`PgnGame`] trees from reader events.
+#[derive(Default)]
+pub(crate) struct GameBuilder {
+    game: PgnGame,
+    /// Open lines: the main line at the bottom, the innermost variation on top.
+    lines: Vec<Vec<PgnNode>>,
+    /// Comments seen at the start of a line, waiting for its first move.
+    pending: Vec<String>,
+}
+
+impl Visitor for GameBuilder {
+    type Output = PgnGame;
+
+    fn begin_game(&mut self) {
+        self.game = PgnGame::default();
+        self.lines.clear();
+        self.lines.push(Vec::new());
+        self.pending.clear();
+    }
+
+    fn tag(&mut self, name: &str, value: &str) {
+        self.game.tags.push((name.to_owned(), value.to_owned()));
+    }
+
+    fn begin_movetext(&mut self, start: &Position) {
+        self.game.start = *start;
+    }
+
+    fn play(&mut self, _before: &Position, m: Move) {
+        let mut node = PgnNode::new(m);
+        let depth = self.lines.len();
+        if let Some(line) = self.lines.last_mut() {
+            if line.is_empty() && depth == 1 {
+                self.game.comments.append(&mut self.pending);
+            } else {
+                node.starting_comments.append(&mut self.pending);
+            }
+            line.push(node);
+        }
+    }
+
+    fn nag(&mut self, nag: u8) {
+        if let Some(node) = self.lines.last_mut().and_then(|l| l.last_mut()) {
+            node.nags.push(nag);
+        }
+    }
+
+    fn comment(&mut self, text: &str) {
+        match self.lines.last_mut().and_then(|l| l.last_mut()) {
+            Some(node) if self.pending.is_empty() => node.comments.push(text.to_owned()),
+            _ => self.pending.push(text.to_owned()),
+        }
+    }
+
+    fn begin_variation(&mut self) {
+        self.pending.clear();
+        self.lines.push(Vec::new());
+    }
+
+    fn end_variation(&mut self) {
+        if self.lines.len() > 1 {
+            let variation = self.lines.pop().unwrap_or_default();
+            self.pending.clear();
+            if let Some(node) = self.lines.last_mut().and_then(|l| l.last_mut()) {
+                if !variation.is_empty() {
+                    node.variations.push(variation);
+                }
+            }
+        }
+    }
+
+    fn result(&mut self, result: Option<PgnResult>) {
+        self.game.result = result;
+    }
+
+    fn end_game(&mut self) -> PgnGame {
+        let mut main = self.lines.drain(..).next().unwrap_or_default();
+        if main.is_empty() {
+            self.game.comments.append(&mut self.pending);
+        } else if let Some(last) = main.last_mut() {
+            last.comments.append(&mut self.pending);
+        }
+        self.game.moves = main;
+        std::mem::take(&mut self.game)
+    }
+}

@@ -1,0 +1,581 @@
+//! The streaming PGN reader: tags, movetext, variations, and recovery after broken games.
+//!
+//! The reader holds one game's state at a time (a position per open variation) and a fixed
+//! input buffer, so a file of any size is read in constant memory. Every SAN move is resolved
+//! and played; a game with an error is reported with its number, line and column, the rest of
+//! it is skipped (to its termination marker or the next tag section), and reading goes on.
+
+use super::source::Source;
+use super::visitor::Visitor;
+use super::PgnResult;
+use crate::san::{parse_san_in, resolve_fast, SanError, SanMove};
+use std::io::Read;
+use tempo_core::{parse_fen, CastlingMode, FenError, Move, Position};
+
+/// Variations nested deeper than this are refused (keeps memory and recursion bounded).
+pub const MAX_VARIATION_DEPTH: usize = 128;
+
+/// Longest token accepted (a SAN move is at most 7 characters plus annotations).
+const MAX_TOKEN: usize = 64;
+
+/// What is wrong with a game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PgnErrorKind {
+    #[error("read error: {0}")]
+    Io(String),
+    #[error("malformed tag pair: {0}")]
+    Tag(String),
+    #[error("invalid fen {fen:?}: {error}")]
+    Fen { fen: String, error: FenError },
+    #[error("unsupported variant {0:?}")]
+    UnsupportedVariant(String),
+    #[error("{0}")]
+    Move(SanError),
+    #[error("unexpected {0:?} in movetext")]
+    UnexpectedToken(String),
+    #[error("token longer than {MAX_TOKEN} bytes")]
+    TokenTooLong,
+    #[error("comment not closed before the end of input")]
+    UnclosedComment,
+    #[error("variation not closed before the end of the game")]
+    UnclosedVariation,
+    #[error("')' without an open variation")]
+    UnmatchedParenthesis,
+    #[error("variation before any move")]
+    VariationWithoutMove,
+    #[error("variations nested deeper than {MAX_VARIATION_DEPTH}")]
+    TooDeep,
+    #[error("result {0:?} inside a variation")]
+    ResultInVariation(String),
+}
+
+/// A broken game: which one, where, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("game {game}, line {line}, column {column}: {kind}")]
+pub struct PgnError {
+    /// 1-based number of the game in the input (broken games count).
+    pub game: u64,
+    /// 1-based line of the offending token.
+    pub line: u64,
+    /// 1-based column (in bytes) of the offending token.
+    pub column: u64,
+    /// What is wrong.
+    pub kind: PgnErrorKind,
+}
+
+/// Reads games one after another from any byte stream.
+///
+/// ```
+/// use tempo_notation::{PgnReader, PgnGame};
+///
+/// let pgn = "[Event \"?\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+/// let games: Vec<_> = PgnReader::new(pgn.as_bytes()).games().collect();
+/// let game: &PgnGame = games[0].as_ref().unwrap();
+/// assert_eq!(game.mainline().len(), 7);
+/// assert!(game.final_position().is_checkmate());
+/// ```
+pub struct PgnReader<R> {
+    src: Source<R>,
+    games: u64,
+    done: bool,
+    token: Vec<u8>,
+    text: String,
+    fen: Option<String>,
+    variant: Option<String>,
+}
+
+fn result_of(token: &[u8]) -> Option<PgnResult> {
+    match token {
+        b"1-0" => Some(PgnResult::WhiteWins),
+        b"0-1" => Some(PgnResult::BlackWins),
+        b"1/2-1/2" | b"\xc2\xbd-\xc2\xbd" => Some(PgnResult::Draw),
+        b"*" => Some(PgnResult::Ongoing),
+        _ => None,
+    }
+}
+
+fn suffix_nag(token: &[u8]) -> Option<u8> {
+    match token {
+        b"!" => Some(1),
+        b"?" => Some(2),
+        b"!!" => Some(3),
+        b"??" => Some(4),
+        b"!?" => Some(5),
+        b"?!" => Some(6),
+        _ => None,
+    }
+}
+
+/// Bytes that end a symbol token.
+#[inline]
+fn is_delimiter(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t' | b'\r' | b'\n' | b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$' | b'"' | 0x0b | 0x0c
+    )
+}
+
+/// The castling mode a `[Variant]` tag asks for; `Err` for variants with other rules.
+fn variant_mode(variant: &str) -> Result<CastlingMode, ()> {
+    let v = variant.trim().to_ascii_lowercase();
+    match v.as_str() {
+        "" | "standard" | "chess" | "normal" | "from position" | "fromposition" => Ok(CastlingMode::Standard),
+        "chess960" | "chess 960" | "fischerandom" | "fischerrandom" | "fischer random" | "960" | "frc" => {
+            Ok(CastlingMode::Chess960)
+        }
+        _ => Err(()),
+    }
+}
+
+struct Lines {
+    /// Position before the last move of the current line (for a variation to branch from).
+    before: Option<Position>,
+    current: Position,
+    stack: Vec<(Option<Position>, Position)>,
+}
+
+impl<R: Read> PgnReader<R> {
+    /// A reader over `inner` (a leading UTF-8 byte-order mark is skipped).
+    pub fn new(inner: R) -> PgnReader<R> {
+        PgnReader {
+            src: Source::new(inner),
+            games: 0,
+            done: false,
+            token: Vec::with_capacity(MAX_TOKEN),
+            text: String::new(),
+            fen: None,
+            variant: None,
+        }
+    }
+
+    /// Bytes consumed so far (for progress reports).
+    pub fn bytes_read(&self) -> u64 {
+        self.src.offset
+    }
+
+    /// Number of games started so far.
+    pub fn games_read(&self) -> u64 {
+        self.games
+    }
+
+    /// An iterator over the games as [`super::PgnGame`] trees.
+    pub fn games(self) -> Games<R> {
+        Games { reader: self, builder: super::GameBuilder::default() }
+    }
+
+    fn error(&self, line: u64, column: u64, kind: PgnErrorKind) -> PgnError {
+        PgnError { game: self.games, line, column, kind }
+    }
+
+    /// Skips whitespace and `%` escape lines between and inside games.
+    fn skip_space(&mut self) {
+        loop {
+            self.src.skip_whitespace();
+            if self.src.column == 1 && self.src.peek() == Some(b'%') {
+                self.src.skip_line();
+            } else {
+                return;
+            }
+        }
+    }
+
+    /// Reads the next game into `visitor`. `None` at the end of the input; `Some(Err)` for a
+    /// broken game (the reader has then skipped it and is ready for the next one).
+    pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<Result<V::Output, PgnError>> {
+        if self.done {
+            return None;
+        }
+        self.skip_space();
+        // Stray text between games (e.g. a dangling '}' or ')') is skipped up to the next tag.
+        if self.src.peek().is_none() {
+            self.done = true;
+            return self
+                .src
+                .take_error()
+                .map(|e| Err(self.error(self.src.line, self.src.column, PgnErrorKind::Io(e.to_string()))));
+        }
+        self.games += 1;
+        visitor.begin_game();
+        let result = self.read_tags(visitor).and_then(|start| self.read_movetext(visitor, start));
+        match result {
+            Ok(()) => Some(Ok(visitor.end_game())),
+            Err((err, in_tags)) => {
+                self.skip_game(in_tags);
+                Some(Err(err))
+            }
+        }
+    }
+
+    fn read_tags<V: Visitor>(&mut self, visitor: &mut V) -> Result<Position, (PgnError, bool)> {
+        self.fen = None;
+        self.variant = None;
+        loop {
+            self.skip_space();
+            if self.src.peek() != Some(b'[') {
+                break;
+            }
+            let (line, column) = (self.src.line, self.src.column);
+            self.src.advance();
+            let tag_error =
+                |this: &Self, what: &str| (this.error(line, column, PgnErrorKind::Tag(what.to_owned())), true);
+            self.src.skip_whitespace();
+            self.token.clear();
+            while let Some(b) = self.src.peek() {
+                if b.is_ascii_alphanumeric()
+                    || b == b'_'
+                    || b == b'+'
+                    || b == b'#'
+                    || b == b'='
+                    || b == b':'
+                    || b == b'-'
+                {
+                    if self.token.len() >= MAX_TOKEN {
+                        return Err(tag_error(self, "tag name too long"));
+                    }
+                    self.token.push(b);
+                    self.src.advance();
+                } else {
+                    break;
+                }
+            }
+            if self.token.is_empty() {
+                return Err(tag_error(self, "missing tag name"));
+            }
+            self.src.skip_whitespace();
+            if self.src.next_byte() != Some(b'"') {
+                return Err(tag_error(self, "tag value must be a quoted string"));
+            }
+            let mut value = Vec::new();
+            loop {
+                match self.src.next_byte() {
+                    None | Some(b'\n') => return Err(tag_error(self, "unterminated tag value")),
+                    Some(b'\\') => match self.src.next_byte() {
+                        Some(c @ (b'"' | b'\\')) => value.push(c),
+                        Some(c) => {
+                            value.push(b'\\');
+                            value.push(c);
+                        }
+                        None => return Err(tag_error(self, "unterminated tag value")),
+                    },
+                    Some(b'"') => break,
+                    Some(c) => value.push(c),
+                }
+            }
+            self.src.skip_whitespace();
+            if self.src.next_byte() != Some(b']') {
+                return Err(tag_error(self, "missing ']'"));
+            }
+            let name = String::from_utf8_lossy(&self.token).into_owned();
+            let value = String::from_utf8_lossy(&value).into_owned();
+            visitor.tag(&name, &value);
+            if name.eq_ignore_ascii_case("FEN") {
+                self.fen = Some(value);
+            } else if name.eq_ignore_ascii_case("Variant") {
+                self.variant = Some(value);
+            }
+        }
+        let (line, column) = (self.src.line, self.src.column);
+        let mode = match &self.variant {
+            Some(v) => variant_mode(v)
+                .map_err(|()| (self.error(line, column, PgnErrorKind::UnsupportedVariant(v.clone())), false))?,
+            None => CastlingMode::Standard,
+        };
+        let start = match &self.fen {
+            None => {
+                let mut pos = Position::startpos();
+                // Standard start squares are always valid in Chess960 mode.
+                let _ = pos.set_castling_mode(mode);
+                pos
+            }
+            Some(fen) => match parse_fen(fen, mode) {
+                Ok(pos) => pos,
+                // A non-standard castling field without a Variant tag: read it as Chess960.
+                Err(error) => parse_fen(fen, CastlingMode::Chess960)
+                    .map_err(|_| (self.error(line, column, PgnErrorKind::Fen { fen: fen.clone(), error }), false))?,
+            },
+        };
+        visitor.begin_movetext(&start);
+        Ok(start)
+    }
+
+    fn read_movetext<V: Visitor>(&mut self, visitor: &mut V, start: Position) -> Result<(), (PgnError, bool)> {
+        let mut lines = Lines { before: None, current: start, stack: Vec::new() };
+        let result = self.movetext_loop(visitor, &mut lines).map_err(|e| (e, false))?;
+        visitor.result(result);
+        Ok(())
+    }
+
+    fn movetext_loop<V: Visitor>(&mut self, visitor: &mut V, lines: &mut Lines) -> Result<Option<PgnResult>, PgnError> {
+        let mut moves = tempo_core::MoveList::new();
+        loop {
+            self.skip_space();
+            let (line, column) = (self.src.line, self.src.column);
+            let Some(b) = self.src.peek() else {
+                if !lines.stack.is_empty() {
+                    return Err(self.error(line, column, PgnErrorKind::UnclosedVariation));
+                }
+                return Ok(None);
+            };
+            match b {
+                b'[' if column == 1 => {
+                    // The next game's tags: this one ended without a termination marker.
+                    if !lines.stack.is_empty() {
+                        return Err(self.error(line, column, PgnErrorKind::UnclosedVariation));
+                    }
+                    return Ok(None);
+                }
+                b'{' => {
+                    self.src.advance();
+                    self.read_brace_comment(line, column)?;
+                    visitor.comment(&self.text);
+                }
+                b';' => {
+                    self.src.advance();
+                    self.read_line_comment();
+                    visitor.comment(&self.text);
+                }
+                b'(' => {
+                    self.src.advance();
+                    let Some(before) = lines.before else {
+                        return Err(self.error(line, column, PgnErrorKind::VariationWithoutMove));
+                    };
+                    if lines.stack.len() >= MAX_VARIATION_DEPTH {
+                        return Err(self.error(line, column, PgnErrorKind::TooDeep));
+                    }
+                    lines.stack.push((lines.before, lines.current));
+                    lines.current = before;
+                    lines.before = None;
+                    visitor.begin_variation();
+                }
+                b')' => {
+                    self.src.advance();
+                    let Some((before, current)) = lines.stack.pop() else {
+                        return Err(self.error(line, column, PgnErrorKind::UnmatchedParenthesis));
+                    };
+                    lines.before = before;
+                    lines.current = current;
+                    visitor.end_variation();
+                }
+                b'$' => {
+                    self.src.advance();
+                    let mut n: u32 = 0;
+                    let mut digits = 0;
+                    while let Some(d @ b'0'..=b'9') = self.src.peek() {
+                        self.src.advance();
+                        n = (n * 10 + u32::from(d - b'0')).min(1000);
+                        digits += 1;
+                    }
+                    match u8::try_from(n) {
+                        Ok(nag) if digits > 0 => visitor.nag(nag),
+                        _ => return Err(self.error(line, column, PgnErrorKind::UnexpectedToken(format!("${n}")))),
+                    }
+                }
+                _ => {
+                    self.read_symbol(line, column)?;
+                    if self.token.is_empty() {
+                        // A lone delimiter that cannot start anything (`]`, `}`, `"`).
+                        self.src.advance();
+                        return Err(self.error(line, column, PgnErrorKind::UnexpectedToken(char::from(b).to_string())));
+                    }
+                    if let Some(result) = result_of(&self.token) {
+                        if !lines.stack.is_empty() {
+                            let text = String::from_utf8_lossy(&self.token).into_owned();
+                            return Err(self.error(line, column, PgnErrorKind::ResultInVariation(text)));
+                        }
+                        return Ok(Some(result));
+                    }
+                    if self.token.iter().all(u8::is_ascii_digit) {
+                        // A move number: digits then dots (dots already consumed).
+                        continue;
+                    }
+                    if let Some(nag) = suffix_nag(&self.token) {
+                        visitor.nag(nag);
+                        continue;
+                    }
+                    self.play_token(visitor, lines, &mut moves, line, column)?;
+                }
+            }
+        }
+    }
+
+    /// Reads a symbol into `self.token`. A leading move number (`12.`, `12...`) is returned
+    /// alone as its digits, its dots consumed, so that `1.e4` is two tokens.
+    #[inline]
+    fn read_symbol(&mut self, line: u64, column: u64) -> Result<(), PgnError> {
+        self.token.clear();
+        let mut digits_only = true;
+        while let Some(b) = self.src.peek() {
+            if is_delimiter(b) {
+                break;
+            }
+            if b == b'.' {
+                if digits_only && !self.token.is_empty() {
+                    while self.src.peek() == Some(b'.') {
+                        self.src.advance();
+                    }
+                    return Ok(());
+                }
+                if self.token.is_empty() {
+                    // Stray dots (`...` after a comment): skip them.
+                    self.src.advance();
+                    continue;
+                }
+                break;
+            }
+            digits_only &= b.is_ascii_digit();
+            if self.token.len() >= MAX_TOKEN {
+                return Err(self.error(line, column, PgnErrorKind::TokenTooLong));
+            }
+            self.token.push(b);
+            self.src.advance();
+        }
+        Ok(())
+    }
+
+    fn play_token<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        lines: &mut Lines,
+        moves: &mut tempo_core::MoveList,
+        line: u64,
+        column: u64,
+    ) -> Result<(), PgnError> {
+        // Suffix annotations glued to the move (`Nd4?!`) become NAGs after it.
+        let mut end = self.token.len();
+        while end > 0 && matches!(self.token[end - 1], b'!' | b'?') {
+            end -= 1;
+        }
+        let nag = suffix_nag(&self.token[end..]);
+        let pos = lines.current;
+        let san = &self.token[..end];
+        let m = match SanMove::parse_bytes(san) {
+            Some(SanMove::Null) => {
+                if pos.is_check() {
+                    let text = String::from_utf8_lossy(san).into_owned();
+                    return Err(self.error(line, column, PgnErrorKind::Move(SanError::NullInCheck(text))));
+                }
+                Move::NULL
+            }
+            parsed => {
+                moves.clear();
+                pos.legal_moves_into(moves);
+                match parsed.map(|p| resolve_fast(p, &pos, moves)) {
+                    Some(Some(m)) => m,
+                    _ => {
+                        // Slow path: the full lenient reader, with its precise error.
+                        let text = String::from_utf8_lossy(san).into_owned();
+                        parse_san_in(&pos, moves, &text).map_err(|e| self.error(line, column, PgnErrorKind::Move(e)))?
+                    }
+                }
+            }
+        };
+        visitor.play(&pos, m);
+        lines.before = Some(pos);
+        if m.is_null() {
+            lines.current.play_null();
+        } else {
+            lines.current.play_unchecked(m);
+        }
+        if let Some(nag) = nag {
+            visitor.nag(nag);
+        } else if end < self.token.len() {
+            let text = String::from_utf8_lossy(&self.token[end..]).into_owned();
+            return Err(self.error(line, column, PgnErrorKind::UnexpectedToken(text)));
+        }
+        Ok(())
+    }
+
+    fn read_brace_comment(&mut self, line: u64, column: u64) -> Result<(), PgnError> {
+        let mut bytes = Vec::new();
+        loop {
+            match self.src.next_byte() {
+                None => return Err(self.error(line, column, PgnErrorKind::UnclosedComment)),
+                Some(b'}') => break,
+                // A line break in a comment is whitespace; a space keeps comments on one line
+                // and makes writing and re-reading them exact.
+                Some(b'\r') => {}
+                Some(b'\n') => bytes.push(b' '),
+                Some(b) => bytes.push(b),
+            }
+        }
+        self.text = String::from_utf8_lossy(&bytes).trim().to_owned();
+        Ok(())
+    }
+
+    fn read_line_comment(&mut self) {
+        let mut bytes = Vec::new();
+        while let Some(b) = self.src.peek() {
+            if b == b'\n' {
+                break;
+            }
+            self.src.advance();
+            bytes.push(b);
+        }
+        self.text = String::from_utf8_lossy(&bytes).trim().to_owned();
+    }
+
+    /// Skips the rest of a broken game: its tag section (if the error was there), then its
+    /// movetext up to a termination marker or the next tag section.
+    fn skip_game(&mut self, in_tags: bool) {
+        if in_tags {
+            loop {
+                self.skip_space();
+                if self.src.peek() == Some(b'[') {
+                    self.src.skip_line();
+                } else {
+                    break;
+                }
+            }
+        }
+        loop {
+            self.skip_space();
+            let Some(b) = self.src.peek() else { return };
+            match b {
+                b'[' if self.src.column == 1 => return,
+                b'{' => {
+                    while let Some(c) = self.src.next_byte() {
+                        if c == b'}' {
+                            break;
+                        }
+                    }
+                }
+                b';' => self.src.skip_line(),
+                _ => {
+                    let (line, column) = (self.src.line, self.src.column);
+                    if self.read_symbol(line, column).is_err() {
+                        // Overlong garbage: drop the rest of it.
+                        while self.src.peek().is_some_and(|c| !is_delimiter(c)) {
+                            self.src.advance();
+                        }
+                    }
+                    if self.token.is_empty() {
+                        self.src.advance();
+                    } else if result_of(&self.token).is_some() {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Iterator over the games of a [`PgnReader`] as [`super::PgnGame`] trees.
+pub struct Games<R> {
+    reader: PgnReader<R>,
+    builder: super::GameBuilder,
+}
+
+impl<R> Games<R> {
+    /// The underlying reader (for progress: bytes and games read).
+    pub fn reader(&self) -> &PgnReader<R> {
+        &self.reader
+    }
+}
+
+impl<R: Read> Iterator for Games<R> {
+    type Item = Result<super::PgnGame, PgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.reader.read_game(&mut self.builder)
+    }
+}

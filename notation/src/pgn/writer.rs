@@ -1,0 +1,191 @@
+//! The PGN export format writer (PGN standard, section 8): the Seven Tag Roster first in
+//! order, then the other tags; movetext with move numbers, SAN, `$n` NAGs, brace comments and
+//! parenthesised variations, wrapped at 80 columns; the termination marker last.
+
+use super::game::{play, PgnGame, PgnNode};
+use super::PgnResult;
+use crate::san::write_san;
+use std::fmt::{self, Write};
+use tempo_core::{Color, Position};
+
+/// Longest movetext line.
+pub const LINE_WIDTH: usize = 80;
+
+const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+fn write_tag(out: &mut impl Write, name: &str, value: &str) -> fmt::Result {
+    write!(out, "[{name} \"")?;
+    for c in value.chars() {
+        match c {
+            '"' => out.write_str("\\\"")?,
+            '\\' => out.write_str("\\\\")?,
+            // A tag pair lives on one line.
+            '\n' | '\r' => out.write_char(' ')?,
+            c => out.write_char(c)?,
+        }
+    }
+    out.write_str("\"]\n")
+}
+
+/// Movetext tokens, joined by spaces and wrapped at [`LINE_WIDTH`].
+struct Tokens {
+    lines: String,
+    line_len: usize,
+    /// `(` waiting to be glued to the next token.
+    open: usize,
+    /// The next token must start a new line (after a `;` comment).
+    break_next: bool,
+}
+
+impl Tokens {
+    fn push(&mut self, token: &str) {
+        let mut token = std::borrow::Cow::Borrowed(token);
+        if self.open > 0 {
+            token = std::borrow::Cow::Owned(format!("{}{}", "(".repeat(self.open), token));
+            self.open = 0;
+        }
+        let len = token.chars().count();
+        if self.line_len > 0 && (self.break_next || self.line_len + 1 + len > LINE_WIDTH) {
+            self.lines.push('\n');
+            self.line_len = 0;
+        } else if self.line_len > 0 {
+            self.lines.push(' ');
+            self.line_len += 1;
+        }
+        self.break_next = false;
+        self.lines.push_str(&token);
+        self.line_len += len;
+    }
+
+    /// Appends `)` to the previous token (a line never starts with `)`).
+    fn close(&mut self) {
+        if self.break_next {
+            self.lines.push('\n');
+            self.line_len = 0;
+            self.break_next = false;
+        }
+        if self.line_len + 1 > LINE_WIDTH {
+            // Move the last token (which the parenthesis sticks to) onto a new line.
+            let line_start = self.lines.rfind('\n').map_or(0, |i| i + 1);
+            if let Some(space) = self.lines[line_start..].rfind(' ') {
+                let at = line_start + space;
+                self.lines.replace_range(at..=at, "\n");
+                self.line_len = self.lines[at + 1..].chars().count();
+            }
+        }
+        self.lines.push(')');
+        self.line_len += 1;
+    }
+
+    fn comment(&mut self, text: &str) {
+        if text.contains('}') {
+            // Only a rest-of-line comment can hold a closing brace.
+            self.push(&format!(";{text}"));
+            self.break_next = true;
+        } else {
+            // Words are separate tokens so that long comments wrap (the reader turns the line
+            // break back into a space).
+            let mut words = text.split(' ').filter(|w| !w.is_empty()).peekable();
+            let Some(first) = words.next() else {
+                self.push("{}");
+                return;
+            };
+            if words.peek().is_none() {
+                self.push(&format!("{{{first}}}"));
+                return;
+            }
+            self.push(&format!("{{{first}"));
+            while let Some(word) = words.next() {
+                if words.peek().is_none() {
+                    self.push(&format!("{word}}}"));
+                } else {
+                    self.push(word);
+                }
+            }
+        }
+    }
+}
+
+fn write_line(tokens: &mut Tokens, start: &Position, line: &[PgnNode]) {
+    let mut pos = *start;
+    let mut need_number = true;
+    let mut san = String::with_capacity(8);
+    for node in line {
+        for c in &node.starting_comments {
+            tokens.comment(c);
+            need_number = true;
+        }
+        if pos.turn() == Color::White {
+            tokens.push(&format!("{}.", pos.fullmove_number()));
+        } else if need_number {
+            tokens.push(&format!("{}...", pos.fullmove_number()));
+        }
+        need_number = false;
+        san.clear();
+        let _ = write_san(&mut san, &pos, node.mv);
+        tokens.push(&san);
+        for nag in &node.nags {
+            tokens.push(&format!("${nag}"));
+        }
+        for c in &node.comments {
+            tokens.comment(c);
+            need_number = true;
+        }
+        for variation in &node.variations {
+            tokens.open += 1;
+            write_line(tokens, &pos, variation);
+            tokens.close();
+            need_number = true;
+        }
+        play(&mut pos, node.mv);
+    }
+}
+
+/// Writes `game` in PGN export format, followed by a blank line.
+///
+/// Missing Seven Tag Roster tags are written as `?` (`????.??.??` for the date, the
+/// termination marker for `Result`); a non-standard start position without a `FEN` tag gets
+/// `SetUp` and `FEN` tags.
+///
+/// # Errors
+/// Only those of `out`.
+pub fn write_pgn(out: &mut impl Write, game: &PgnGame) -> fmt::Result {
+    let result = game.result.or_else(|| game.tag("Result").and_then(|r| r.parse().ok())).unwrap_or(PgnResult::Ongoing);
+    for name in ROSTER {
+        let default = match name {
+            "Date" => "????.??.??",
+            "Result" => result.as_str(),
+            _ => "?",
+        };
+        write_tag(out, name, game.tag(name).unwrap_or(default))?;
+    }
+    let has_fen = game.tags.iter().any(|(n, _)| n == "FEN");
+    if !has_fen && game.start != Position::startpos() {
+        if game.tag("SetUp").is_none() {
+            write_tag(out, "SetUp", "1")?;
+        }
+        write_tag(out, "FEN", &game.start.fen())?;
+    }
+    for (name, value) in &game.tags {
+        if !ROSTER.contains(&name.as_str()) {
+            write_tag(out, name, value)?;
+        }
+    }
+    out.write_char('\n')?;
+    let mut tokens = Tokens { lines: String::new(), line_len: 0, open: 0, break_next: false };
+    for c in &game.comments {
+        tokens.comment(c);
+    }
+    write_line(&mut tokens, &game.start, &game.moves);
+    tokens.push(result.as_str());
+    out.write_str(&tokens.lines)?;
+    out.write_str("\n\n")
+}
+
+/// `game` in PGN export format, as a string.
+pub fn pgn_string(game: &PgnGame) -> String {
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    let _ = write_pgn(&mut out, game);
+    out
+}
