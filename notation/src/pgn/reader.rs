@@ -518,6 +518,7 @@ impl<R: Read> PgnReader<R> {
     /// movetext up to a termination marker or the next tag section.
     fn skip_game(&mut self, in_tags: bool) {
         if in_tags {
+            self.src.skip_line();
             loop {
                 self.skip_space();
                 if self.src.peek() == Some(b'[') {

@@ -1,0 +1,74 @@
+//! Broken games are reported with game number, line and column, and reading goes on.
+
+use tempo_notation::{PgnErrorKind, PgnReader, PgnResult, SanError};
+
+#[test]
+fn recovers_after_broken_games() {
+    let pgn = "\u{feff}[Event \"one\"]\r\n\r\n1. e4 e5 2. Nf3 Nc6 1-0\r\n\r\n\
+               [Event \"two\"]\n\n1. e4 e5 2. Ke3 Nc6 3. d4 0-1\n\n\
+               [Event \"three\"]\n\n1. d4 d5 *\n\n\
+               [Event \"four\"]\n\n1. e4 (1. d4 d5 2. Nf3 ( e5 ) 1-0\n\n\
+               [Event \"five\" bad]\n[Site \"?\"]\n\n1. e4 *\n\n\
+               [Event \"six\"]\n\n1. Nf3 {unterminated";
+    let results: Vec<_> = PgnReader::new(pgn.as_bytes()).games().collect();
+    assert_eq!(results.len(), 6);
+    let one = results[0].as_ref().unwrap();
+    assert_eq!(one.tag("Event"), Some("one"));
+    assert_eq!(one.moves.len(), 4);
+    assert_eq!(one.result, Some(PgnResult::WhiteWins));
+
+    let two = results[1].as_ref().unwrap_err();
+    assert_eq!((two.game, two.line, two.column), (2, 7, 13));
+    assert_eq!(two.kind, PgnErrorKind::Move(SanError::NoSuchMove("Ke3".into())));
+    assert_eq!(two.to_string(), "game 2, line 7, column 13: no such move \"Ke3\"");
+
+    let three = results[2].as_ref().unwrap();
+    assert_eq!(three.tag("Event"), Some("three"));
+    assert_eq!(three.moves.len(), 2);
+
+    let four = results[3].as_ref().unwrap_err();
+    assert_eq!(four.game, 4);
+    assert_eq!(four.kind, PgnErrorKind::Move(SanError::NoSuchMove("e5".into())));
+
+    let five = results[4].as_ref().unwrap_err();
+    assert_eq!((five.game, five.line), (5, 17));
+    assert!(matches!(five.kind, PgnErrorKind::Tag(_)));
+
+    let six = results[5].as_ref().unwrap_err();
+    assert_eq!(six.kind, PgnErrorKind::UnclosedComment);
+}
+
+#[test]
+fn variation_and_result_errors() {
+    let cases = [
+        ("( e4 ) *", PgnErrorKind::VariationWithoutMove),
+        ("e4 ) *", PgnErrorKind::UnmatchedParenthesis),
+        ("e4 (d4 *", PgnErrorKind::ResultInVariation("*".into())),
+        ("e4 (d4", PgnErrorKind::UnclosedVariation),
+        ("e4 ] *", PgnErrorKind::UnexpectedToken("]".into())),
+        ("e4 $999 *", PgnErrorKind::UnexpectedToken("$999".into())),
+        ("e4 e5 Ke2 Ke7 Ke3 Ke6 Kd3?!? *", PgnErrorKind::UnexpectedToken("?!?".into())),
+    ];
+    for (text, kind) in cases {
+        let results: Vec<_> = PgnReader::new(text.as_bytes()).games().collect();
+        assert_eq!(results[0].as_ref().unwrap_err().kind, kind, "{text}");
+    }
+}
+
+#[test]
+fn nothing_is_no_game() {
+    for text in ["", "   \n\n", "% only an escape line\n"] {
+        assert_eq!(PgnReader::new(text.as_bytes()).games().count(), 0, "{text:?}");
+    }
+}
+
+#[test]
+fn unsupported_variant_and_bad_fen() {
+    let pgn = "[Variant \"crazyhouse\"]\n\n1. e4 *\n\n[FEN \"not a fen\"]\n\n1. e4 *\n\n[Event \"ok\"]\n\n1. e4 *\n";
+    let results: Vec<_> = PgnReader::new(pgn.as_bytes()).games().collect();
+    assert_eq!(results.len(), 3);
+    assert!(matches!(results[0].as_ref().unwrap_err().kind, PgnErrorKind::UnsupportedVariant(_)));
+    assert!(matches!(results[1].as_ref().unwrap_err().kind, PgnErrorKind::Fen { .. }));
+    assert!(results[2].is_ok());
+}
+
