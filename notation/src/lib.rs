@@ -1,21 +1,35 @@
 //! # tempo-notation: chess text
 //!
-//! Moves in UCI long algebraic notation, for now; SAN, PGN, EPD and diagrams follow.
+//! Moves in SAN ([`parse_san`], [`san`]) and UCI long algebraic ([`parse_uci_move`],
+//! [`uci_move`]); PGN games read as a stream ([`PgnReader`], with a [`Visitor`] or as
+//! [`PgnGame`] trees) and written in export format ([`write_pgn`]); EPD records ([`Epd`]);
+//! text diagrams ([`diagram`]). Readers are lenient where the world is, and every error is
+//! typed and names its input.
 //!
 //! ```
 //! use tempo_core::Position;
-//! use tempo_notation::{parse_uci_move, uci_move};
+//! use tempo_notation::{parse_san, pgn_string, san, uci_move, PgnReader};
 //!
 //! let pos = Position::startpos();
-//! let m = parse_uci_move(&pos, "g1f3")?;
+//! let m = parse_san(&pos, "Nf3")?;
 //! assert_eq!(uci_move(&pos, m), "g1f3");
-//! # Ok::<(), tempo_notation::UciMoveError>(())
+//! assert_eq!(san(&pos, m), "Nf3");
+//!
+//! let pgn = "[Event \"?\"]\n\n1.e4 e5 2.Qh5?! Nc6 3.Bc4 Nf6?? 4.Qxf7# 1-0";
+//! let game = PgnReader::new(pgn.as_bytes()).games().next().unwrap()?;
+//! assert!(game.final_position().is_checkmate());
+//! assert!(pgn_string(&game).ends_with("2. Qh5 $6 Nc6 3. Bc4 Nf6 $4 4. Qxf7# 1-0\n\n"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod diagram;
+mod epd;
 mod pgn;
 mod san;
 mod uci;
 
+pub use diagram::{diagram, piece_symbol, DiagramStyle};
+pub use epd::{Epd, EpdError, EpdOperand, EpdOperation};
 pub use pgn::{
     commands, format_clock, parse_clock, pgn_string, write_pgn, Annotations, Eval, Games, ParsePgnResultError,
     PgnError, PgnErrorKind, PgnGame, PgnNode, PgnReader, PgnResult, Visitor, LINE_WIDTH, MAX_VARIATION_DEPTH,

@@ -71,4 +71,3 @@ fn unsupported_variant_and_bad_fen() {
     assert!(matches!(results[1].as_ref().unwrap_err().kind, PgnErrorKind::Fen { .. }));
     assert!(results[2].is_ok());
 }
-
