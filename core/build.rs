@@ -210,6 +210,11 @@ fn main() {
         }
     }
     write_array(&mut out, "BETWEEN", "u64", &between);
+    // Slider attacks on an empty board: cheap pre-filters before a magic lookup.
+    let rook_rays: Vec<u64> = (0..64).map(|s| slide(s, 0, &ROOK_DIRS)).collect();
+    let bishop_rays: Vec<u64> = (0..64).map(|s| slide(s, 0, &BISHOP_DIRS)).collect();
+    write_array(&mut out, "ROOK_RAYS", "u64", &rook_rays);
+    write_array(&mut out, "BISHOP_RAYS", "u64", &bishop_rays);
     write_array(&mut out, "LINE", "u64", &line);
 
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);

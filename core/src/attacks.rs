@@ -53,6 +53,18 @@ pub fn queen_attacks(square: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(square, occupied) | bishop_attacks(square, occupied)
 }
 
+/// Squares a rook on `square` would attack on an empty board.
+#[inline]
+pub fn rook_rays(square: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[square.index()])
+}
+
+/// Squares a bishop on `square` would attack on an empty board.
+#[inline]
+pub fn bishop_rays(square: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[square.index()])
+}
+
 /// Squares a knight on `square` attacks.
 #[inline]
 pub fn knight_attacks(square: Square) -> Bitboard {

@@ -15,7 +15,9 @@
 //!   with king and castling rook lifted off the board (this catches a Chess960 castling rook
 //!   that shields its king from a slider behind it).
 
-use crate::attacks::{between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
+use crate::attacks::{
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks, rook_rays,
+};
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -155,7 +157,7 @@ impl Position {
         let theirs = self.by_color(them);
         let occupied = ours | theirs;
         let king = self.king_of(us);
-        let checkers = self.attackers_to(king, occupied) & theirs;
+        let (checkers, pinned) = self.checkers_and_pinned(us, king, occupied);
 
         let filter_mask = match filter {
             MoveFilter::All => !ours,
@@ -182,7 +184,6 @@ impl Position {
             None => Bitboard::FULL,
         };
         let target = filter_mask & check_mask;
-        let pinned = self.pinned(us, king, occupied);
 
         // Step 3. Knights (a pinned knight can never move).
         for from in self.pieces(us, Role::Knight) - pinned {
@@ -222,21 +223,26 @@ impl Position {
         }
     }
 
-    /// Our pieces pinned to our king.
+    /// The enemy pieces checking our king, and our pieces pinned to it, in one pass: an
+    /// enemy slider on an empty-board ray from the king checks when nothing stands between,
+    /// and pins when exactly one of our pieces does. No magic lookup is needed.
     #[inline(always)]
-    fn pinned(&self, us: Color, king: Square, occupied: Bitboard) -> Bitboard {
+    fn checkers_and_pinned(&self, us: Color, king: Square, occupied: Bitboard) -> (Bitboard, Bitboard) {
         let them = !us;
-        let queens = self.pieces(them, Role::Queen);
-        let snipers = (rook_attacks(king, self.by_color(them)) & (self.pieces(them, Role::Rook) | queens))
-            | (bishop_attacks(king, self.by_color(them)) & (self.pieces(them, Role::Bishop) | queens));
+        let mut checkers = (pawn_attacks(us, king) & self.pieces(them, Role::Pawn))
+            | (knight_attacks(king) & self.pieces(them, Role::Knight));
+        let snipers =
+            (rook_rays(king) & self.straight_sliders(them)) | (bishop_rays(king) & self.diagonal_sliders(them));
         let mut pinned = Bitboard::EMPTY;
         for sniper in snipers {
             let blockers = between(king, sniper) & occupied;
-            if !blockers.has_more_than_one() {
+            if blockers.is_empty() {
+                checkers = checkers.with(sniper);
+            } else if !blockers.has_more_than_one() {
                 pinned |= blockers;
             }
         }
-        pinned & self.by_color(us)
+        (checkers, pinned & self.by_color(us))
     }
 
     #[inline(always)]

@@ -1,7 +1,7 @@
 //! perft: the number of leaf nodes of the legal move tree, the standard test of a move
 //! generator. `perft` counts the last ply in bulk; `perft_plain` plays every move.
 
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
 /// Leaf count at `depth`, counting the last ply without playing it (bulk counting).
@@ -11,7 +11,9 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         1 => pos.count_legal_moves(),
         _ => {
             let mut nodes = 0;
-            for &m in &pos.legal_moves() {
+            let mut moves = MoveList::new();
+            pos.legal_moves_into(&mut moves);
+            for &m in &moves {
                 let mut child = *pos;
                 child.play_unchecked(m);
                 nodes += perft(&child, depth - 1);

@@ -7,7 +7,9 @@
 //! [`Position::play_unchecked`]; the type is `Copy`, and copying it is how a caller undoes a
 //! move (copy-make measured faster than make/unmake for this layout).
 
-use crate::attacks::{between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use crate::attacks::{
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks, rook_rays,
+};
 use crate::bitboard::Bitboard;
 use crate::castling::{CastlingMode, CastlingRights, CastlingSide};
 use crate::error::{MoveError, PositionError};
@@ -57,27 +59,9 @@ pub enum Ending {
     InsufficientMaterial,
 }
 
-const NO_PIECE: u8 = 12;
-
-#[inline]
-const fn piece_code(piece: Piece) -> u8 {
-    piece.color as u8 * 6 + piece.role as u8
-}
-
-#[inline]
-const fn code_piece(code: u8) -> Option<Piece> {
-    if code == NO_PIECE {
-        None
-    } else {
-        let color = if code >= 6 { Color::Black } else { Color::White };
-        Some(Piece::new(color, Role::from_index((code % 6) as usize)))
-    }
-}
-
 /// A legal chess position (standard or Chess960).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Position {
-    mailbox: [u8; 64],
     by_role: [Bitboard; 6],
     by_color: [Bitboard; 2],
     castling: CastlingRights,
@@ -127,7 +111,6 @@ impl Position {
     /// passant square that no double step can have produced.
     pub fn from_setup(setup: Setup, mode: CastlingMode) -> Result<Position, PositionError> {
         let mut pos = Position {
-            mailbox: [NO_PIECE; 64],
             by_role: [Bitboard::EMPTY; 6],
             by_color: [Bitboard::EMPTY; 2],
             castling: CastlingRights::NONE,
@@ -209,13 +192,19 @@ impl Position {
     /// The piece on `square`, if any.
     #[inline]
     pub fn piece_at(&self, square: Square) -> Option<Piece> {
-        code_piece(self.mailbox[square.index()])
+        let role = self.role_at(square)?;
+        let color = if self.by_color[0].contains(square) { Color::White } else { Color::Black };
+        Some(Piece::new(color, role))
     }
 
     /// The role of the piece on `square`, if any.
     #[inline]
     pub fn role_at(&self, square: Square) -> Option<Role> {
-        self.piece_at(square).map(|p| p.role)
+        // No mailbox: the position stays small (104 bytes) so copy-make copies it inline.
+        if !self.occupied().contains(square) {
+            return None;
+        }
+        Role::ALL.into_iter().find(|role| self.by_role[role.index()].contains(square))
     }
 
     /// Every occupied square.
@@ -244,13 +233,13 @@ impl Position {
 
     /// Bishops and queens of `color`.
     #[inline]
-    fn diagonal_sliders(&self, color: Color) -> Bitboard {
+    pub(crate) fn diagonal_sliders(&self, color: Color) -> Bitboard {
         (self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()]) & self.by_color[color.index()]
     }
 
     /// Rooks and queens of `color`.
     #[inline]
-    fn straight_sliders(&self, color: Color) -> Bitboard {
+    pub(crate) fn straight_sliders(&self, color: Color) -> Bitboard {
         (self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]) & self.by_color[color.index()]
     }
 
@@ -367,11 +356,17 @@ impl Position {
     /// `true` if a piece of `by` attacks `square` with `occupied` as the blockers.
     #[inline]
     pub fn is_attacked(&self, square: Square, by: Color, occupied: Bitboard) -> bool {
-        (pawn_attacks(!by, square) & self.pieces(by, Role::Pawn)).any()
+        if (pawn_attacks(!by, square) & self.pieces(by, Role::Pawn)).any()
             || (knight_attacks(square) & self.pieces(by, Role::Knight)).any()
             || (king_attacks(square) & self.pieces(by, Role::King)).any()
-            || (bishop_attacks(square, occupied) & self.diagonal_sliders(by)).any()
-            || (rook_attacks(square, occupied) & self.straight_sliders(by)).any()
+        {
+            return true;
+        }
+        // Sliders: a magic lookup only when one stands on an empty-board ray.
+        let diagonal = self.diagonal_sliders(by);
+        let straight = self.straight_sliders(by);
+        ((bishop_rays(square) & diagonal).any() && (bishop_attacks(square, occupied) & diagonal).any())
+            || ((rook_rays(square) & straight).any() && (rook_attacks(square, occupied) & straight).any())
     }
 
     /// The enemy pieces giving check to the side to move.
@@ -498,7 +493,7 @@ impl Position {
         let them = !us;
         let from = m.from();
         let to = m.to();
-        let moved = code_piece(self.mailbox[from.index()]).expect("a piece on the from-square of a legal move");
+        let moved = self.piece_at(from).expect("a piece on the from-square of a legal move");
         debug_assert_eq!(moved.color, us);
 
         let mut key = self.key ^ zobrist::WHITE_TO_MOVE;
@@ -513,7 +508,7 @@ impl Position {
 
         match m.kind() {
             MoveKind::Normal => {
-                if let Some(captured) = code_piece(self.mailbox[to.index()]) {
+                if let Some(captured) = self.piece_at(to) {
                     self.remove(to, captured);
                     self.halfmove_clock = 0;
                 }
@@ -533,7 +528,7 @@ impl Position {
                 }
             }
             MoveKind::Promotion(role) => {
-                if let Some(captured) = code_piece(self.mailbox[to.index()]) {
+                if let Some(captured) = self.piece_at(to) {
                     self.remove(to, captured);
                 }
                 self.remove(from, moved);
@@ -556,10 +551,12 @@ impl Position {
             }
         }
 
-        self.castling.discard_square(from);
-        self.castling.discard_square(to);
-        if moved.role == Role::King {
-            self.castling.discard_color(us);
+        if !old_castling.is_empty() {
+            self.castling.discard_square(from);
+            self.castling.discard_square(to);
+            if moved.role == Role::King {
+                self.castling.discard_color(us);
+            }
         }
         if self.castling != old_castling {
             self.key ^= old_castling.zobrist() ^ self.castling.zobrist();
@@ -618,8 +615,7 @@ impl Position {
 
     #[inline]
     fn put(&mut self, square: Square, piece: Piece) {
-        debug_assert_eq!(self.mailbox[square.index()], NO_PIECE);
-        self.mailbox[square.index()] = piece_code(piece);
+        debug_assert!(!self.occupied().contains(square));
         self.by_role[piece.role.index()].toggle(square);
         self.by_color[piece.color.index()].toggle(square);
         self.key ^= zobrist::piece_key(piece, square);
@@ -627,8 +623,7 @@ impl Position {
 
     #[inline]
     fn remove(&mut self, square: Square, piece: Piece) {
-        debug_assert_eq!(self.mailbox[square.index()], piece_code(piece));
-        self.mailbox[square.index()] = NO_PIECE;
+        debug_assert_eq!(self.piece_at(square), Some(piece));
         self.by_role[piece.role.index()].toggle(square);
         self.by_color[piece.color.index()].toggle(square);
         self.key ^= zobrist::piece_key(piece, square);
