@@ -2,7 +2,9 @@
 //! work in one module per command, the chess in the libraries.
 
 mod fen;
+mod game;
 mod perft;
+mod pgn;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -24,6 +26,13 @@ enum Command {
         #[command(subcommand)]
         command: fen::FenCommand,
     },
+    /// Replay moves through the arbiter: position, result, termination, claimable draws.
+    Game(game::GameArgs),
+    /// PGN files: validate every game, or convert them.
+    Pgn {
+        #[command(subcommand)]
+        command: pgn::PgnCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -31,6 +40,8 @@ fn main() -> ExitCode {
     let result: Result<bool> = match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Fen { command } => fen::run(&command),
+        Command::Game(args) => game::run(&args),
+        Command::Pgn { command } => pgn::run(&command),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -1,0 +1,176 @@
+//! `tempo-tools pgn check FILE` and `tempo-tools pgn convert FILE --to FORMAT`: stream every
+//! game of a PGN file, validating each move, with a progress bar when stderr is a terminal.
+
+use anyhow::{Context, Result};
+use clap::{Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use tempo_core::{CastlingMode, Move, Position};
+use tempo_notation::{pgn_string, san_line, uci_move, PgnGame, PgnReader, Visitor};
+
+#[derive(Subcommand)]
+pub enum PgnCommand {
+    /// Read every game, validating every move; one line per broken game, then a summary.
+    Check {
+        /// The PGN file (`-` for standard input).
+        file: PathBuf,
+    },
+    /// Write every game in another form, one after another (broken games are reported on
+    /// stderr and skipped).
+    Convert {
+        /// The PGN file (`-` for standard input).
+        file: PathBuf,
+        /// Output form: `pgn` (export format), `uci` (a UCI `position` argument per game),
+        /// `fen` (the final position of each game), `json` (one object per line).
+        #[arg(long, value_enum)]
+        to: Format,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    Pgn,
+    Uci,
+    Fen,
+    Json,
+}
+
+/// Runs a `pgn` subcommand; `Ok(false)` when some game is broken (exit status 1).
+pub fn run(command: &PgnCommand) -> Result<bool> {
+    match command {
+        PgnCommand::Check { file } => check(file),
+        PgnCommand::Convert { file, to } => convert(file, *to),
+    }
+}
+
+fn open(path: &Path) -> Result<(Box<dyn Read>, Option<u64>)> {
+    if path.as_os_str() == "-" {
+        return Ok((Box::new(io::stdin().lock()), None));
+    }
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let len = file.metadata().ok().map(|m| m.len());
+    Ok((Box::new(file), len))
+}
+
+fn progress(len: Option<u64>) -> ProgressBar {
+    let Some(len) = len.filter(|_| io::stderr().is_terminal()) else { return ProgressBar::hidden() };
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {binary_bytes_per_sec} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// Validates without building trees: the reader resolves and plays every move itself.
+struct Validate;
+
+impl Visitor for Validate {
+    type Output = ();
+    fn end_game(&mut self) {}
+}
+
+fn check(path: &Path) -> Result<bool> {
+    let (input, len) = open(path)?;
+    let mut reader = PgnReader::new(input);
+    let bar = progress(len);
+    let (mut ok, mut broken) = (0u64, 0u64);
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    while let Some(result) = reader.read_game(&mut Validate) {
+        match result {
+            Ok(()) => ok += 1,
+            Err(e) => {
+                broken += 1;
+                bar.suspend(|| writeln!(out, "{e}"))?;
+            }
+        }
+        if (ok + broken) % 256 == 0 {
+            bar.set_position(reader.bytes_read());
+            bar.set_message(format!("{} games", ok + broken));
+        }
+    }
+    bar.finish_and_clear();
+    writeln!(out, "{ok} games ok, {broken} with errors")?;
+    out.flush()?;
+    Ok(broken == 0)
+}
+
+fn fen_of(pos: &Position) -> String {
+    if pos.castling_mode() == CastlingMode::Chess960 {
+        pos.shredder_fen()
+    } else {
+        pos.fen()
+    }
+}
+
+/// The UCI `position` arguments that set up the game's final position.
+fn uci_line(game: &PgnGame) -> String {
+    let mut line =
+        if game.start == Position::startpos() { "startpos".to_owned() } else { format!("fen {}", fen_of(&game.start)) };
+    let moves = game.mainline();
+    if !moves.is_empty() {
+        line.push_str(" moves");
+        for (m, pos) in moves.iter().zip(game.mainline_positions()) {
+            line.push(' ');
+            line.push_str(&uci_move(&pos, *m));
+        }
+    }
+    line
+}
+
+fn json_line(game: &PgnGame) -> String {
+    let moves: Vec<Move> = game.mainline();
+    let positions = game.mainline_positions();
+    let uci: Vec<String> = moves.iter().zip(&positions).map(|(m, pos)| uci_move(pos, *m)).collect();
+    let mut tags = serde_json::Map::new();
+    for (name, value) in &game.tags {
+        tags.entry(name.clone()).or_insert_with(|| value.clone().into());
+    }
+    let last = positions.last().copied().unwrap_or(game.start);
+    serde_json::json!({
+        "tags": tags,
+        "start_fen": fen_of(&game.start),
+        "moves_san": san_line(&game.start, &moves),
+        "moves_uci": uci,
+        "result": game.result.map(|r| r.as_str()),
+        "final_fen": fen_of(&last),
+    })
+    .to_string()
+}
+
+fn convert(path: &Path, format: Format) -> Result<bool> {
+    let (input, len) = open(path)?;
+    let mut games = PgnReader::new(input).games();
+    let bar = progress(len);
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut broken = 0u64;
+    let mut count = 0u64;
+    while let Some(result) = games.next() {
+        count += 1;
+        match result {
+            Ok(game) => match format {
+                Format::Pgn => out.write_all(pgn_string(&game).as_bytes())?,
+                Format::Uci => writeln!(out, "{}", uci_line(&game))?,
+                Format::Fen => writeln!(out, "{}", fen_of(&game.final_position()))?,
+                Format::Json => writeln!(out, "{}", json_line(&game))?,
+            },
+            Err(e) => {
+                broken += 1;
+                bar.suspend(|| eprintln!("{e}"));
+            }
+        }
+        if count % 256 == 0 {
+            bar.set_position(games.reader().bytes_read());
+        }
+    }
+    bar.finish_and_clear();
+    out.flush()?;
+    if broken > 0 {
+        eprintln!("{} games converted, {broken} with errors", count - broken);
+    }
+    Ok(broken == 0)
+}

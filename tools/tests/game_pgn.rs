@@ -1,0 +1,118 @@
+//! `tempo-tools game`, `pgn check` and `pgn convert` as scripts use them.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn tools(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tempo-tools")).args(args).output().expect("tempo-tools runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn data(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/pgn").join(name).display().to_string()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_str(stdout(out).trim()).expect("one json object")
+}
+
+#[test]
+fn game_checkmate() {
+    let out = tools(&["game", "--moves", "f2f3 e7e5 g2g4 d8h4", "--json"]);
+    assert!(out.status.success());
+    assert!(stdout(&out).starts_with("{\"fen\":"));
+    let v = json(&out);
+    assert_eq!(v["result"], "0-1");
+    assert_eq!(v["termination"], "checkmate");
+    assert_eq!(v["check"], true);
+    assert_eq!(v["legal_moves"], 0);
+    assert_eq!(v["claimable"], serde_json::json!([]));
+}
+
+#[test]
+fn game_repetitions() {
+    let dance = "g1f3 g8f6 f3g1 f6g8 ";
+    let out = tools(&["game", "--moves", &dance.repeat(2), "--json"]);
+    let v = json(&out);
+    assert_eq!(v["result"], "*");
+    assert_eq!(v["termination"], serde_json::Value::Null);
+    assert_eq!(v["claimable"], serde_json::json!(["threefold_repetition"]));
+    let v = json(&tools(&["game", "--moves", &dance.repeat(4), "--json"]));
+    assert_eq!(v["result"], "1/2-1/2");
+    assert_eq!(v["termination"], "fivefold_repetition");
+}
+
+#[test]
+fn game_fen_fifty_and_seventy_five() {
+    let v = json(&tools(&["game", "--fen", "4k3/8/8/8/8/8/8/R3K3 w - - 99 80", "--moves", "a1a2", "--json"]));
+    assert_eq!(v["claimable"], serde_json::json!(["fifty_moves"]));
+    let v = json(&tools(&["game", "--fen", "4k3/8/8/8/8/8/8/R3K3 w - - 149 80", "--moves", "a1a2", "--json"]));
+    assert_eq!(v["termination"], "seventyfive_moves");
+    let v = json(&tools(&["game", "--fen", "7k/8/6K1/8/8/8/8/5Q2 w - - 0 60", "--moves", "f1f7", "--json"]));
+    assert_eq!(v["termination"], "stalemate");
+    let v = json(&tools(&["game", "--fen", "8/8/8/4k3/8/8/3p4/4K3 w - - 0 1", "--moves", "e1d2", "--json"]));
+    assert_eq!(v["termination"], "insufficient_material");
+}
+
+#[test]
+fn game_flag_fall() {
+    let v = json(&tools(&["game", "--moves", "e2e4", "--flag", "black", "--json"]));
+    assert_eq!((v["result"].as_str(), v["termination"].as_str()), (Some("1-0"), Some("time_forfeit")));
+    let lone = "4k3/8/8/8/8/8/8/4K2Q w - - 0 1";
+    let v = json(&tools(&["game", "--fen", lone, "--flag", "white", "--json"]));
+    assert_eq!(v["result"], "1/2-1/2");
+    let v = json(&tools(&["game", "--fen", lone, "--flag", "black", "--json"]));
+    assert_eq!(v["result"], "1-0");
+}
+
+#[test]
+fn game_illegal_move() {
+    let out = tools(&["game", "--moves", "e2e4 e7e5 e1e3", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("e1e3") && err.contains("index 2"), "{err}");
+}
+
+#[test]
+fn pgn_check_fixtures_and_broken_files() {
+    let out = tools(&["pgn", "check", &data("edge-cases.pgn")]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out).trim(), "8 games ok, 0 with errors");
+
+    let dir = std::env::temp_dir().join(format!("tempo-tools-pgn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let broken = dir.join("broken.pgn");
+    std::fs::write(
+        &broken,
+        "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 Ke7 2. Kf3 *\n\n[Event \"c\"]\n\n1. d4 *\n",
+    )
+    .unwrap();
+    let out = tools(&["pgn", "check", broken.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("game 2, line 7, column 7: no such move \"Ke7\""), "{text}");
+    assert_eq!(lines[1], "2 games ok, 1 with errors");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn pgn_convert_forms() {
+    let file = data("molinari-bordais-1979.pgn");
+    let uci = stdout(&tools(&["pgn", "convert", &file, "--to", "uci"]));
+    assert_eq!(uci.trim(), "startpos moves e2e4 c7c5 c2c4 b8c6 g1e2 g8f6 b1c3 c6b4 g2g3 b4d3");
+    let fen = stdout(&tools(&["pgn", "convert", &file, "--to", "fen"]));
+    assert_eq!(fen.trim(), "r1bqkb1r/pp1ppppp/5n2/2p5/2P1P3/2Nn2P1/PP1PNP1P/R1BQKB1R w KQkq - 1 6");
+    let json: serde_json::Value =
+        serde_json::from_str(stdout(&tools(&["pgn", "convert", &file, "--to", "json"])).trim()).unwrap();
+    assert_eq!(json["moves_san"][9], "Nd3#");
+    assert_eq!(json["result"], "0-1");
+    let pgn = stdout(&tools(&["pgn", "convert", &data("edge-cases.pgn"), "--to", "pgn"]));
+    assert!(pgn.starts_with("[Event \"Edge case 1"));
+    assert!(pgn.lines().all(|l| l.starts_with('[') || l.chars().count() <= 80));
+    assert_eq!(pgn.matches("[Event ").count(), 8);
+}
