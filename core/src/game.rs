@@ -868,4 +868,47 @@ mod tests {
         assert!(g.play(Move::NULL).is_err());
         assert_eq!(format!("{g:?}"), before);
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Random games: undo restores every earlier state, and the repetition count equals a
+        /// brute-force count over the positions since the last irreversible move.
+        #[test]
+        fn undo_and_repetition_properties(choices in proptest::collection::vec(0usize..4, 0..120)) {
+            // Few choices among the first moves make repetitions likely.
+            let mut g = Game::with_time_control(Position::startpos(), "300+2".parse().unwrap());
+            let mut snapshots = vec![(g.position().fen(), g.clock().cloned(), g.repetition_keys().to_vec())];
+            let mut positions = vec![*g.position()];
+            for c in choices {
+                if g.outcome().is_some() {
+                    break;
+                }
+                let legal = g.position().legal_moves();
+                let m = legal[c % legal.len()];
+                g.play_timed(m, Duration::from_millis(10)).unwrap();
+                proptest::prop_assert_eq!(g.moves().len(), snapshots.len(), "every move is recorded");
+                positions.push(*g.position());
+                snapshots.push((g.position().fen(), g.clock().cloned(), g.repetition_keys().to_vec()));
+                let current = g.position();
+                let reach = current.halfmove_clock() as usize;
+                let brute = positions
+                    .iter()
+                    .rev()
+                    .take(reach + 1)
+                    .step_by(2)
+                    .filter(|p| repetition_key(p) == repetition_key(current))
+                    .count();
+                proptest::prop_assert_eq!(g.repetition_count(), brute);
+            }
+            while g.undo().is_ok() {
+                snapshots.pop();
+                let (fen, clock, keys) = snapshots.last().unwrap();
+                proptest::prop_assert_eq!(&g.position().fen(), fen);
+                proptest::prop_assert_eq!(&g.clock().cloned(), clock);
+                proptest::prop_assert_eq!(&g.repetition_keys().to_vec(), keys);
+            }
+            proptest::prop_assert_eq!(snapshots.len(), 1);
+        }
+    }
 }

@@ -1,0 +1,148 @@
+//! Properties: SAN and PGN round-trip over random games; no reader panics on any bytes.
+
+use proptest::prelude::*;
+use tempo_core::{parse_fen, CastlingMode, Move, Position};
+use tempo_notation::{
+    parse_san, parse_uci_move, pgn_string, san, uci_move, Epd, PgnGame, PgnNode, PgnReader, PgnResult, SanMove,
+};
+
+const STARTS: [(&str, CastlingMode); 5] = [
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", CastlingMode::Standard),
+    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", CastlingMode::Standard),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", CastlingMode::Standard),
+    ("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", CastlingMode::Chess960),
+    ("n1q1kb1r/2P1pppp/8/8/8/8/PP1PPP1P/RNBQKBNR w KQk - 0 1", CastlingMode::Chess960),
+];
+
+/// Plays `choices` as indices into the legal move lists, from one of the start positions.
+fn random_line(start: usize, choices: &[usize]) -> (Position, Vec<Move>) {
+    let (fen, mode) = STARTS[start % STARTS.len()];
+    let start = parse_fen(fen, mode).unwrap();
+    let mut pos = start;
+    let mut moves = Vec::new();
+    for &c in choices {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[c % legal.len()];
+        moves.push(m);
+        pos.play_unchecked(m);
+    }
+    (start, moves)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn san_and_uci_round_trip(start in 0usize..5, choices in prop::collection::vec(any::<usize>(), 0..80)) {
+        let (mut pos, moves) = random_line(start, &choices);
+        for m in moves {
+            for &any in pos.legal_moves().iter() {
+                let text = san(&pos, any);
+                prop_assert_eq!(parse_san(&pos, &text), Ok(any), "{} in {}", text, pos);
+                prop_assert_eq!(parse_uci_move(&pos, &uci_move(&pos, any)), Ok(any));
+            }
+            pos.play_unchecked(m);
+        }
+    }
+
+    #[test]
+    fn pgn_round_trip(
+        start in 0usize..5,
+        choices in prop::collection::vec(any::<usize>(), 0..60),
+        extras in prop::collection::vec((any::<u8>(), 0u8..4, "[ -|~a-z]{0,30}"), 60),
+        branch in prop::collection::vec(any::<usize>(), 0..8),
+    ) {
+        let (start_pos, moves) = random_line(start, &choices);
+        let mut nodes: Vec<PgnNode> = Vec::new();
+        let mut pos = start_pos;
+        for (i, &m) in moves.iter().enumerate() {
+            let mut node = PgnNode::new(m);
+            let (nag, kind, comment) = &extras[i];
+            match kind {
+                1 => node.nags.push(*nag),
+                2 if !comment.trim().is_empty() => {
+                    node.comments.push(comment.split_whitespace().collect::<Vec<_>>().join(" "))
+                }
+                3 => {
+                    // A variation: another legal move from the same position, then one reply.
+                    let legal = pos.legal_moves();
+                    let alt = legal[branch.first().copied().unwrap_or(0) % legal.len()];
+                    let mut after = pos;
+                    after.play_unchecked(alt);
+                    let mut line = vec![PgnNode::new(alt)];
+                    let replies = after.legal_moves();
+                    if !replies.is_empty() {
+                        line.push(PgnNode::new(replies[0]));
+                    }
+                    node.variations.push(line);
+                }
+                _ => {}
+            }
+            nodes.push(node);
+            pos.play_unchecked(m);
+        }
+        let mut tags = vec![
+            ("Event".to_owned(), "Random \"quoted\" \\ event".to_owned()),
+            ("Site".to_owned(), "?".to_owned()),
+            ("Date".to_owned(), "????.??.??".to_owned()),
+            ("Round".to_owned(), "-".to_owned()),
+            ("White".to_owned(), "A".to_owned()),
+            ("Black".to_owned(), "B".to_owned()),
+            ("Result".to_owned(), "*".to_owned()),
+        ];
+        if start_pos != Position::startpos() {
+            tags.push(("SetUp".to_owned(), "1".to_owned()));
+            if start_pos.castling_mode() == CastlingMode::Chess960 {
+                tags.push(("Variant".to_owned(), "Chess960".to_owned()));
+            }
+            tags.push(("FEN".to_owned(), start_pos.fen()));
+        }
+        let game = PgnGame { tags, start: start_pos, comments: Vec::new(), moves: nodes, result: Some(PgnResult::Ongoing) };
+        let text = pgn_string(&game);
+        let again: Vec<_> = PgnReader::new(text.as_bytes()).games().collect();
+        prop_assert_eq!(again.len(), 1);
+        let again = again.into_iter().next().unwrap();
+        prop_assert!(again.is_ok(), "{:?}\n{}", again, text);
+        prop_assert_eq!(again.unwrap(), game, "{}", text);
+        for line in text.lines() {
+            prop_assert!(line.starts_with('[') || line.chars().count() <= 80, "{}", line);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn readers_never_panic_on_bytes(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = parse_fen(&text, CastlingMode::Standard);
+        let _ = parse_fen(&text, CastlingMode::Chess960);
+        let _ = SanMove::parse(&text);
+        let _ = parse_san(&Position::startpos(), &text);
+        let _ = Epd::parse(&text);
+        for game in PgnReader::new(&bytes[..]).games().take(1000) {
+            let _ = game.map(|g| pgn_string(&g));
+        }
+    }
+
+    #[test]
+    fn readers_never_panic_on_chess_like_text(text in "[\\[\\]{}();$%!?*+#=\"\\\\ \\n\\r.0-9a-hKQRBNOxPZ/-]{0,200}") {
+        let _ = parse_fen(&text, CastlingMode::Standard);
+        let _ = Epd::parse(&text);
+        let kiwipete = Position::from_fen(STARTS[1].0).unwrap();
+        for token in text.split_whitespace() {
+            let _ = parse_san(&kiwipete, token);
+        }
+        for game in PgnReader::new(text.as_bytes()).games().take(1000) {
+            let _ = game.map(|g| pgn_string(&g));
+        }
+        let with_tags = format!("[Event \"x\"]\n[FEN \"{}\"]\n\n{text}", STARTS[1].0);
+        for game in PgnReader::new(with_tags.as_bytes()).games().take(1000) {
+            let _ = game.map(|g| pgn_string(&g));
+        }
+    }
+}
