@@ -2,7 +2,7 @@
 //! binaries, and depends on no workspace crate, so it builds in seconds.
 //!
 //! ```text
-//! cargo xtask perft [--full]    perft suites in data/perft via the release tempo-tools
+//! cargo xtask perft [--full]    perft suites in data/perft via the release tempo-tools (1e7 / 1e11 node caps)
 //! cargo xtask bench [--check]   the engine bench; --check compares with the last `Bench:` commit line
 //! cargo xtask ci                fmt, clippy -D warnings, the README test command, quick perft, bench check
 //! ```
@@ -11,14 +11,25 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Node budget per count for the quick perft run (the full run has none).
+/// Node budget per count for the quick perft run.
 const QUICK_PERFT_MAX_NODES: u64 = 10_000_000;
+/// Node budget per count for `--full`: every count that finishes in minutes. The suites also
+/// list the published start-position counts up to depth 13 (2e18 nodes, centuries of work),
+/// which only `--max-nodes` beyond this can ask for.
+const FULL_PERFT_MAX_NODES: u64 = 100_000_000_000;
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let flags: Vec<&str> = args.iter().skip(1).map(String::as_str).collect();
     match args.first().map(String::as_str) {
-        Some("perft") => perft(flags.contains(&"--full")),
+        Some("perft") => {
+            let max_nodes = match flags.iter().position(|f| *f == "--max-nodes") {
+                Some(i) => flags.get(i + 1).and_then(|n| n.parse().ok()).context("--max-nodes needs a number")?,
+                None if flags.contains(&"--full") => FULL_PERFT_MAX_NODES,
+                None => QUICK_PERFT_MAX_NODES,
+            };
+            perft(max_nodes)
+        }
         Some("bench") => bench(flags.contains(&"--check")),
         Some("ci") => ci(),
         Some("help" | "--help" | "-h") | None => {
@@ -32,8 +43,9 @@ fn main() -> Result<()> {
 const HELP: &str = "
 cargo xtask <task>
 
-  perft [--full]    run the perft suites in data/perft through the release tempo-tools
-                    (counts up to 10M nodes; every depth with --full)
+  perft [--full] [--max-nodes N]
+                    run the perft suites in data/perft through the release tempo-tools:
+                    counts up to 10M nodes, up to 1e11 with --full, or up to N
   bench [--check]   run the release engine bench; --check compares its node count with the
                     `Bench: N` line of the newest commit message that has one
   ci                what CI runs: fmt, clippy -D warnings, the README test command,
@@ -65,7 +77,7 @@ fn release_binary(package: &str, bin: &str) -> Result<PathBuf> {
     Ok(target.join("release").join(format!("{bin}{}", std::env::consts::EXE_SUFFIX)))
 }
 
-fn perft(full: bool) -> Result<()> {
+fn perft(max_nodes: u64) -> Result<()> {
     let tools = release_binary("tempo-tools", "tempo-tools")?;
     let mut suites: Vec<PathBuf> = std::fs::read_dir(root().join("data/perft"))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -73,10 +85,7 @@ fn perft(full: bool) -> Result<()> {
         .collect();
     suites.sort();
     let mut cmd = Command::new(tools);
-    cmd.arg("perft").arg("--epd").args(&suites);
-    if !full {
-        cmd.args(["--max-nodes", &QUICK_PERFT_MAX_NODES.to_string()]);
-    }
+    cmd.arg("perft").arg("--epd").args(&suites).args(["--max-nodes", &max_nodes.to_string()]);
     run(&mut cmd)
 }
 
@@ -111,7 +120,7 @@ fn ci() -> Result<()> {
     run(cargo().args(["fmt", "--all", "--check"]))?;
     run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
     run(cargo().args(["test", "--workspace"]))?;
-    perft(false)?;
+    perft(QUICK_PERFT_MAX_NODES)?;
     if root().join("uci/src/main.rs").exists() {
         bench(true)?;
     } else {
