@@ -71,3 +71,17 @@ fn unsupported_variant_and_bad_fen() {
     assert!(matches!(results[1].as_ref().unwrap_err().kind, PgnErrorKind::Fen { .. }));
     assert!(results[2].is_ok());
 }
+
+#[test]
+fn stray_dots_and_large_inputs() {
+    let games: Vec<_> = PgnReader::new("1. e4 ... e5 2. Nf3 . *".as_bytes()).games().collect();
+    assert_eq!(games[0].as_ref().unwrap().moves.len(), 3);
+    // Inputs far larger than the reader's buffer, ending in odd places, never panic.
+    let mut big = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n".repeat(5000);
+    big.push_str("1. e4 .");
+    let results: Vec<_> = PgnReader::new(big.as_bytes()).games().collect();
+    assert_eq!(results.len(), 5001);
+    assert!(results[..5000].iter().all(Result::is_ok));
+    let junk = ".".repeat(200_000);
+    assert!(PgnReader::new(junk.as_bytes()).games().count() <= 1);
+}

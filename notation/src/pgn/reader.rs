@@ -371,7 +371,11 @@ impl<R: Read> PgnReader<R> {
                     }
                 }
                 _ => {
+                    let before = self.src.offset;
                     self.read_symbol(line, column)?;
+                    if self.token.is_empty() && self.src.offset != before {
+                        continue; // stray dots
+                    }
                     if self.token.is_empty() {
                         // A lone delimiter that cannot start anything (`]`, `}`, `"`).
                         self.src.advance();
@@ -543,13 +547,14 @@ impl<R: Read> PgnReader<R> {
                 b';' => self.src.skip_line(),
                 _ => {
                     let (line, column) = (self.src.line, self.src.column);
+                    let before = self.src.offset;
                     if self.read_symbol(line, column).is_err() {
                         // Overlong garbage: drop the rest of it.
                         while self.src.peek().is_some_and(|c| !is_delimiter(c)) {
                             self.src.advance();
                         }
                     }
-                    if self.token.is_empty() {
+                    if self.token.is_empty() && self.src.offset == before {
                         self.src.advance();
                     } else if result_of(&self.token).is_some() {
                         return;

@@ -86,10 +86,10 @@ impl<R: Read> Source<R> {
         }
     }
 
-    /// Consumes the byte returned by the last `peek` (which must have been `Some`).
+    /// Consumes the byte returned by the last `peek` (a no-op at the end of the input).
     #[inline]
     pub(crate) fn advance(&mut self) {
-        let b = self.buf[self.pos];
+        let Some(&b) = self.buf[..self.len].get(self.pos) else { return };
         self.pos += 1;
         self.offset += 1;
         if b == b'\n' {
