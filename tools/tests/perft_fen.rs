@@ -1,0 +1,110 @@
+//! The command-line contracts of `tempo-tools perft` and `tempo-tools fen check`.
+
+use std::io::Write;
+use std::process::{Command, Output};
+
+fn tools(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tempo-tools")).args(args).output().expect("tempo-tools runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+#[test]
+fn perft_divide_lists_root_moves_and_total() {
+    let out = tools(&[
+        "perft",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "--depth",
+        "3",
+        "--divide",
+    ]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), 21, "{text}");
+    assert!(lines.contains(&"e2e4: 600"), "{text}");
+    assert!(lines.contains(&"g1f3: 440"), "{text}");
+    assert_eq!(*lines.last().unwrap(), "Nodes searched: 8902");
+}
+
+#[test]
+fn perft_divide_writes_standard_castling_as_king_destination() {
+    let out = tools(&["perft", "--fen", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "--depth", "1", "--divide"]);
+    let text = stdout(&out);
+    assert!(text.contains("e1g1: 1") && text.contains("e1c1: 1"), "{text}");
+    assert!(text.ends_with("Nodes searched: 26\n"), "{text}");
+}
+
+#[test]
+fn perft_without_divide_prints_only_the_total() {
+    let out = tools(&["perft", "--fen", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "--depth", "4"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "Nodes searched: 43238\n");
+}
+
+#[test]
+fn perft_suite_reports_failures_and_exit_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("suite.epd");
+    let mut file = std::fs::File::create(&path).unwrap();
+    writeln!(file, "# a comment").unwrap();
+    writeln!(file, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902").unwrap();
+    writeln!(file, "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66").unwrap();
+    drop(file);
+    let out = tools(&["perft", "--epd", path.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert_eq!(text.lines().last().unwrap(), "5 passed, 0 failed");
+
+    let mut file = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+    writeln!(file, "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 16").unwrap();
+    writeln!(file, "not a fen ;D1 1").unwrap();
+    drop(file);
+    let out = tools(&["perft", "--epd", path.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines.iter().any(|l| l.contains("expected 16, got 15")), "{text}");
+    assert_eq!(*lines.last().unwrap(), "5 passed, 2 failed");
+
+    // --max-nodes skips the bigger counts.
+    let out = tools(&["perft", "--epd", path.to_str().unwrap(), "--max-nodes", "100"]);
+    assert_eq!(stdout(&out).lines().last().unwrap(), "3 passed, 2 failed");
+}
+
+#[test]
+fn perft_suite_detects_chess960_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("960.epd");
+    std::fs::write(
+        &path,
+        "# CHESS960 semantics: Shredder-FEN castling\nbqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9 ;D1 21 ;D2 528 ;D3 12189\n",
+    )
+    .unwrap();
+    let out = tools(&["perft", "--epd", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert_eq!(stdout(&out).lines().last().unwrap(), "3 passed, 0 failed");
+}
+
+#[test]
+fn fen_check_normalises_valid_and_explains_invalid() {
+    let out = tools(&["fen", "check", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\n");
+
+    // Six separate arguments are joined.
+    let out = tools(&["fen", "check", "8/8/8/8/8/8/8/k6K", "w", "-", "-", "0", "1"]);
+    assert!(out.status.success());
+
+    let out = tools(&["fen", "check", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("6 space-separated fields"), "{}", stdout(&out));
+
+    let out = tools(&["fen", "check", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("castling"), "{}", stdout(&out));
+}
