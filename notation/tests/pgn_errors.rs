@@ -85,3 +85,19 @@ fn stray_dots_and_large_inputs() {
     let junk = ".".repeat(200_000);
     assert!(PgnReader::new(junk.as_bytes()).games().count() <= 1);
 }
+
+#[test]
+fn games_convert_both_ways() {
+    use tempo_core::{Game, Position, Termination};
+    use tempo_notation::{pgn_string, PgnGame};
+    let pgn = "[Event \"x\"]\n\n1. f3 e5 { [%clk 0:01:00] [%eval #-1] } 2. g4 Qh4# 0-1\n";
+    let read = PgnReader::new(pgn.as_bytes()).games().next().unwrap().unwrap();
+    assert_eq!(read.moves[1].annotations().clock, Some(std::time::Duration::from_secs(60)));
+    let game: Game = read.to_game().unwrap();
+    assert_eq!(game.outcome().unwrap().termination, Termination::Checkmate);
+    let back = PgnGame::from_game(&game);
+    assert_eq!(back.mainline(), read.mainline());
+    let text = pgn_string(&back);
+    assert!(text.contains("[Termination \"checkmate\"]") && text.ends_with("2. g4 Qh4# 0-1\n\n"), "{text}");
+    assert_eq!(back.start, Position::startpos());
+}

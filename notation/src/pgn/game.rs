@@ -1,9 +1,10 @@
 //! `PgnGame`: one game as a tree of moves with tags, comments, NAGs and variations, and the
 //! visitor that builds it.
 
+use super::annotations::Annotations;
 use super::visitor::Visitor;
 use super::PgnResult;
-use tempo_core::{Move, Position};
+use tempo_core::{Game, GameError, Move, Position};
 
 /// A move of the tree with everything written around it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +22,20 @@ pub struct PgnNode {
 }
 
 impl PgnNode {
+    /// The `[%clk]`, `[%emt]` and `[%eval]` commands of the comments after the move (the first
+    /// of each kind wins).
+    pub fn annotations(&self) -> Annotations {
+        let mut out = Annotations::default();
+        for comment in &self.comments {
+            let a = Annotations::parse(comment);
+            out.clock = out.clock.or(a.clock);
+            out.elapsed = out.elapsed.or(a.elapsed);
+            out.eval = out.eval.or(a.eval);
+            out.depth = out.depth.or(a.depth);
+        }
+        out
+    }
+
     /// A bare move.
     pub fn new(mv: Move) -> PgnNode {
         PgnNode { mv, starting_comments: Vec::new(), nags: Vec::new(), comments: Vec::new(), variations: Vec::new() }
@@ -78,6 +93,55 @@ impl PgnGame {
             play(&mut pos, node.mv);
         }
         pos
+    }
+
+    /// A PGN game recording `game`'s moves, with the Seven Tag Roster (`?` where unknown),
+    /// `SetUp`/`FEN` for a non-standard start, `Termination` and the result of its outcome.
+    pub fn from_game(game: &Game) -> PgnGame {
+        let result = super::PgnResult::from(game.outcome().map(|o| o.result));
+        let mut tags: Vec<(String, String)> = [
+            ("Event", "?"),
+            ("Site", "?"),
+            ("Date", "????.??.??"),
+            ("Round", "?"),
+            ("White", "?"),
+            ("Black", "?"),
+            ("Result", result.as_str()),
+        ]
+        .iter()
+        .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+        .collect();
+        let start = *game.initial_position();
+        if start != Position::startpos() {
+            tags.push(("SetUp".to_owned(), "1".to_owned()));
+            if start.castling_mode() == tempo_core::CastlingMode::Chess960 {
+                tags.push(("Variant".to_owned(), "Chess960".to_owned()));
+            }
+            tags.push(("FEN".to_owned(), start.fen()));
+        }
+        if let Some(outcome) = game.outcome() {
+            tags.push(("Termination".to_owned(), outcome.termination.as_str().to_owned()));
+        }
+        PgnGame {
+            tags,
+            start,
+            comments: Vec::new(),
+            moves: game.moves().iter().map(|&m| PgnNode::new(m)).collect(),
+            result: Some(result),
+        }
+    }
+
+    /// Replays the main line through the arbiter (a [`Game`] knows how it ended).
+    ///
+    /// # Errors
+    /// [`GameError`] if the main line holds a null move or continues after the game ended
+    /// (e.g. moves after a fivefold repetition).
+    pub fn to_game(&self) -> Result<Game, GameError> {
+        let mut game = Game::new(self.start);
+        for node in &self.moves {
+            game.play(node.mv)?;
+        }
+        Ok(game)
     }
 
     /// Number of moves in the whole tree, variations included.
