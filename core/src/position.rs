@@ -493,8 +493,8 @@ impl Position {
         let them = !us;
         let from = m.from();
         let to = m.to();
-        let moved = self.piece_at(from).expect("a piece on the from-square of a legal move");
-        debug_assert_eq!(moved.color, us);
+        let moved = Piece::new(us, self.role_at(from).expect("a piece on the from-square of a legal move"));
+        debug_assert!(self.by_color[us.index()].contains(from));
 
         let mut key = self.key ^ zobrist::WHITE_TO_MOVE;
         if let Some(ep) = self.ep_square.take() {
@@ -508,12 +508,11 @@ impl Position {
 
         match m.kind() {
             MoveKind::Normal => {
-                if let Some(captured) = self.piece_at(to) {
+                if let Some(captured) = self.enemy_at(to) {
                     self.remove(to, captured);
                     self.halfmove_clock = 0;
                 }
-                self.remove(from, moved);
-                self.put(to, moved);
+                self.shift(from, to, moved);
                 if moved.role == Role::Pawn {
                     self.halfmove_clock = 0;
                     if from.index() ^ to.index() == 16 {
@@ -528,7 +527,7 @@ impl Position {
                 }
             }
             MoveKind::Promotion(role) => {
-                if let Some(captured) = self.piece_at(to) {
+                if let Some(captured) = self.enemy_at(to) {
                     self.remove(to, captured);
                 }
                 self.remove(from, moved);
@@ -538,8 +537,7 @@ impl Position {
             MoveKind::EnPassant => {
                 let captured = Square::new_unchecked(((to.index() as i32) + us.fold(-8, 8)) as u32);
                 self.remove(captured, Piece::new(them, Role::Pawn));
-                self.remove(from, moved);
-                self.put(to, moved);
+                self.shift(from, to, moved);
                 self.halfmove_clock = 0;
             }
             MoveKind::Castle => {
@@ -613,6 +611,26 @@ impl Position {
         key
     }
 
+    /// The opponent's piece on `square`, if any (the side to move is still `turn`).
+    #[inline]
+    fn enemy_at(&self, square: Square) -> Option<Piece> {
+        if self.by_color[(!self.turn).index()].contains(square) {
+            self.role_at(square).map(|role| Piece::new(!self.turn, role))
+        } else {
+            None
+        }
+    }
+
+    /// Moves `piece` from `from` to the empty square `to`.
+    #[inline]
+    fn shift(&mut self, from: Square, to: Square, piece: Piece) {
+        debug_assert!(!self.occupied().contains(to));
+        let both = Bitboard::from_square(from) | to;
+        self.by_role[piece.role.index()] ^= both;
+        self.by_color[piece.color.index()] ^= both;
+        self.key ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
+    }
+
     #[inline]
     fn put(&mut self, square: Square, piece: Piece) {
         debug_assert!(!self.occupied().contains(square));
@@ -661,5 +679,139 @@ impl std::fmt::Display for Position {
     /// The position's FEN.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&crate::fen::write_fen(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    }
+
+    fn error(fen: &str) -> PositionError {
+        match Position::from_fen(fen) {
+            Err(crate::FenError::Position(e)) => e,
+            other => panic!("{fen}: expected a position error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn validation_rejects_impossible_positions() {
+        assert_eq!(error("8/8/8/8/8/8/8/4K3 w - - 0 1"), PositionError::MissingKing(Color::Black));
+        assert_eq!(error("4k3/8/8/8/8/8/8/3KK3 w - - 0 1"), PositionError::TooManyKings(Color::White));
+        assert_eq!(error("P3k3/8/8/8/8/8/8/4K3 w - - 0 1"), PositionError::PawnOnBackRank(Square::A8));
+        assert_eq!(error("4k3/8/8/8/8/8/8/p3K3 w - - 0 1"), PositionError::PawnOnBackRank(Square::A1));
+        assert_eq!(error("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"), PositionError::OpponentInCheck);
+        assert_eq!(error("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1"), PositionError::TooManyPawns(Color::White));
+        assert_eq!(error("4k3/8/8/8/QQQQQQQQ/QQQQQQQQ/8/4K3 w - - 0 1"), PositionError::TooManyPieces(Color::White));
+        assert_eq!(error("4k3/8/8/8/8/8/8/4K3 w K - 0 1"), PositionError::InvalidCastling(Square::H1));
+        assert_eq!(error("4k3/8/8/8/8/8/8/R3K2R w k - 0 1"), PositionError::InvalidCastling(Square::H8));
+        assert_eq!(error("4k3/8/8/8/8/8/8/R4K1R w K - 0 1"), PositionError::InvalidCastling(Square::H1));
+        // En passant: needs the double-stepped pawn in front and empty squares behind.
+        assert_eq!(error("4k3/8/8/8/8/8/8/4K3 b - e3 0 1"), PositionError::InvalidEnPassant("e3".parse().unwrap()));
+        assert_eq!(error("4k3/8/8/8/4P3/4N3/8/4K3 b - e3 0 1"), PositionError::InvalidEnPassant("e3".parse().unwrap()));
+        // Three checkers cannot arise.
+        assert_eq!(error("4k3/8/3N4/1B6/8/8/4R3/4K3 b - - 0 1"), PositionError::TooManyCheckers);
+    }
+
+    #[test]
+    fn checkmate_and_stalemate() {
+        let fools_mate = pos("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+        assert!(fools_mate.is_check());
+        assert!(fools_mate.is_checkmate());
+        assert_eq!(fools_mate.ending(), Some(Ending::Checkmate));
+        let stalemate = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+        assert!(stalemate.is_stalemate());
+        assert_eq!(stalemate.ending(), Some(Ending::Stalemate));
+        assert_eq!(Position::startpos().ending(), None);
+    }
+
+    #[test]
+    fn insufficient_material_follows_the_fide_cases() {
+        for fen in [
+            "8/8/8/4k3/8/8/8/4K3 w - - 0 1",     // K v K
+            "8/8/8/4k3/8/8/8/3BK3 w - - 0 1",    // K+B v K
+            "8/8/8/4k3/8/8/8/3NK3 b - - 0 1",    // K+N v K
+            "8/8/8/2b1k3/8/8/5B2/4K3 w - - 0 1", // bishops on one colour (c5, f2: both dark)
+            "8/8/8/k7/8/8/8/B1B1K3 w - - 0 1",   // two same-coloured bishops
+        ] {
+            let p = pos(fen);
+            assert!(p.is_insufficient_material(), "{fen}");
+            assert_eq!(p.ending(), Some(Ending::InsufficientMaterial), "{fen}");
+        }
+        for fen in [
+            "8/8/8/4k3/8/8/8/2B1KB2 w - - 0 1", // bishops on both colours
+            "8/8/8/4k3/8/8/8/2N1KN2 w - - 0 1", // two knights (mate is possible with help)
+            "8/8/8/4k3/3b4/8/8/4KB2 w - - 0 1", // opposite-coloured bishops
+            "8/8/8/4k3/8/8/8/3NKB2 w - - 0 1",  // bishop and knight
+            "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1",  // a pawn
+            "8/8/8/4k3/8/8/8/3RK3 w - - 0 1",   // a rook
+            "8/8/8/2n1k3/8/8/8/4KB2 w - - 0 1", // minor against minor
+        ] {
+            assert!(!pos(fen).is_insufficient_material(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn mating_material_per_side() {
+        let p = pos("8/8/8/2n1k3/8/8/8/4KB2 w - - 0 1");
+        assert!(!p.has_mating_material(Color::White));
+        assert!(!p.has_mating_material(Color::Black));
+        let p = pos("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1");
+        assert!(p.has_mating_material(Color::White));
+        assert!(!p.has_mating_material(Color::Black));
+    }
+
+    #[test]
+    fn play_rejects_illegal_moves_and_keeps_the_position() {
+        let mut p = Position::startpos();
+        let before = p;
+        let illegal = Move::normal(Square::E1, "e2".parse().unwrap());
+        assert!(p.play(illegal).is_err());
+        assert_eq!(p, before);
+        let e4 = Move::normal("e2".parse().unwrap(), "e4".parse().unwrap());
+        p.play(e4).unwrap();
+        assert_eq!(p.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+        assert_eq!(p.key(), 0x823c_9b50_fd11_4196);
+    }
+
+    #[test]
+    fn en_passant_that_exposes_the_king_along_the_rank_is_illegal() {
+        // Capturing d6 with e5xd6 would remove both pawns from the fifth rank: the rook on a5
+        // would then attack the king on h5.
+        let p = pos("8/8/8/r2pP2K/8/8/8/4k3 w - d6 0 1");
+        assert!(!p.legal_moves().iter().any(|m| m.is_en_passant()));
+        assert_eq!(p.legal_ep_square(), None);
+        assert_eq!(p.ep_square(), Some("d6".parse().unwrap()));
+        let p = pos("8/8/8/3pP2K/8/8/8/4k3 w - d6 0 1");
+        assert_eq!(p.legal_ep_square(), Some("d6".parse().unwrap()));
+    }
+
+    #[test]
+    fn castling_moves_and_rights() {
+        let mut p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        let short = p.castling_move(CastlingSide::KingSide).unwrap();
+        assert!(p.is_legal(short));
+        p.play(short).unwrap();
+        assert_eq!(p.fen(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+        assert_eq!(p.key(), p.compute_key());
+        // Castling through an attacked square is illegal.
+        let p = pos("r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1");
+        assert!(!p.is_legal(Move::castle(Square::E1, Square::H1)));
+        assert!(p.is_legal(Move::castle(Square::E1, Square::A1)));
+        // Out of check is illegal.
+        let p = pos("r3k2r/8/8/8/8/8/4r3/R3K2R w KQkq - 0 1");
+        assert!(!p.legal_moves().iter().any(|m| m.is_castle()));
+    }
+
+    #[test]
+    fn null_move_keeps_the_key_consistent() {
+        let mut p = pos("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3");
+        p.play_null();
+        assert_eq!(p.turn(), Color::White);
+        assert_eq!(p.ep_square(), None);
+        assert_eq!(p.key(), p.compute_key());
     }
 }
