@@ -101,3 +101,13 @@ fn games_convert_both_ways() {
     assert!(text.contains("[Termination \"checkmate\"]") && text.ends_with("2. g4 Qh4# 0-1\n\n"), "{text}");
     assert_eq!(back.start, Position::startpos());
 }
+
+#[test]
+fn comments_between_games_are_not_games() {
+    let pgn = "[Event \"a\"]\n\n1. e4 1-0 {trailing remark}\n\n; a closing note\n\n[Event \"b\"]\n\n1. d4 *\n{ end }\n";
+    let games: Vec<_> = PgnReader::new(pgn.as_bytes()).games().map(Result::unwrap).collect();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[1].tag("Event"), Some("b"));
+    // A game of moves without tags is still a game.
+    assert_eq!(PgnReader::new("{intro} 1. e4 e5 *".as_bytes()).games().count(), 1);
+}

@@ -8,6 +8,7 @@
 //! - null moves `--`, `Z0` and `0000` are read (not in check) and written as `--`;
 //! - a game that ends without a termination marker (end of input, or the next game's tags
 //!   at the start of a line) is accepted with no result;
+//! - text with neither tags, moves nor a result (a remark after the last game) is not a game;
 //! - line breaks inside brace comments are read as spaces, so that writing a comment wrapped
 //!   at 80 columns and reading it again gives the same text;
 //! - `[Variant]` values for Chess960 (`Chess960`, `fischerandom`...) switch castling to

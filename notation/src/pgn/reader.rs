@@ -82,6 +82,8 @@ pub struct PgnReader<R> {
     text: String,
     fen: Option<String>,
     variant: Option<String>,
+    /// The current game has a tag, a move or a result (comments alone do not make a game).
+    substance: bool,
 }
 
 fn result_of(token: &[u8]) -> Option<PgnResult> {
@@ -145,6 +147,7 @@ impl<R: Read> PgnReader<R> {
             text: String::new(),
             fen: None,
             variant: None,
+            substance: false,
         }
     }
 
@@ -182,26 +185,30 @@ impl<R: Read> PgnReader<R> {
     /// Reads the next game into `visitor`. `None` at the end of the input; `Some(Err)` for a
     /// broken game (the reader has then skipped it and is ready for the next one).
     pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<Result<V::Output, PgnError>> {
-        if self.done {
-            return None;
-        }
-        self.skip_space();
-        // Stray text between games (e.g. a dangling '}' or ')') is skipped up to the next tag.
-        if self.src.peek().is_none() {
-            self.done = true;
-            return self
-                .src
-                .take_error()
-                .map(|e| Err(self.error(self.src.line, self.src.column, PgnErrorKind::Io(e.to_string()))));
-        }
-        self.games += 1;
-        visitor.begin_game();
-        let result = self.read_tags(visitor).and_then(|start| self.read_movetext(visitor, start));
-        match result {
-            Ok(()) => Some(Ok(visitor.end_game())),
-            Err((err, in_tags)) => {
-                self.skip_game(in_tags);
-                Some(Err(err))
+        loop {
+            if self.done {
+                return None;
+            }
+            self.skip_space();
+            if self.src.peek().is_none() {
+                self.done = true;
+                let (line, column) = (self.src.line, self.src.column);
+                return self.src.take_error().map(|e| Err(self.error(line, column, PgnErrorKind::Io(e.to_string()))));
+            }
+            self.games += 1;
+            self.substance = false;
+            visitor.begin_game();
+            let result = self.read_tags(visitor).and_then(|start| self.read_movetext(visitor, start));
+            match result {
+                Ok(()) if !self.substance => {
+                    // Only comments (e.g. after the last game's result): not a game.
+                    self.games -= 1;
+                }
+                Ok(()) => return Some(Ok(visitor.end_game())),
+                Err((err, in_tags)) => {
+                    self.skip_game(in_tags);
+                    return Some(Err(err));
+                }
             }
         }
     }
@@ -267,6 +274,7 @@ impl<R: Read> PgnReader<R> {
             }
             let name = String::from_utf8_lossy(&self.token).into_owned();
             let value = String::from_utf8_lossy(&value).into_owned();
+            self.substance = true;
             visitor.tag(&name, &value);
             if name.eq_ignore_ascii_case("FEN") {
                 self.fen = Some(value);
@@ -301,6 +309,7 @@ impl<R: Read> PgnReader<R> {
     fn read_movetext<V: Visitor>(&mut self, visitor: &mut V, start: Position) -> Result<(), (PgnError, bool)> {
         let mut lines = Lines { before: None, current: start, stack: Vec::new() };
         let result = self.movetext_loop(visitor, &mut lines).map_err(|e| (e, false))?;
+        self.substance |= result.is_some();
         visitor.result(result);
         Ok(())
     }
@@ -473,6 +482,7 @@ impl<R: Read> PgnReader<R> {
                 }
             }
         };
+        self.substance = true;
         visitor.play(&pos, m);
         lines.before = Some(pos);
         if m.is_null() {
