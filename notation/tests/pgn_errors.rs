@@ -90,9 +90,10 @@ fn stray_dots_and_large_inputs() {
 fn games_convert_both_ways() {
     use tempo_core::{Game, Position, Termination};
     use tempo_notation::{pgn_string, PgnGame};
-    let pgn = "[Event \"x\"]\n\n1. f3 e5 { [%clk 0:01:00] [%eval #-1] } 2. g4 Qh4# 0-1\n";
+    let pgn = "[Event \"x\"]\n[TimeControl \"180+2\"]\n\n1. f3 e5 { [%clk 0:01:00] [%eval #-1] } 2. g4 Qh4# 0-1\n";
     let read = PgnReader::new(pgn.as_bytes()).games().next().unwrap().unwrap();
     assert_eq!(read.moves[1].annotations().clock, Some(std::time::Duration::from_secs(60)));
+    assert_eq!(read.time_control().unwrap().unwrap().to_string(), "180+2");
     let game: Game = read.to_game().unwrap();
     assert_eq!(game.outcome().unwrap().termination, Termination::Checkmate);
     let back = PgnGame::from_game(&game);

@@ -4,7 +4,7 @@
 use super::annotations::Annotations;
 use super::visitor::Visitor;
 use super::PgnResult;
-use tempo_core::{Game, GameError, Move, Position};
+use tempo_core::{Game, GameError, Move, Position, TimeControl, TimeControlError};
 
 /// A move of the tree with everything written around it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,6 +67,14 @@ impl PgnGame {
     /// The value of tag `name` (first occurrence, exact name).
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// The `[TimeControl]` tag, parsed.
+    ///
+    /// # Errors
+    /// [`TimeControlError`] if the tag is present but malformed.
+    pub fn time_control(&self) -> Result<Option<TimeControl>, TimeControlError> {
+        self.tag("TimeControl").map(str::parse).transpose()
     }
 
     /// The main line's moves.
