@@ -112,3 +112,56 @@ fn comments_between_games_are_not_games() {
     // A game of moves without tags is still a game.
     assert_eq!(PgnReader::new("{intro} 1. e4 e5 *".as_bytes()).games().count(), 1);
 }
+
+#[test]
+fn unclosed_comment_does_not_swallow_the_next_games() {
+    let pgn = "[Event \"a\"]\n\n1. e4 {forgot to close\n1... e5 *\n\n[Event \"b\"]\n\n1. d4 {\n[%clk 0:01:00]} *\n\n[Event \"c\"]\n\n1. c4 *\n";
+    let results: Vec<_> = PgnReader::new(pgn.as_bytes()).games().collect();
+    assert_eq!(results.len(), 3);
+    let a = results[0].as_ref().unwrap_err();
+    assert_eq!((a.game, a.line, a.column, &a.kind), (1, 3, 7, &PgnErrorKind::UnclosedComment));
+    let b = results[1].as_ref().unwrap();
+    assert_eq!(b.moves[0].comments, ["[%clk 0:01:00]"]);
+    assert_eq!(results[2].as_ref().unwrap().tag("Event"), Some("c"));
+}
+
+/// Hands out at most `chunk` bytes per read, then optionally fails.
+struct Trickle<'a> {
+    data: &'a [u8],
+    chunk: usize,
+    fail_at_end: bool,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.data.is_empty() && self.fail_at_end {
+            return Err(std::io::Error::other("disk on fire"));
+        }
+        let n = self.chunk.min(buf.len()).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn short_reads_and_read_errors() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/pgn/edge-cases.pgn");
+    let bytes = std::fs::read(path).unwrap();
+    let whole: Vec<_> = PgnReader::new(&bytes[..]).games().collect();
+    for chunk in [1, 2, 3, 7] {
+        let trickled: Vec<_> = PgnReader::new(Trickle { data: &bytes, chunk, fail_at_end: false }).games().collect();
+        assert_eq!(trickled, whole, "chunk {chunk}");
+    }
+    let failing: Vec<_> = PgnReader::new(Trickle { data: &bytes, chunk: 64, fail_at_end: true }).games().collect();
+    assert_eq!(failing.len(), whole.len() + 1);
+    assert!(
+        matches!(&failing.last().unwrap().as_ref().unwrap_err().kind, PgnErrorKind::Io(m) if m.contains("disk on fire"))
+    );
+    // A read error in the middle of a game reports that game as broken, not as truncated.
+    let cut = &bytes[..bytes.len() / 2];
+    let failing: Vec<_> = PgnReader::new(Trickle { data: cut, chunk: 64, fail_at_end: true }).games().collect();
+    let last = failing.last().unwrap().as_ref().unwrap_err();
+    assert!(matches!(last.kind, PgnErrorKind::Io(_)));
+    assert!(failing[..failing.len() - 1].iter().all(Result::is_ok));
+}

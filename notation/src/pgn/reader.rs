@@ -15,6 +15,9 @@ use tempo_core::{parse_fen, CastlingMode, FenError, Move, Position};
 /// Variations nested deeper than this are refused (keeps memory and recursion bounded).
 pub const MAX_VARIATION_DEPTH: usize = 128;
 
+/// Longest comment or tag value accepted (keeps memory bounded on hostile input).
+pub const MAX_TEXT: usize = 1 << 20;
+
 /// Longest token accepted (a SAN move is at most 7 characters plus annotations).
 const MAX_TOKEN: usize = 64;
 
@@ -35,7 +38,7 @@ pub enum PgnErrorKind {
     UnexpectedToken(String),
     #[error("token longer than {MAX_TOKEN} bytes")]
     TokenTooLong,
-    #[error("comment not closed before the end of input")]
+    #[error("comment not closed (before the end of input or the next game's tags)")]
     UnclosedComment,
     #[error("variation not closed before the end of the game")]
     UnclosedVariation,
@@ -199,6 +202,13 @@ impl<R: Read> PgnReader<R> {
             self.substance = false;
             visitor.begin_game();
             let result = self.read_tags(visitor).and_then(|start| self.read_movetext(visitor, start));
+            if self.src.has_error() {
+                // The game was cut short by a read error, not by its end.
+                self.done = true;
+                let (line, column) = (self.src.line, self.src.column);
+                let message = self.src.take_error().map(|e| e.to_string()).unwrap_or_default();
+                return Some(Err(self.error(line, column, PgnErrorKind::Io(message))));
+            }
             match result {
                 Ok(()) if !self.substance => {
                     // Only comments (e.g. after the last game's result): not a game.
@@ -256,6 +266,7 @@ impl<R: Read> PgnReader<R> {
             loop {
                 match self.src.next_byte() {
                     None | Some(b'\n') => return Err(tag_error(self, "unterminated tag value")),
+                    Some(_) if value.len() > MAX_TEXT => return Err(tag_error(self, "tag value too long")),
                     Some(b'\\') => match self.src.next_byte() {
                         Some(c @ (b'"' | b'\\')) => value.push(c),
                         Some(c) => {
@@ -499,9 +510,20 @@ impl<R: Read> PgnReader<R> {
         Ok(())
     }
 
+    /// `true` at the start of a line that opens a tag pair (`[Event "`, not `[%clk`): inside a
+    /// comment this means its `}` is missing and the next game has begun.
+    fn at_tag_line(&mut self) -> bool {
+        self.src.column == 1
+            && self.src.peek() == Some(b'[')
+            && self.src.peek2().is_some_and(|b| b.is_ascii_alphabetic())
+    }
+
     fn read_brace_comment(&mut self, line: u64, column: u64) -> Result<(), PgnError> {
         let mut bytes = Vec::new();
         loop {
+            if self.at_tag_line() || bytes.len() > MAX_TEXT {
+                return Err(self.error(line, column, PgnErrorKind::UnclosedComment));
+            }
             match self.src.next_byte() {
                 None => return Err(self.error(line, column, PgnErrorKind::UnclosedComment)),
                 Some(b'}') => break,
@@ -548,9 +570,11 @@ impl<R: Read> PgnReader<R> {
             match b {
                 b'[' if self.src.column == 1 => return,
                 b'{' => {
-                    while let Some(c) = self.src.next_byte() {
-                        if c == b'}' {
-                            break;
+                    self.src.advance();
+                    while !self.at_tag_line() {
+                        match self.src.next_byte() {
+                            Some(b'}') | None => break,
+                            Some(_) => {}
                         }
                     }
                 }

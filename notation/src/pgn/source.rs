@@ -45,6 +45,11 @@ impl<R: Read> Source<R> {
         source
     }
 
+    /// `true` if reading failed (the input then looks truncated).
+    pub(crate) fn has_error(&self) -> bool {
+        self.error.is_some()
+    }
+
     /// Takes the pending read error, if any.
     pub(crate) fn take_error(&mut self) -> Option<io::Error> {
         self.error.take()
@@ -84,6 +89,32 @@ impl<R: Read> Source<R> {
         } else {
             None
         }
+    }
+
+    /// The byte after the next one, without consuming anything (the buffer is compacted and
+    /// topped up when the two straddle its end).
+    pub(crate) fn peek2(&mut self) -> Option<u8> {
+        if self.pos + 1 >= self.len && !self.eof {
+            self.buf.copy_within(self.pos..self.len, 0);
+            self.len -= self.pos;
+            self.pos = 0;
+            while self.len < 2 {
+                match self.inner.read(&mut self.buf[self.len..]) {
+                    Ok(0) => {
+                        self.eof = true;
+                        break;
+                    }
+                    Ok(n) => self.len += n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        self.error = Some(e);
+                        self.eof = true;
+                        break;
+                    }
+                }
+            }
+        }
+        self.buf[..self.len].get(self.pos + 1).copied()
     }
 
     /// Consumes the byte returned by the last `peek` (a no-op at the end of the input).
