@@ -1,5 +1,58 @@
 //! # tempo-engine
 //!
-//! Search and evaluation behind a text-free facade. Not implemented yet: this crate is
-//! reserved by the workspace layout (see `ARCHITECTURE.md`) and deliberately exports
-//! nothing until the engine lands.
+//! Search and evaluation behind a text-free facade: the [`Engine`] takes a [`Position`]
+//! with the moves that led to it, searches on background threads under [`Limits`], and
+//! reports [`Event`]s. It knows nothing of UCI: the `tempo-uci` crate adapts it to the
+//! protocol.
+//!
+//! ```
+//! use tempo_engine::{Engine, Event, Limits};
+//! use tempo_core::Position;
+//! use std::sync::mpsc;
+//!
+//! let mut engine = Engine::new();
+//! // Scholar's mate is on the board: 1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6?? and White mates.
+//! let pos: Position = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4".parse()?;
+//! engine.set_position(pos, &[])?;
+//! let (tx, rx) = mpsc::channel();
+//! engine.go(Limits::depth(3), move |e| { let _ = tx.send(e); })?;
+//! engine.wait();
+//! let best = rx.iter().find_map(|e| match e {
+//!     Event::BestMove { best, .. } => best,
+//!     _ => None,
+//! });
+//! assert_eq!(best.map(|m| format!("{m:?}")), Some("h5f7".to_owned()));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod bench;
+mod error;
+mod eval;
+mod events;
+mod facade;
+mod history;
+mod limits;
+mod movepick;
+mod options;
+mod psqt;
+mod score;
+mod search;
+mod see;
+mod skill;
+mod time;
+mod tt;
+
+pub use bench::{run_bench, BenchReport, BENCH_DEPTH, BENCH_FENS};
+pub use error::{EngineError, OptionError};
+pub use eval::{evaluate, trace, EvalTrace, Term, S};
+pub use events::{Event, SearchInfo};
+pub use facade::Engine;
+pub use limits::Limits;
+pub use options::{EngineOption, OptionKind, OptionSpec, Options, MAX_ELO, MIN_ELO, OPTION_SPECS};
+pub use score::{Score, Value, Wdl};
+pub use see::see_ge;
+pub use time::TimeBudget;
+pub use tt::Bound;
+
+#[doc(no_inline)]
+pub use tempo_core::Position;

@@ -1,5 +1,25 @@
 //! # tempo-uci
 //!
-//! The UCI protocol: server (binary `tempo-uci`) and client. Not implemented yet: this
-//! crate is reserved by the workspace layout (see `ARCHITECTURE.md`) and deliberately has no
-//! binary until the engine exists, so that nothing pretends to speak UCI.
+//! The UCI protocol for Tempo: a [`Server`] that adapts a text stream to the engine
+//! facade (the `tempo-uci` binary is a thin wrapper around it), and a [`UciClient`] that
+//! drives any external UCI engine.
+//!
+//! ```
+//! use tempo_uci::{Server, Flow};
+//!
+//! let mut server = Server::new(std::io::sink());
+//! assert_eq!(server.handle_line("position startpos moves e2e4"), Flow::Continue);
+//! assert_eq!(server.handle_line("go depth 3"), Flow::Continue);
+//! server.wait();
+//! assert_eq!(server.handle_line("quit"), Flow::Quit);
+//! ```
+
+mod client;
+mod command;
+mod format;
+mod server;
+
+pub use client::{ClientError, InfoMessage, ScoreMessage, UciClient, UciMessage};
+pub use command::{parse_command, Command, CommandError, GoParams, StartPosition};
+pub use format::{diagram, eval_table, info_line, option_line};
+pub use server::{Flow, Server, ENGINE_AUTHOR, ENGINE_NAME};

@@ -1,0 +1,406 @@
+//! The engine facade: position, options and searches on background threads, without any
+//! text protocol (in the spirit of Stockfish's `Engine` class).
+
+use crate::error::EngineError;
+use crate::eval::{trace, EvalTrace};
+use crate::events::{Event, SearchInfo};
+use crate::limits::Limits;
+use crate::options::{EngineOption, Options};
+use crate::score::{Score, Wdl, INFINITE};
+use crate::search::{Control, NodeCounter, Progress, RootMove, Shared, Worker};
+use crate::skill::Skill;
+use crate::time::TimeBudget;
+use crate::tt::{Bound, TranspositionTable};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use tempo_core::{Move, Position};
+
+/// Stack size of search threads: the recursion keeps a move list per ply.
+const SEARCH_STACK_SIZE: usize = 64 * 1024 * 1024;
+
+/// The engine: owns the position to search, the options, the hash table and the search
+/// threads.
+///
+/// ```
+/// use tempo_engine::{Engine, Event, Limits};
+/// use std::sync::mpsc;
+///
+/// let mut engine = Engine::new();
+/// let (tx, rx) = mpsc::channel();
+/// engine.go(Limits::depth(4), move |event| { let _ = tx.send(event); })?;
+/// engine.wait();
+/// let best = rx.iter().find_map(|e| match e {
+///     Event::BestMove { best, .. } => Some(best),
+///     _ => None,
+/// });
+/// assert!(best.flatten().is_some());
+/// # Ok::<(), tempo_engine::EngineError>(())
+/// ```
+pub struct Engine {
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    workers: Arc<Mutex<Vec<Worker>>>,
+    root: Position,
+    game_keys: Vec<u64>,
+    control: Arc<Control>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}
+
+impl Engine {
+    /// An engine with default options, set to the starting position.
+    ///
+    /// # Panics
+    /// If the default 16 MiB hash table cannot be allocated.
+    pub fn new() -> Engine {
+        let options = Options::default();
+        let tt = TranspositionTable::new(options.hash_mb).expect("the default hash table fits in memory");
+        Engine {
+            tt: Arc::new(tt),
+            workers: Arc::new(Mutex::new(vec![Worker::new(0)])),
+            root: Position::startpos(),
+            game_keys: Vec::new(),
+            control: Arc::new(Control::new(false, Instant::now())),
+            handle: None,
+            options,
+        }
+    }
+
+    /// The current options.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The position the next search starts from.
+    pub fn position(&self) -> &Position {
+        &self.root
+    }
+
+    /// `true` while a search is running (its best move not yet reported).
+    pub fn is_searching(&self) -> bool {
+        self.handle.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    fn ensure_idle(&mut self) -> Result<(), EngineError> {
+        if self.is_searching() {
+            return Err(EngineError::Busy);
+        }
+        self.wait();
+        Ok(())
+    }
+
+    fn lock_workers(&self) -> std::sync::MutexGuard<'_, Vec<Worker>> {
+        // A panicking search thread cannot leave the tables inconsistent in a way that
+        // matters (they are heuristics), so a poisoned lock is simply taken over.
+        self.workers.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Changes an option.
+    ///
+    /// # Errors
+    /// [`EngineError::Busy`] for `Hash`, `Threads` and `Clear Hash` while searching;
+    /// [`EngineError::HashAllocation`] if the table cannot be allocated (the old one stays).
+    pub fn set_option(&mut self, option: EngineOption) -> Result<(), EngineError> {
+        match option {
+            EngineOption::Hash(mb) => {
+                self.ensure_idle()?;
+                if mb != self.options.hash_mb {
+                    // Drop the old table first so that both never need to fit at once.
+                    self.tt = Arc::new(TranspositionTable::new(1).ok_or(EngineError::HashAllocation(1))?);
+                    match TranspositionTable::new(mb) {
+                        Some(tt) => {
+                            self.tt = Arc::new(tt);
+                            self.options.hash_mb = mb;
+                        }
+                        None => {
+                            self.tt = Arc::new(
+                                TranspositionTable::new(self.options.hash_mb)
+                                    .ok_or(EngineError::HashAllocation(self.options.hash_mb))?,
+                            );
+                            return Err(EngineError::HashAllocation(mb));
+                        }
+                    }
+                }
+            }
+            EngineOption::Threads(n) => {
+                self.ensure_idle()?;
+                let mut workers = self.lock_workers();
+                workers.truncate(n.max(1));
+                while workers.len() < n {
+                    let id = workers.len();
+                    workers.push(Worker::new(id));
+                }
+                drop(workers);
+                self.options.threads = n.max(1);
+            }
+            EngineOption::MultiPv(n) => self.options.multipv = n.max(1),
+            EngineOption::Ponder(on) => self.options.ponder = on,
+            EngineOption::MoveOverhead(d) => self.options.move_overhead = d,
+            EngineOption::Chess960(on) => self.options.chess960 = on,
+            EngineOption::ClearHash => {
+                self.ensure_idle()?;
+                self.tt.clear();
+            }
+            EngineOption::ShowWdl(on) => self.options.show_wdl = on,
+            EngineOption::LimitStrength(on) => self.options.limit_strength = on,
+            EngineOption::Elo(elo) => self.options.elo = elo,
+        }
+        Ok(())
+    }
+
+    /// Sets the position to search: `start` followed by `moves` (the moves are kept for
+    /// repetition detection).
+    ///
+    /// # Errors
+    /// [`EngineError::IllegalMove`] naming the first illegal move (the previous position is
+    /// kept); [`EngineError::Busy`] while searching.
+    pub fn set_position(&mut self, start: Position, moves: &[Move]) -> Result<(), EngineError> {
+        self.ensure_idle()?;
+        let mut pos = start;
+        let mut keys = Vec::with_capacity(moves.len());
+        for (index, &mv) in moves.iter().enumerate() {
+            keys.push(pos.key());
+            pos.play(mv).map_err(|_| EngineError::IllegalMove { mv, index })?;
+        }
+        self.root = pos;
+        self.game_keys = keys;
+        Ok(())
+    }
+
+    /// Starts a new game: clears the hash table and every learnt statistic.
+    ///
+    /// # Errors
+    /// [`EngineError::Busy`] while searching.
+    pub fn new_game(&mut self) -> Result<(), EngineError> {
+        self.ensure_idle()?;
+        self.tt.clear();
+        for worker in self.lock_workers().iter_mut() {
+            worker.clear();
+        }
+        Ok(())
+    }
+
+    /// The static evaluation of the current position with its breakdown.
+    pub fn evaluate(&self) -> EvalTrace {
+        trace(&self.root)
+    }
+
+    /// Starts searching the current position on background threads and returns at once.
+    /// `on_event` receives progress and, exactly once and last, [`Event::BestMove`].
+    ///
+    /// # Errors
+    /// [`EngineError::Busy`] if a search is already running; [`EngineError::IllegalSearchMove`]
+    /// if `searchmoves` names a move that is not legal (no search starts then).
+    pub fn go(&mut self, limits: Limits, on_event: impl FnMut(Event) + Send + 'static) -> Result<(), EngineError> {
+        let start = Instant::now();
+        self.ensure_idle()?;
+        let legal = self.root.legal_moves();
+        if let Some(&bad) = limits.searchmoves.iter().find(|m| !legal.contains(**m)) {
+            return Err(EngineError::IllegalSearchMove(bad));
+        }
+        let moves: Vec<Move> =
+            legal.iter().copied().filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m)).collect();
+        self.control = Arc::new(Control::new(limits.ponder, start));
+        let job = Job {
+            tt: Arc::clone(&self.tt),
+            workers: Arc::clone(&self.workers),
+            control: Arc::clone(&self.control),
+            root: self.root,
+            game_keys: self.game_keys.clone(),
+            moves,
+            limits,
+            options: self.options.clone(),
+            start,
+            on_event: Box::new(on_event),
+        };
+        let handle = std::thread::Builder::new()
+            .name("tempo-search".into())
+            .stack_size(SEARCH_STACK_SIZE)
+            .spawn(move || job.run())
+            .map_err(|_| EngineError::Busy)?;
+        self.handle = Some(handle);
+        Ok(())
+    }
+
+    /// Asks the running search (if any) to stop; its best move follows promptly.
+    pub fn stop(&self) {
+        self.control.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The opponent played the expected move: the ponder search becomes a normal search
+    /// whose clock starts now.
+    pub fn ponderhit(&self) {
+        if self.control.pondering.load(Ordering::Relaxed) {
+            // The clock has been running for us only since this moment.
+            let since_start = self.control.start.elapsed().as_micros() as u64;
+            self.control.ponderhit_us.store(since_start, Ordering::Relaxed);
+            self.control.pondering.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// Blocks until the running search (if any) has reported its best move.
+    pub fn wait(&mut self) {
+        if let Some(handle) = self.handle.take() {
+            // A panic in the search thread has already been reported by the runtime; the
+            // engine stays usable.
+            let _ = handle.join();
+        }
+    }
+}
+
+struct Job {
+    tt: Arc<TranspositionTable>,
+    workers: Arc<Mutex<Vec<Worker>>>,
+    control: Arc<Control>,
+    root: Position,
+    game_keys: Vec<u64>,
+    moves: Vec<Move>,
+    limits: Limits,
+    options: Options,
+    start: Instant,
+    on_event: Box<dyn FnMut(Event) + Send>,
+}
+
+impl Job {
+    fn run(mut self) {
+        let mut workers = self.workers.lock().unwrap_or_else(PoisonError::into_inner);
+        if self.moves.is_empty() {
+            // Mate or stalemate: nothing to search, but `go ponder`/`infinite` still wait
+            // for the GUI before answering, as the protocol requires.
+            self.wait_for_release();
+            (self.on_event)(Event::BestMove { best: None, ponder: None });
+            return;
+        }
+
+        self.tt.new_search();
+        let skill = self.options.limit_strength.then(|| Skill::from_elo(self.options.elo));
+        let mut limits = self.limits.clone();
+        let mut multipv = self.options.multipv;
+        if let Some(skill) = skill {
+            let cap = skill.depth_limit();
+            limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
+            multipv = multipv.max(Skill::LINES);
+        }
+        let budget = TimeBudget::new(&limits, self.root.turn(), self.options.move_overhead);
+        let counters: Vec<NodeCounter> = (0..workers.len()).map(|_| NodeCounter::default()).collect();
+        let shared = Shared {
+            tt: &self.tt,
+            control: &self.control,
+            nodes: &counters,
+            limits: &limits,
+            budget,
+            start: self.start,
+            multipv,
+        };
+        for worker in workers.iter_mut() {
+            worker.prepare(&self.game_keys, &self.moves);
+        }
+        let shown_lines = self.options.multipv;
+        let show_wdl = self.options.show_wdl;
+        let on_event = &mut self.on_event;
+        let control = &self.control;
+        let infinite = limits.infinite;
+        let (main, helpers) = workers.split_first_mut().expect("at least one worker");
+        std::thread::scope(|scope| {
+            for helper in helpers.iter_mut() {
+                let shared = &shared;
+                let root = &self.root;
+                let spawned = std::thread::Builder::new()
+                    .stack_size(SEARCH_STACK_SIZE)
+                    .spawn_scoped(scope, move || helper.iterative_deepening(shared, root, &mut |_| {}));
+                // Without the thread the search is merely narrower; nothing else depends on it.
+                drop(spawned);
+            }
+            main.iterative_deepening(&shared, &self.root, &mut |progress| match progress {
+                Progress::Iteration { depth, root_moves, lines } => {
+                    for (i, rm) in root_moves.iter().take(lines.min(shown_lines)).enumerate() {
+                        if let Some(info) = info_line(&shared, rm, depth, i, show_wdl) {
+                            on_event(Event::Info(info));
+                        }
+                    }
+                }
+                Progress::CurrMove { depth, mv, number } => {
+                    on_event(Event::CurrMove { depth: depth as u32, mv, number: number as u32 })
+                }
+            });
+            // The protocol forbids answering `go ponder` or `go infinite` before `stop` (or,
+            // when pondering, `ponderhit`), even when the search itself is finished.
+            while !control.stopped() && (control.pondering.load(Ordering::Relaxed) || infinite) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            control.stop.store(true, Ordering::Relaxed);
+        });
+
+        let chosen = match skill {
+            Some(skill) => {
+                let mut seed = self.root.key() ^ self.start.elapsed().as_nanos() as u64 ^ 0x9e37_79b9_7f4a_7c15;
+                let lines = multipv.min(main.root_moves.len());
+                let index = skill.pick(&main.root_moves, lines, || {
+                    // xorshift64*: plenty for picking among a handful of moves.
+                    seed ^= seed >> 12;
+                    seed ^= seed << 25;
+                    seed ^= seed >> 27;
+                    seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
+                });
+                &main.root_moves[index]
+            }
+            None => &main.root_moves[0],
+        };
+        let best = chosen.mv;
+        let ponder = chosen.pv.get(1).copied().or_else(|| {
+            let mut child = self.root;
+            child.play_unchecked(best);
+            self.tt.probe(child.key(), 0).and_then(|e| e.mv).filter(|&m| child.is_legal(m))
+        });
+        drop(workers);
+        (self.on_event)(Event::BestMove { best: Some(best), ponder });
+    }
+
+    fn wait_for_release(&self) {
+        while !self.control.stopped() && (self.control.pondering.load(Ordering::Relaxed) || self.limits.infinite) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+/// The report of one PV line; lines not yet searched in this iteration show the previous
+/// iteration's result, as GUIs expect a complete MultiPV block.
+fn info_line(shared: &Shared<'_>, rm: &RootMove, depth: i32, index: usize, show_wdl: bool) -> Option<SearchInfo> {
+    let updated = rm.score != -INFINITE;
+    let value = if updated { rm.score } else { rm.previous_score };
+    if value == -INFINITE {
+        return None;
+    }
+    let depth = if updated { depth } else { (depth - 1).max(1) };
+    let time = shared.elapsed();
+    let nodes = shared.total_nodes();
+    let micros = time.as_micros().max(1) as u64;
+    Some(SearchInfo {
+        depth: depth as u32,
+        seldepth: rm.seldepth.max(1) as u32,
+        multipv: index as u32 + 1,
+        score: Score::from_value(value),
+        bound: if updated && rm.bound != Bound::Exact { Some(rm.bound) } else { None },
+        wdl: show_wdl.then(|| Wdl::from_value(value)),
+        nodes,
+        nps: nodes.saturating_mul(1_000_000) / micros,
+        hashfull: shared.tt.hashfull(),
+        tbhits: 0,
+        time,
+        pv: rm.pv.clone(),
+    })
+}

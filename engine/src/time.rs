@@ -1,0 +1,91 @@
+//! Time management: turns the UCI clock limits into a soft limit (the time one move should
+//! take, stretched or shrunk by how stable the search looks) and a hard limit (the search
+//! is aborted there, whatever happens).
+//!
+//! Both always leave `Move Overhead` in reserve, and the hard limit never exceeds a fixed
+//! share of the remaining clock, so that even at 1+0.01 the engine keeps a cushion for the
+//! next moves instead of flagging.
+
+use crate::limits::Limits;
+use std::time::Duration;
+use tempo_core::Color;
+
+/// The time budget of one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct TimeBudget {
+    /// Aim to finish the current iteration and stop after this long (scaled by stability).
+    pub soft: Option<Duration>,
+    /// Never search longer than this.
+    pub hard: Option<Duration>,
+}
+
+/// Moves the remaining time is assumed to last when the GUI gives no `movestogo`.
+const DEFAULT_MOVES_TO_GO: u32 = 40;
+
+impl TimeBudget {
+    /// The budget for `limits` with `us` to move at game ply `ply`.
+    pub fn new(limits: &Limits, us: Color, overhead: Duration) -> TimeBudget {
+        if let Some(movetime) = limits.movetime {
+            let t = movetime.saturating_sub(overhead).max(Duration::from_millis(1));
+            return TimeBudget { soft: Some(t), hard: Some(t) };
+        }
+        let (time, inc) = match us {
+            Color::White => (limits.wtime, limits.winc),
+            Color::Black => (limits.btime, limits.binc),
+        };
+        let Some(time) = time else { return TimeBudget::default() };
+        let inc = inc.unwrap_or(Duration::ZERO);
+        // What we may spend at all: the clock minus the overhead reserve, in microseconds.
+        let available = time.saturating_sub(overhead).as_micros() as u64;
+        let inc_us = inc.as_micros() as u64;
+        let mtg = u64::from(limits.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, DEFAULT_MOVES_TO_GO));
+
+        // The increment is only safe to spend in full when the clock holds a few of them.
+        let usable_inc = if available > 4 * inc_us { inc_us * 3 / 4 } else { inc_us / 4 };
+        let mut soft = available / mtg + usable_inc;
+        // Never more than a share of the clock; last move before the control: most of it.
+        let (soft_cap, hard_cap) =
+            if mtg == 1 { (available * 7 / 10, available * 8 / 10) } else { (available / 4, available * 2 / 5) };
+        soft = soft.min(soft_cap);
+        let hard = (soft * 4).min(hard_cap).max(soft);
+        let floor = 1_000; // 1 ms: always search at least something
+        TimeBudget {
+            soft: Some(Duration::from_micros(soft.max(floor))),
+            hard: Some(Duration::from_micros(hard.max(floor))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(v: u64) -> Duration {
+        Duration::from_millis(v)
+    }
+
+    #[test]
+    fn movetime_keeps_the_overhead() {
+        let b = TimeBudget::new(&Limits::movetime(ms(1000)), Color::White, ms(20));
+        assert_eq!(b.hard, Some(ms(980)));
+    }
+
+    #[test]
+    fn bullet_clock_leaves_a_cushion() {
+        for (time, inc) in [(1000, 10), (50, 10), (10, 10), (0, 10), (10_000, 100), (200, 0)] {
+            let limits = Limits { wtime: Some(ms(time)), winc: Some(ms(inc)), ..Limits::default() };
+            let b = TimeBudget::new(&limits, Color::White, ms(20));
+            let hard = b.hard.unwrap();
+            assert!(b.soft.unwrap() <= hard);
+            assert!(hard <= ms(time).saturating_sub(ms(20)).max(ms(1)), "{time}+{inc}: {hard:?}");
+        }
+    }
+
+    #[test]
+    fn no_clock_no_budget() {
+        assert_eq!(TimeBudget::new(&Limits::depth(5), Color::White, ms(20)), TimeBudget::default());
+        // The other side's clock does not limit us.
+        let limits = Limits { btime: Some(ms(1000)), ..Limits::default() };
+        assert_eq!(TimeBudget::new(&limits, Color::White, ms(20)), TimeBudget::default());
+    }
+}

@@ -1,0 +1,291 @@
+//! The transposition table: a lockless hash table shared by every search thread.
+//!
+//! Each 64-byte cluster (one cache line) holds four entries of two atomic words: the
+//! packed data, and the position key XOR the data. A reader accepts an entry only if the
+//! stored key XOR the data it read equals its key, so a torn write by another thread (data
+//! and key from different stores) reads as a miss instead of a wrong move or score (the
+//! "lockless hashing" of Hyatt and Mann). A move read from the table is still only a hint:
+//! the search plays it only if it is in the legal move list.
+
+use crate::score::{Value, MATE_BOUND};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use tempo_core::Move;
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at least the score (a beta cutoff).
+    Lower,
+    /// The true value is at most the score (no move raised alpha).
+    Upper,
+    /// The score is exact (a PV node).
+    Exact,
+}
+
+impl Bound {
+    fn bits(self) -> u64 {
+        match self {
+            Bound::Lower => 1,
+            Bound::Upper => 2,
+            Bound::Exact => 3,
+        }
+    }
+
+    fn from_bits(bits: u64) -> Option<Bound> {
+        match bits & 3 {
+            1 => Some(Bound::Lower),
+            2 => Some(Bound::Upper),
+            3 => Some(Bound::Exact),
+            _ => None,
+        }
+    }
+}
+
+/// A hit in the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    /// The best or refuting move found, if any (unverified: check legality before playing).
+    pub mv: Option<Move>,
+    /// The score, already converted back to "distance from the probing node" for mates.
+    pub value: Value,
+    /// The static evaluation of the position.
+    pub eval: Value,
+    /// The depth the score was searched to.
+    pub depth: i32,
+    /// What the score bounds.
+    pub bound: Bound,
+}
+
+/// Depths are stored with this offset so that quiescence depths (0 and -1) fit in a byte.
+const DEPTH_OFFSET: i32 = 8;
+const ENTRIES: usize = 4;
+
+#[derive(Default)]
+struct Slot {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Cluster {
+    slots: [Slot; ENTRIES],
+}
+
+// data layout: move (16) | value (16) | eval (16) | depth+offset (8) | generation (6) bound (2)
+fn pack(mv: Option<Move>, value: Value, eval: Value, depth: i32, generation: u8, bound: Bound) -> u64 {
+    let mv = mv.map_or(0, Move::to_u16) as u64;
+    let value = value as i16 as u16 as u64;
+    let eval = eval as i16 as u16 as u64;
+    let depth = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
+    let gen_bound = (u64::from(generation) << 2) | bound.bits();
+    mv | value << 16 | eval << 32 | depth << 48 | gen_bound << 56
+}
+
+fn stored_depth(data: u64) -> i32 {
+    ((data >> 48) & 0xff) as i32 - DEPTH_OFFSET
+}
+
+fn stored_generation(data: u64) -> u8 {
+    (data >> 58) as u8
+}
+
+/// The lockless shared transposition table.
+pub struct TranspositionTable {
+    clusters: Vec<Cluster>,
+    // Atomic so that a table shared through an `Arc` can start a new search without `&mut`.
+    generation: AtomicU8,
+}
+
+/// Converts a score to "distance from this node" before storing, so that a mate found at
+/// one ply reads correctly when the position is reached at another.
+fn value_to_tt(v: Value, ply: usize) -> Value {
+    if v >= MATE_BOUND {
+        v + ply as Value
+    } else if v <= -MATE_BOUND {
+        v - ply as Value
+    } else {
+        v
+    }
+}
+
+fn value_from_tt(v: Value, ply: usize) -> Value {
+    if v >= MATE_BOUND {
+        v - ply as Value
+    } else if v <= -MATE_BOUND {
+        v + ply as Value
+    } else {
+        v
+    }
+}
+
+impl TranspositionTable {
+    /// A table of `mb` MiB (at least one cluster).
+    ///
+    /// # Errors
+    /// `None` if the memory cannot be reserved.
+    pub fn new(mb: usize) -> Option<TranspositionTable> {
+        let count = (mb.saturating_mul(1024 * 1024) / std::mem::size_of::<Cluster>()).max(1);
+        let mut clusters = Vec::new();
+        clusters.try_reserve_exact(count).ok()?;
+        clusters.resize_with(count, Cluster::default);
+        Some(TranspositionTable { clusters, generation: AtomicU8::new(0) })
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for cluster in &self.clusters {
+            for slot in &cluster.slots {
+                slot.key.store(0, Ordering::Relaxed);
+                slot.data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: entries of older searches become preferred victims.
+    pub fn new_search(&self) {
+        self.generation.store((self.generation() + 1) & 63, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    fn cluster(&self, key: u64) -> &Cluster {
+        // Multiply-shift maps the key onto any table size without a modulo.
+        let index = ((u128::from(key) * self.clusters.len() as u128) >> 64) as usize;
+        &self.clusters[index]
+    }
+
+    /// Hints the CPU to fetch the cluster of `key` (called right after making a move).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let ptr = std::ptr::from_ref(self.cluster(key)).cast::<i8>();
+            // SAFETY: prefetching is a hint and never faults; the pointer is a valid reference.
+            unsafe { std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// Looks `key` up; `ply` is the probing node's distance from the root (for mate scores).
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+        for slot in &self.cluster(key).slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            if slot.key.load(Ordering::Relaxed) ^ data != key {
+                continue;
+            }
+            let bound = Bound::from_bits(data >> 56)?;
+            let mv = Move::from_u16(data as u16).filter(|m| !m.is_null());
+            return Some(TtEntry {
+                mv,
+                value: value_from_tt(Value::from((data >> 16) as u16 as i16), ply),
+                eval: Value::from((data >> 32) as u16 as i16),
+                depth: stored_depth(data),
+                bound,
+            });
+        }
+        None
+    }
+
+    /// Stores a search result. Replaces the entry of the same position if the new result is
+    /// exact, deeper or from a newer search; otherwise the least valuable entry of the
+    /// cluster (shallowest, oldest) makes room.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(&self, key: u64, ply: usize, mv: Option<Move>, value: Value, eval: Value, depth: i32, bound: Bound) {
+        let cluster = self.cluster(key);
+        let generation = self.generation();
+        let mut victim = &cluster.slots[0];
+        let mut victim_worth = i32::MAX;
+        for slot in &cluster.slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            let stored_key = slot.key.load(Ordering::Relaxed) ^ data;
+            if stored_key == key && Bound::from_bits(data >> 56).is_some() {
+                let same_search = stored_generation(data) == generation;
+                if bound != Bound::Exact && same_search && depth + 3 < stored_depth(data) {
+                    return;
+                }
+                // Keep the old move when the new result has none (a fail-low node).
+                let mv = mv.or_else(|| Move::from_u16(data as u16).filter(|m| !m.is_null()));
+                self.write(slot, key, mv, value_to_tt(value, ply), eval, depth, bound);
+                return;
+            }
+            let age = i32::from((generation.wrapping_sub(stored_generation(data))) & 63);
+            let worth = if Bound::from_bits(data >> 56).is_none() { i32::MIN } else { stored_depth(data) - 8 * age };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = slot;
+            }
+        }
+        self.write(victim, key, mv, value_to_tt(value, ply), eval, depth, bound);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn write(&self, slot: &Slot, key: u64, mv: Option<Move>, value: Value, eval: Value, depth: i32, bound: Bound) {
+        let data = pack(mv, value, eval, depth, self.generation(), bound);
+        slot.data.store(data, Ordering::Relaxed);
+        slot.key.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written by the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.clusters.len().min(250);
+        let generation = self.generation();
+        let mut used = 0;
+        for cluster in &self.clusters[..sample] {
+            for slot in &cluster.slots {
+                let data = slot.data.load(Ordering::Relaxed);
+                if Bound::from_bits(data >> 56).is_some() && stored_generation(data) == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * ENTRIES).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::mate_in;
+    use tempo_core::Square;
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let m = Move::normal(Square::E1, Square::E8);
+        tt.store(0x1234_5678_9abc_def0, 3, Some(m), -250, 17, 7, Bound::Lower);
+        let e = tt.probe(0x1234_5678_9abc_def0, 3).unwrap();
+        assert_eq!(e, TtEntry { mv: Some(m), value: -250, eval: 17, depth: 7, bound: Bound::Lower });
+        assert!(tt.probe(0x1234_5678_9abc_def1, 3).is_none());
+        // Quiescence depths fit.
+        tt.store(42, 0, None, 5, 5, -1, Bound::Upper);
+        assert_eq!(tt.probe(42, 0).unwrap().depth, -1);
+    }
+
+    #[test]
+    fn mate_scores_are_relative_to_the_node() {
+        let tt = TranspositionTable::new(1).unwrap();
+        // Mate in 5 plies from the root found at ply 2: mate in 3 from this node.
+        tt.store(99, 2, None, mate_in(5), 0, 4, Bound::Exact);
+        assert_eq!(tt.probe(99, 6).unwrap().value, mate_in(9));
+    }
+
+    #[test]
+    fn clearing_empties() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(7, 0, None, 1, 1, 1, Bound::Exact);
+        assert!(tt.hashfull() > 0 || tt.probe(7, 0).is_some());
+        tt.clear();
+        assert!(tt.probe(7, 0).is_none());
+        assert_eq!(tt.hashfull(), 0);
+    }
+}

@@ -1,0 +1,368 @@
+//! A UCI client: spawns an external engine (Stockfish or any other UCI program), sends it
+//! commands and parses what it answers. Used by `cli` and `tools` to play and analyse.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command as Process, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// An error talking to an external engine.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The program could not be started.
+    #[error("cannot start engine {program:?}: {source}")]
+    Spawn {
+        /// The program.
+        program: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Writing to the engine failed (it probably exited).
+    #[error("cannot write to the engine: {0}")]
+    Write(std::io::Error),
+    /// The engine closed its output.
+    #[error("the engine closed its output")]
+    Closed,
+    /// The engine did not answer in time.
+    #[error("the engine did not send {expected} within {timeout:?}")]
+    Timeout {
+        /// What was awaited.
+        expected: &'static str,
+        /// How long we waited.
+        timeout: Duration,
+    },
+}
+
+/// A score in an `info` line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreMessage {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in moves (negative: getting mated).
+    Mate(i32),
+}
+
+/// The fields of an `info` line (those absent are `None` or empty).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InfoMessage {
+    /// `depth`.
+    pub depth: Option<u32>,
+    /// `seldepth`.
+    pub seldepth: Option<u32>,
+    /// `multipv`.
+    pub multipv: Option<u32>,
+    /// `score cp|mate`.
+    pub score: Option<ScoreMessage>,
+    /// `lowerbound`.
+    pub lowerbound: bool,
+    /// `upperbound`.
+    pub upperbound: bool,
+    /// `wdl W D L`.
+    pub wdl: Option<(u32, u32, u32)>,
+    /// `nodes`.
+    pub nodes: Option<u64>,
+    /// `nps`.
+    pub nps: Option<u64>,
+    /// `hashfull`.
+    pub hashfull: Option<u32>,
+    /// `time` in milliseconds.
+    pub time_ms: Option<u64>,
+    /// `currmove`.
+    pub currmove: Option<String>,
+    /// `pv`, in UCI notation.
+    pub pv: Vec<String>,
+    /// `string ...` (the rest of the line).
+    pub string: Option<String>,
+}
+
+/// One line from an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UciMessage {
+    /// `id name ...`
+    IdName(String),
+    /// `id author ...`
+    IdAuthor(String),
+    /// `uciok`
+    UciOk,
+    /// `readyok`
+    ReadyOk,
+    /// `option ...` (kept as the text after `option `).
+    Option(String),
+    /// `info ...`
+    Info(InfoMessage),
+    /// `bestmove X [ponder Y]`
+    BestMove {
+        /// The move, in UCI notation (`0000` or `(none)` when there is none).
+        best: String,
+        /// The ponder move.
+        ponder: Option<String>,
+    },
+    /// Anything else.
+    Other(String),
+}
+
+/// Parses one line an engine wrote.
+pub fn parse_message(line: &str) -> UciMessage {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.first().copied() {
+        Some("id") if words.get(1) == Some(&"name") => UciMessage::IdName(words[2..].join(" ")),
+        Some("id") if words.get(1) == Some(&"author") => UciMessage::IdAuthor(words[2..].join(" ")),
+        Some("uciok") => UciMessage::UciOk,
+        Some("readyok") => UciMessage::ReadyOk,
+        Some("option") => UciMessage::Option(words[1..].join(" ")),
+        Some("bestmove") if words.len() >= 2 => UciMessage::BestMove {
+            best: words[1].to_owned(),
+            ponder: (words.get(2) == Some(&"ponder")).then(|| words.get(3).map(|s| (*s).to_owned())).flatten(),
+        },
+        Some("info") => UciMessage::Info(parse_info(&words[1..])),
+        _ => UciMessage::Other(line.to_owned()),
+    }
+}
+
+fn parse_info(words: &[&str]) -> InfoMessage {
+    let mut info = InfoMessage::default();
+    let mut i = 0;
+    let num = |i: usize| words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
+    while i < words.len() {
+        match words[i] {
+            "depth" => info.depth = num(i).map(|v| v as u32),
+            "seldepth" => info.seldepth = num(i).map(|v| v as u32),
+            "multipv" => info.multipv = num(i).map(|v| v as u32),
+            "nodes" => info.nodes = num(i),
+            "nps" => info.nps = num(i),
+            "hashfull" => info.hashfull = num(i).map(|v| v as u32),
+            "time" => info.time_ms = num(i),
+            "currmove" => info.currmove = words.get(i + 1).map(|s| (*s).to_owned()),
+            "lowerbound" => info.lowerbound = true,
+            "upperbound" => info.upperbound = true,
+            "score" => {
+                let value = words.get(i + 2).and_then(|w| w.parse::<i32>().ok());
+                info.score = match (words.get(i + 1), value) {
+                    (Some(&"cp"), Some(v)) => Some(ScoreMessage::Cp(v)),
+                    (Some(&"mate"), Some(v)) => Some(ScoreMessage::Mate(v)),
+                    _ => None,
+                };
+                i += 3;
+                continue;
+            }
+            "wdl" => {
+                let n = |k: usize| words.get(i + k).and_then(|w| w.parse::<u32>().ok());
+                if let (Some(w), Some(d), Some(l)) = (n(1), n(2), n(3)) {
+                    info.wdl = Some((w, d, l));
+                }
+                i += 4;
+                continue;
+            }
+            "pv" => {
+                info.pv = words[i + 1..].iter().map(|s| (*s).to_owned()).collect();
+                break;
+            }
+            "string" => {
+                info.string = Some(words[i + 1..].join(" "));
+                break;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    info
+}
+
+/// A running external UCI engine.
+pub struct UciClient {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// The name the engine announced (after [`UciClient::handshake`]).
+    pub name: Option<String>,
+    /// The option lines the engine announced.
+    pub options: Vec<String>,
+}
+
+impl UciClient {
+    /// Starts `program` with `args`. Its stderr is inherited.
+    ///
+    /// # Errors
+    /// [`ClientError::Spawn`] if the program cannot be started.
+    pub fn spawn(program: &str, args: &[&str]) -> Result<UciClient, ClientError> {
+        let mut child = Process::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|source| ClientError::Spawn { program: program.to_owned(), source })?;
+        let stdin = child.stdin.take().ok_or(ClientError::Closed)?;
+        let stdout = child.stdout.take().ok_or(ClientError::Closed)?;
+        let (tx, lines) = mpsc::channel();
+        // A reader thread lets every wait have a timeout.
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(UciClient { child, stdin, lines, name: None, options: Vec::new() })
+    }
+
+    /// Sends one command line.
+    ///
+    /// # Errors
+    /// [`ClientError::Write`] if the engine's input is closed.
+    pub fn send(&mut self, line: &str) -> Result<(), ClientError> {
+        writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush()).map_err(ClientError::Write)
+    }
+
+    /// The next message, waiting at most `timeout`; `Ok(None)` on timeout.
+    ///
+    /// # Errors
+    /// [`ClientError::Closed`] if the engine has closed its output.
+    pub fn recv(&mut self, timeout: Duration) -> Result<Option<UciMessage>, ClientError> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => Ok(Some(parse_message(&line))),
+            Err(RecvTimeoutError::Timeout) => Ok(None),
+            Err(RecvTimeoutError::Disconnected) => Err(ClientError::Closed),
+        }
+    }
+
+    fn wait_for(
+        &mut self,
+        expected: &'static str,
+        timeout: Duration,
+        mut accept: impl FnMut(&mut UciClient, UciMessage) -> bool,
+    ) -> Result<(), ClientError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(ClientError::Timeout { expected, timeout });
+            }
+            if let Some(msg) = self.recv(left)? {
+                if accept(self, msg) {
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    /// `uci` … `uciok`, recording name and options.
+    ///
+    /// # Errors
+    /// Write errors, [`ClientError::Closed`] or [`ClientError::Timeout`].
+    pub fn handshake(&mut self, timeout: Duration) -> Result<(), ClientError> {
+        self.send("uci")?;
+        self.wait_for("uciok", timeout, |client, msg| match msg {
+            UciMessage::IdName(name) => {
+                client.name = Some(name);
+                false
+            }
+            UciMessage::Option(text) => {
+                client.options.push(text);
+                false
+            }
+            UciMessage::UciOk => true,
+            _ => false,
+        })
+    }
+
+    /// `isready` … `readyok`.
+    ///
+    /// # Errors
+    /// Write errors, [`ClientError::Closed`] or [`ClientError::Timeout`].
+    pub fn ready(&mut self, timeout: Duration) -> Result<(), ClientError> {
+        self.send("isready")?;
+        self.wait_for("readyok", timeout, |_, msg| msg == UciMessage::ReadyOk)
+    }
+
+    /// `setoption name N value V`.
+    ///
+    /// # Errors
+    /// [`ClientError::Write`].
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ClientError> {
+        self.send(&format!("setoption name {name} value {value}"))
+    }
+
+    /// `position startpos|fen F [moves ...]`.
+    ///
+    /// # Errors
+    /// [`ClientError::Write`].
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), ClientError> {
+        let mut line = match fen {
+            Some(fen) => format!("position fen {fen}"),
+            None => "position startpos".to_owned(),
+        };
+        if !moves.is_empty() {
+            line.push_str(" moves ");
+            line.push_str(&moves.join(" "));
+        }
+        self.send(&line)
+    }
+
+    /// Sends `go <params>` and collects messages until `bestmove`, calling `on_info` for each
+    /// info line. Returns `(best, ponder)`.
+    ///
+    /// # Errors
+    /// Write errors, [`ClientError::Closed`] or [`ClientError::Timeout`].
+    pub fn go(
+        &mut self,
+        params: &str,
+        timeout: Duration,
+        mut on_info: impl FnMut(&InfoMessage),
+    ) -> Result<(String, Option<String>), ClientError> {
+        self.send(format!("go {params}").trim_end())?;
+        let mut result = None;
+        self.wait_for("bestmove", timeout, |_, msg| match msg {
+            UciMessage::Info(info) => {
+                on_info(&info);
+                false
+            }
+            UciMessage::BestMove { best, ponder } => {
+                result = Some((best, ponder));
+                true
+            }
+            _ => false,
+        })?;
+        result.ok_or(ClientError::Closed)
+    }
+
+    /// Sends `quit` and waits briefly for the process to exit, killing it otherwise.
+    pub fn quit(mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_engine_output() {
+        assert_eq!(parse_message("id name Stockfish 16"), UciMessage::IdName("Stockfish 16".into()));
+        assert_eq!(
+            parse_message("bestmove e2e4 ponder e7e5"),
+            UciMessage::BestMove { best: "e2e4".into(), ponder: Some("e7e5".into()) }
+        );
+        let UciMessage::Info(info) = parse_message(
+            "info depth 12 seldepth 18 multipv 1 score cp -31 upperbound nodes 1000 nps 5 time 7 pv e7e5 g1f3",
+        ) else {
+            panic!("not info");
+        };
+        assert_eq!(info.depth, Some(12));
+        assert_eq!(info.score, Some(ScoreMessage::Cp(-31)));
+        assert!(info.upperbound);
+        assert_eq!(info.pv, vec!["e7e5", "g1f3"]);
+        let UciMessage::Info(info) = parse_message("info string hello world") else { panic!("not info") };
+        assert_eq!(info.string.as_deref(), Some("hello world"));
+        assert_eq!(parse_message("garbage"), UciMessage::Other("garbage".into()));
+    }
+}

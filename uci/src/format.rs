@@ -1,0 +1,108 @@
+//! Text the server writes: info lines, the option list, diagrams and the evaluation table.
+
+use std::fmt::Write as _;
+use tempo_core::{Color, File, Position, Rank, Square};
+use tempo_engine::{Bound, EvalTrace, OptionKind, OptionSpec, Score, SearchInfo, Term, S};
+use tempo_notation::uci_move;
+
+/// `option name ... type ...` for one option.
+pub fn option_line(spec: &OptionSpec) -> String {
+    match spec.kind {
+        OptionKind::Spin { default, min, max } => {
+            format!("option name {} type spin default {default} min {min} max {max}", spec.name)
+        }
+        OptionKind::Check { default } => format!("option name {} type check default {default}", spec.name),
+        OptionKind::Button => format!("option name {} type button", spec.name),
+    }
+}
+
+/// An `info` line for a search report; moves are written for `root`.
+pub fn info_line(root: &Position, info: &SearchInfo) -> String {
+    let mut s = format!("info depth {} seldepth {} multipv {} score ", info.depth, info.seldepth, info.multipv);
+    match info.score {
+        Score::Cp(cp) => {
+            let _ = write!(s, "cp {cp}");
+        }
+        Score::Mate(n) => {
+            let _ = write!(s, "mate {n}");
+        }
+    }
+    match info.bound {
+        Some(Bound::Lower) => s.push_str(" lowerbound"),
+        Some(Bound::Upper) => s.push_str(" upperbound"),
+        _ => {}
+    }
+    if let Some(wdl) = info.wdl {
+        let _ = write!(s, " wdl {} {} {}", wdl.win, wdl.draw, wdl.loss);
+    }
+    let _ = write!(
+        s,
+        " nodes {} nps {} hashfull {} tbhits {} time {}",
+        info.nodes,
+        info.nps,
+        info.hashfull,
+        info.tbhits,
+        info.time.as_millis()
+    );
+    if !info.pv.is_empty() {
+        s.push_str(" pv");
+        // Each move is written in the position it is played from (castling notation
+        // depends only on the variant, but promotions and validity are per position).
+        let mut pos = *root;
+        for &m in &info.pv {
+            let _ = write!(s, " {}", uci_move(&pos, m));
+            pos.play_unchecked(m);
+        }
+    }
+    s
+}
+
+/// The board, FEN, key and checkers (`d`).
+pub fn diagram(pos: &Position) -> String {
+    let mut s = String::from("\n +---+---+---+---+---+---+---+---+\n");
+    for rank in Rank::ALL.iter().rev() {
+        for file in File::ALL {
+            let c = pos.piece_at(Square::from_coords(file, *rank)).map_or(' ', |p| p.char());
+            let _ = write!(s, " | {c}");
+        }
+        let _ = writeln!(s, " | {}", rank.char());
+        s.push_str(" +---+---+---+---+---+---+---+---+\n");
+    }
+    s.push_str("   a   b   c   d   e   f   g   h\n\n");
+    let _ = writeln!(s, "Fen: {}", pos.fen());
+    let _ = writeln!(s, "Key: {:016X}", pos.key());
+    let checkers: Vec<String> = pos.checkers().map(|sq| sq.to_string()).collect();
+    let _ = write!(s, "Checkers: {}", checkers.join(" "));
+    s
+}
+
+fn pawns(v: i32) -> String {
+    format!("{:6.2}", f64::from(v) / 100.0)
+}
+
+fn pair(v: S) -> String {
+    format!("{} {}", pawns(v.0), pawns(v.1))
+}
+
+/// The evaluation table (`eval`), White's point of view.
+pub fn eval_table(pos: &Position, t: &EvalTrace) -> String {
+    let mut s = String::new();
+    s.push_str("      Term      |     White     |     Black     |     Total\n");
+    s.push_str("                |   MG     EG   |   MG     EG   |   MG     EG\n");
+    s.push_str("----------------+---------------+---------------+--------------\n");
+    for term in Term::ALL {
+        let w = t.terms[Color::White.index()][term as usize];
+        let b = t.terms[Color::Black.index()][term as usize];
+        let _ = writeln!(s, "{:>15} | {} | {} | {}", term.name(), pair(w), pair(b), pair(w - b));
+    }
+    s.push_str("----------------+---------------+---------------+--------------\n");
+    let _ = writeln!(s, "Phase: {}/24, endgame scale: {}/64", t.phase, t.scale);
+    let stm = if pos.turn() == Color::White { t.white_value } else { -t.white_value };
+    let _ = write!(
+        s,
+        "Final evaluation: {} (white side), {} (side to move)",
+        pawns(t.white_value).trim(),
+        pawns(stm).trim()
+    );
+    s
+}

@@ -1,0 +1,283 @@
+//! The UCI server: reads commands, drives the engine facade, writes the answers.
+//!
+//! The input loop never blocks on a search: `go` starts the engine's own threads, whose
+//! events are written by a callback as they come, so `isready`, `stop` and `ponderhit`
+//! are answered while the engine thinks. Every line is written whole under a lock so that
+//! search output and command answers never interleave within a line.
+
+use crate::command::{parse_command, Command, GoParams, StartPosition};
+use crate::format::{diagram, eval_table, info_line, option_line};
+use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex, PoisonError};
+use tempo_core::{divide, CastlingMode, Move, Position};
+use tempo_engine::{run_bench, Engine, EngineOption, Event, Limits, BENCH_DEPTH, OPTION_SPECS};
+use tempo_notation::{parse_uci_move, uci_move};
+
+/// Engine name announced by `uci`.
+pub const ENGINE_NAME: &str = concat!("Tempo ", env!("CARGO_PKG_VERSION"));
+/// Author announced by `uci`.
+pub const ENGINE_AUTHOR: &str = "the Tempo developers";
+
+/// What the caller should do after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep reading.
+    Continue,
+    /// `quit` was received: the search is stopped and its best move written.
+    Quit,
+}
+
+/// A shared, line-atomic output.
+struct Output<W: Write + Send + 'static>(Arc<Mutex<W>>);
+
+impl<W: Write + Send + 'static> Clone for Output<W> {
+    fn clone(&self) -> Self {
+        Output(Arc::clone(&self.0))
+    }
+}
+
+impl<W: Write + Send + 'static> Output<W> {
+    fn line(&self, text: &str) {
+        let mut out = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        // A closed output (GUI gone) is not an error worth dying for: the next read sees EOF.
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    }
+}
+
+/// The protocol server over any output.
+pub struct Server<W: Write + Send + 'static> {
+    engine: Engine,
+    out: Output<W>,
+    /// The root position, kept to write the engine's moves in UCI notation.
+    root: Position,
+    chess960: bool,
+}
+
+impl<W: Write + Send + 'static> Server<W> {
+    /// A server writing to `out`.
+    pub fn new(out: W) -> Server<W> {
+        Server {
+            engine: Engine::new(),
+            out: Output(Arc::new(Mutex::new(out))),
+            root: Position::startpos(),
+            chess960: false,
+        }
+    }
+
+    /// Runs until `quit` or the end of the input; a search still running at EOF is stopped
+    /// and its best move written before returning.
+    ///
+    /// # Errors
+    /// A read error of the input.
+    pub fn run(&mut self, input: impl BufRead) -> std::io::Result<()> {
+        for line in input.lines() {
+            let line = match line {
+                Ok(line) => line,
+                // Invalid UTF-8 is a malformed line, not the end of the session.
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    self.info_string("ignoring a line that is not valid UTF-8");
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            if self.handle_line(&line) == Flow::Quit {
+                return Ok(());
+            }
+        }
+        self.finish();
+        Ok(())
+    }
+
+    /// Stops any search and waits until its best move is written.
+    pub fn finish(&mut self) {
+        self.engine.stop();
+        self.engine.wait();
+    }
+
+    /// Blocks until the running search (if any) ends by itself.
+    pub fn wait(&mut self) {
+        self.engine.wait();
+    }
+
+    fn info_string(&self, text: &str) {
+        // `info string` ends at the line end: keep it one line.
+        self.out.line(&format!("info string {}", text.replace(['\n', '\r'], " ")));
+    }
+
+    /// Handles one input line.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        let command = match parse_command(line) {
+            Ok(Some(command)) => command,
+            Ok(None) => return Flow::Continue,
+            Err(e) => {
+                self.info_string(&e.to_string());
+                return Flow::Continue;
+            }
+        };
+        match command {
+            Command::Uci => {
+                self.out.line(&format!("id name {ENGINE_NAME}"));
+                self.out.line(&format!("id author {ENGINE_AUTHOR}"));
+                self.out.line("");
+                for spec in OPTION_SPECS {
+                    self.out.line(&option_line(spec));
+                }
+                self.out.line("uciok");
+            }
+            Command::Debug(_) | Command::Register => {}
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, &value),
+            Command::UciNewGame => {
+                if let Err(e) = self.engine.new_game() {
+                    self.info_string(&format!("ucinewgame ignored: {e}"));
+                }
+            }
+            Command::Position { start, moves } => self.set_position(start, &moves),
+            Command::Go(params) => self.go(params),
+            Command::Stop => self.engine.stop(),
+            Command::PonderHit => self.engine.ponderhit(),
+            Command::Quit => {
+                self.finish();
+                return Flow::Quit;
+            }
+            Command::Display => self.out.line(&diagram(self.engine.position())),
+            Command::Eval => {
+                let text = eval_table(self.engine.position(), &self.engine.evaluate());
+                self.out.line(&text);
+            }
+            Command::Bench { depth } => self.bench(depth.unwrap_or(BENCH_DEPTH)),
+        }
+        Flow::Continue
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) {
+        let option = match EngineOption::parse(name, value) {
+            Ok(option) => option,
+            Err(e) => return self.info_string(&e.to_string()),
+        };
+        if let EngineOption::Chess960(on) = option {
+            self.chess960 = on;
+        }
+        if let Err(e) = self.engine.set_option(option) {
+            self.info_string(&e.to_string());
+        }
+    }
+
+    fn set_position(&mut self, start: StartPosition, moves: &[String]) {
+        let mode = if self.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+        let parsed = match &start {
+            StartPosition::Startpos => {
+                let mut pos = Position::startpos();
+                pos.set_castling_mode(mode).map(|()| pos).map_err(|e| e.to_string())
+            }
+            StartPosition::Fen(fen) => tempo_core::parse_fen(fen, mode).map_err(|e| e.to_string()),
+        };
+        let start_pos = match parsed {
+            Ok(pos) => pos,
+            Err(e) => return self.info_string(&format!("position ignored: {e}")),
+        };
+        let mut pos = start_pos;
+        let mut played: Vec<Move> = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            match parse_uci_move(&pos, text) {
+                Ok(m) if !m.is_null() => {
+                    pos.play_unchecked(m);
+                    played.push(m);
+                }
+                Ok(_) | Err(_) => {
+                    return self.info_string(&format!(
+                        "position ignored: move {} ({text}) is illegal in {}",
+                        i + 1,
+                        pos.fen()
+                    ));
+                }
+            }
+        }
+        match self.engine.set_position(start_pos, &played) {
+            Ok(()) => self.root = pos,
+            Err(e) => self.info_string(&format!("position ignored: {e}")),
+        }
+    }
+
+    fn go(&mut self, params: GoParams) {
+        if self.engine.is_searching() {
+            return self.info_string("go ignored: a search is already running");
+        }
+        let root = *self.engine.position();
+        if let Some(depth) = params.perft {
+            return self.perft(&root, depth);
+        }
+        let mut searchmoves = Vec::with_capacity(params.searchmoves.len());
+        for text in &params.searchmoves {
+            match parse_uci_move(&root, text) {
+                Ok(m) if !m.is_null() => searchmoves.push(m),
+                _ => self.info_string(&format!("searchmoves: ignoring illegal move {text}")),
+            }
+        }
+        let limits = Limits {
+            wtime: params.wtime,
+            btime: params.btime,
+            winc: params.winc,
+            binc: params.binc,
+            movestogo: params.movestogo.filter(|&n| n > 0),
+            movetime: params.movetime,
+            depth: params.depth,
+            nodes: params.nodes,
+            mate: params.mate,
+            infinite: params.infinite,
+            ponder: params.ponder,
+            searchmoves,
+        };
+        let out = self.out.clone();
+        let show_ponder = self.engine.options().ponder;
+        let result = self.engine.go(limits, move |event| match event {
+            Event::Info(info) => out.line(&info_line(&root, &info)),
+            Event::CurrMove { depth, mv, number } => {
+                out.line(&format!("info depth {depth} currmove {} currmovenumber {number}", uci_move(&root, mv)));
+            }
+            Event::BestMove { best: None, .. } => out.line("bestmove 0000"),
+            Event::BestMove { best: Some(best), ponder } => {
+                let mut line = format!("bestmove {}", uci_move(&root, best));
+                if let (true, Some(p)) = (show_ponder, ponder) {
+                    let mut after = root;
+                    after.play_unchecked(best);
+                    line.push_str(&format!(" ponder {}", uci_move(&after, p)));
+                }
+                out.line(&line);
+            }
+        });
+        if let Err(e) = result {
+            // Exactly one bestmove per go, even when the go itself is unusable.
+            self.info_string(&format!("go failed: {e}"));
+            self.out.line("bestmove 0000");
+        }
+    }
+
+    fn perft(&self, root: &Position, depth: u32) {
+        let mut total = 0;
+        for (m, count) in divide(root, depth) {
+            self.out.line(&format!("{}: {count}", uci_move(root, m)));
+            total += count;
+        }
+        self.out.line("");
+        self.out.line(&format!("Nodes searched: {total}"));
+    }
+
+    fn bench(&mut self, depth: u32) {
+        if self.engine.is_searching() {
+            return self.info_string("bench ignored: a search is running");
+        }
+        let count = tempo_engine::BENCH_FENS.len();
+        let report = run_bench(depth, 16, |i, fen| {
+            // Progress goes to stderr, as in Stockfish, keeping stdout parseable.
+            eprintln!("Position: {}/{count} ({fen})", i + 1);
+        });
+        self.out.line("");
+        self.out.line("===========================");
+        self.out.line(&format!("Total time (ms) : {}", report.elapsed.as_millis()));
+        self.out.line(&format!("Nodes searched  : {}", report.nodes));
+        self.out.line(&format!("Nodes/second    : {}", report.nps()));
+        self.out.line(&format!("Bench: {} nodes {} nps", report.nodes, report.nps()));
+    }
+}
