@@ -412,11 +412,17 @@ fn suffix(pos: &Position, m: Move) -> Option<char> {
 
 /// Writes the canonical SAN of the legal move `m` in `pos` (with `+`/`#`) to `out`.
 ///
+/// A move that is not legal in `pos` has no SAN: it is written in UCI form (`e2e5`) so that
+/// nothing is lost and any reader rejects it, rather than as a SAN that lies.
+///
 /// # Errors
 /// Only those of `out`.
 pub fn write_san(out: &mut impl fmt::Write, pos: &Position, m: Move) -> fmt::Result {
     if m.is_null() {
         return out.write_str("--");
+    }
+    if !pos.is_legal(m) {
+        return out.write_str(&crate::uci_move(pos, m));
     }
     write_san_plain(out, pos, m)?;
     match suffix(pos, m) {
@@ -604,6 +610,15 @@ mod tests {
         assert!(short.is_castle() && short.is_kingside_castle());
         assert_eq!(san(&p, short), "O-O");
         assert_eq!(san(&p, parse_san(&p, "O-O-O").unwrap()), "O-O-O");
+    }
+
+    #[test]
+    fn illegal_moves_are_written_as_uci() {
+        let start = Position::startpos();
+        let e2e5 = Move::normal("e2".parse().unwrap(), "e5".parse().unwrap());
+        assert_eq!(san(&start, e2e5), "e2e5");
+        let empty = Move::normal("e4".parse().unwrap(), "e5".parse().unwrap());
+        assert_eq!(san(&start, empty), "e4e5");
     }
 
     #[test]

@@ -165,3 +165,17 @@ fn short_reads_and_read_errors() {
     assert!(matches!(last.kind, PgnErrorKind::Io(_)));
     assert!(failing[..failing.len() - 1].iter().all(Result::is_ok));
 }
+
+#[test]
+fn writing_a_hand_made_tree_with_illegal_moves_does_not_panic() {
+    use tempo_core::Move;
+    use tempo_notation::{pgn_string, PgnGame, PgnNode};
+    let bogus = Move::normal("e4".parse().unwrap(), "e5".parse().unwrap());
+    let mut game = PgnGame::default();
+    game.moves = vec![PgnNode::new(bogus), PgnNode::new(Move::NULL)];
+    game.moves[1].variations.push(vec![PgnNode::new(bogus)]);
+    let text = pgn_string(&game);
+    assert!(text.contains("1. e4e5"), "{text}");
+    // Reading it back reports the bad move instead of inventing one.
+    assert!(PgnReader::new(text.as_bytes()).games().next().unwrap().is_err());
+}
