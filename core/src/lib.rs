@@ -19,6 +19,7 @@
 
 mod attacks;
 mod bitboard;
+mod book;
 mod castling;
 mod clock;
 mod error;
@@ -36,6 +37,7 @@ pub use attacks::{
     rook_attacks,
 };
 pub use bitboard::Bitboard;
+pub use book::{decode_book_move, encode_book_move, Book, BookBuilder, BookEntry, BookError, BOOK_ENTRY_SIZE};
 pub use castling::{CastlingMode, CastlingRights, CastlingSide};
 pub use clock::{Clock, Stage, TimeControl, TimeControlError};
 pub use error::{FenError, MoveError, PositionError};

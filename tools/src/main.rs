@@ -1,6 +1,7 @@
 //! `tempo-tools`: developer tooling for Tempo. A thin binary: argument parsing here, the
 //! work in one module per command, the chess in the libraries.
 
+mod book;
 mod fen;
 mod game;
 mod perft;
@@ -28,6 +29,11 @@ enum Command {
     },
     /// Replay moves through the arbiter: position, result, termination, claimable draws.
     Game(game::GameArgs),
+    /// Polyglot opening books: build one from PGN games, or list a position's book moves.
+    Book {
+        #[command(subcommand)]
+        command: book::BookCommand,
+    },
     /// PGN files: validate every game, or convert them.
     Pgn {
         #[command(subcommand)]
@@ -42,6 +48,7 @@ fn main() -> ExitCode {
         Command::Fen { command } => fen::run(&command),
         Command::Game(args) => game::run(&args),
         Command::Pgn { command } => pgn::run(&command),
+        Command::Book { command } => book::run(&command),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
