@@ -141,7 +141,7 @@ impl Book {
             .iter()
             .filter_map(|e| decode_book_move(pos, e.raw_move).map(|m| (m, e.weight)))
             .collect();
-        moves.sort_by(|a, b| b.1.cmp(&a.1));
+        moves.sort_by_key(|&(_, weight)| std::cmp::Reverse(weight));
         moves
     }
 
