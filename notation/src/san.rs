@@ -421,10 +421,11 @@ pub fn write_san(out: &mut impl fmt::Write, pos: &Position, m: Move) -> fmt::Res
     if m.is_null() {
         return out.write_str("--");
     }
-    if !pos.is_legal(m) {
+    let legal = pos.legal_moves();
+    if !legal.contains(m) {
         return out.write_str(&crate::uci_move(pos, m));
     }
-    write_san_plain(out, pos, m)?;
+    write_san_plain(out, pos, m, &legal)?;
     match suffix(pos, m) {
         Some(c) => out.write_char(c),
         None => Ok(()),
@@ -432,7 +433,7 @@ pub fn write_san(out: &mut impl fmt::Write, pos: &Position, m: Move) -> fmt::Res
 }
 
 /// The SAN without check suffix.
-fn write_san_plain(out: &mut impl fmt::Write, pos: &Position, m: Move) -> fmt::Result {
+fn write_san_plain(out: &mut impl fmt::Write, pos: &Position, m: Move, legal: &MoveList) -> fmt::Result {
     if m.is_castle() {
         return out.write_str(if m.is_kingside_castle() { "O-O" } else { "O-O-O" });
     }
@@ -458,7 +459,6 @@ fn write_san_plain(out: &mut impl fmt::Write, pos: &Position, m: Move) -> fmt::R
         let mut rivals = pos.pieces(pos.turn(), role).without(from);
         rivals = rivals.filter(|&sq| attacks(Piece::new(pos.turn(), role), sq, pos.occupied()).contains(to)).collect();
         if rivals.any() {
-            let legal = pos.legal_moves();
             let rivals: Bitboard = legal
                 .iter()
                 .filter(|r| !r.is_castle() && r.to() == to && rivals.contains(r.from()))

@@ -171,8 +171,7 @@ fn writing_a_hand_made_tree_with_illegal_moves_does_not_panic() {
     use tempo_core::Move;
     use tempo_notation::{pgn_string, PgnGame, PgnNode};
     let bogus = Move::normal("e4".parse().unwrap(), "e5".parse().unwrap());
-    let mut game = PgnGame::default();
-    game.moves = vec![PgnNode::new(bogus), PgnNode::new(Move::NULL)];
+    let mut game = PgnGame { moves: vec![PgnNode::new(bogus), PgnNode::new(Move::NULL)], ..PgnGame::default() };
     game.moves[1].variations.push(vec![PgnNode::new(bogus)]);
     let text = pgn_string(&game);
     assert!(text.contains("1. e4e5"), "{text}");
