@@ -5,6 +5,8 @@
 //! cargo xtask perft [--full]    perft suites in data/perft via the release tempo-tools (1e7 / 1e11 node caps)
 //! cargo xtask bench [--check]   the engine bench; --check compares with the last `Bench:` commit line
 //! cargo xtask ci                fmt, clippy -D warnings, the README test command, quick perft, bench check
+//! cargo xtask benches           criterion benches of every crate
+//! cargo xtask dist [--cpu LIST] release archives per CPU level with SHA-256 sums
 //! ```
 
 use anyhow::{bail, Context, Result};
@@ -32,6 +34,14 @@ fn main() -> Result<()> {
         }
         Some("bench") => bench(flags.contains(&"--check")),
         Some("ci") => ci(),
+        Some("benches") => run(cargo().args(["bench", "--workspace"]).args(&args[1..])),
+        Some("dist") => {
+            let cpus = match flags.iter().position(|f| *f == "--cpu") {
+                Some(i) => flags.get(i + 1).context("--cpu needs a comma-separated list")?.to_string(),
+                None => DEFAULT_CPUS.to_owned(),
+            };
+            dist(&cpus.split(',').map(str::trim).filter(|c| !c.is_empty()).collect::<Vec<_>>())
+        }
         Some("help" | "--help" | "-h") | None => {
             println!("{}", HELP.trim());
             Ok(())
@@ -50,7 +60,18 @@ cargo xtask <task>
                     `Bench: N` line of the newest commit message that has one
   ci                what CI runs: fmt, clippy -D warnings, the README test command,
                     quick perft, bench check
+  benches [ARGS]    the criterion benches of every crate (`cargo bench --workspace ARGS`)
+  dist [--cpu x86-64,x86-64-v2,x86-64-v3,native]
+                    release builds (profile `dist`) of tempo, tempo-uci and tempo-tools per
+                    CPU level into target/dist/<version>/<cpu>/, with .tar.gz archives and
+                    SHA-256 sums, after running the bench of each engine binary
 ";
+
+/// CPU levels `dist` builds by default.
+const DEFAULT_CPUS: &str = "x86-64,x86-64-v2,x86-64-v3,native";
+/// The binaries a release ships.
+const DIST_BINARIES: [(&str, &str); 3] =
+    [("tempo-cli", "tempo"), ("tempo-uci", "tempo-uci"), ("tempo-tools", "tempo-tools")];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
@@ -73,8 +94,7 @@ fn run(cmd: &mut Command) -> Result<()> {
 
 fn release_binary(package: &str, bin: &str) -> Result<PathBuf> {
     run(cargo().args(["build", "--release", "--package", package, "--bin", bin]))?;
-    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"));
-    Ok(target.join("release").join(format!("{bin}{}", std::env::consts::EXE_SUFFIX)))
+    Ok(target_dir().join("release").join(format!("{bin}{}", std::env::consts::EXE_SUFFIX)))
 }
 
 fn perft(max_nodes: u64) -> Result<()> {
@@ -113,6 +133,76 @@ fn bench(check: bool) -> Result<()> {
             None => bail!("no `Bench: N` line in the commit log to compare with"),
         }
     }
+    Ok(())
+}
+
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"))
+}
+
+/// The host's target triple, from `rustc -vV`.
+fn host_triple() -> Result<String> {
+    let out = Command::new("rustc").arg("-vV").output().context("running rustc -vV")?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines().find_map(|l| l.strip_prefix("host: ")).map(str::to_owned).context("no host line in rustc -vV")
+}
+
+fn dist(cpus: &[&str]) -> Result<()> {
+    if cpus.is_empty() {
+        bail!("no CPU level given");
+    }
+    let version = env!("CARGO_PKG_VERSION");
+    let triple = host_triple()?;
+    let out_root = target_dir().join("dist").join(version);
+    std::fs::create_dir_all(&out_root)?;
+    let mut archives = Vec::new();
+    for &cpu in cpus {
+        // One build directory per level: RUSTFLAGS differ, so sharing one would rebuild
+        // everything each time.
+        let build_dir = target_dir().join("dist-build").join(cpu);
+        let mut build = cargo();
+        build.env("RUSTFLAGS", format!("-C target-cpu={cpu}")).env("CARGO_TARGET_DIR", &build_dir);
+        build.args(["build", "--profile", "dist"]);
+        for (package, _) in DIST_BINARIES {
+            build.args(["--package", package]);
+        }
+        run(&mut build)?;
+
+        let dir = out_root.join(cpu);
+        std::fs::create_dir_all(&dir)?;
+        for (_, bin) in DIST_BINARIES {
+            let name = format!("{bin}{}", std::env::consts::EXE_SUFFIX);
+            std::fs::copy(build_dir.join("dist").join(&name), dir.join(&name))
+                .with_context(|| format!("copying {name}"))?;
+        }
+
+        // The engine must run its bench before it ships; a level this CPU cannot execute
+        // (e.g. x86-64-v3 on a machine without AVX2) is reported, not silently shipped.
+        let engine = dir.join(format!("tempo-uci{}", std::env::consts::EXE_SUFFIX));
+        let bench =
+            Command::new(&engine).arg("bench").output().with_context(|| format!("running {}", engine.display()))?;
+        let text = String::from_utf8_lossy(&bench.stdout);
+        match text.lines().rev().find(|l| l.starts_with("Bench:")) {
+            Some(line) if bench.status.success() => println!("{cpu}: {line}"),
+            _ => bail!("{cpu}: the engine bench failed ({}); not packaging it", bench.status),
+        }
+
+        let archive = out_root.join(format!("tempo-{version}-{triple}-{cpu}.tar.gz"));
+        run(Command::new("tar").arg("czf").arg(&archive).arg("-C").arg(&out_root).arg(cpu))?;
+        archives.push(archive);
+    }
+    let mut sums = Command::new("sha256sum");
+    sums.current_dir(&out_root);
+    for archive in &archives {
+        sums.arg(archive.file_name().expect("archive has a name"));
+    }
+    let out = sums.output().context("running sha256sum")?;
+    if !out.status.success() {
+        bail!("sha256sum failed");
+    }
+    std::fs::write(out_root.join("SHA256SUMS"), &out.stdout)?;
+    println!("\n{}:", out_root.display());
+    print!("{}", String::from_utf8_lossy(&out.stdout));
     Ok(())
 }
 
