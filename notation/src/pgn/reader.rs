@@ -185,8 +185,12 @@ impl<R: Read> PgnReader<R> {
         }
     }
 
-    /// Reads the next game into `visitor`. `None` at the end of the input; `Some(Err)` for a
-    /// broken game (the reader has then skipped it and is ready for the next one).
+    /// Reads the next game into `visitor`. `None` at the end of the input.
+    ///
+    /// # Errors
+    /// `Some(Err(PgnError))` for a broken game, with its number, line and column; the reader
+    /// has then skipped the rest of it and is ready for the next game. A read error ends the
+    /// stream after being reported once.
     pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<Result<V::Output, PgnError>> {
         loop {
             if self.done {

@@ -8,6 +8,34 @@ use tempo_core::{Move, Position};
 /// Every method but [`Visitor::end_game`] has an empty default, so a visitor implements only
 /// what it needs (a validator implements none). Moves arrive already resolved against the
 /// position, variations included: the reader keeps the positions.
+///
+/// ```
+/// use tempo_core::{Move, Position};
+/// use tempo_notation::{PgnReader, Visitor};
+///
+/// /// Counts captures in every game, variations included.
+/// struct Captures(u32);
+///
+/// impl Visitor for Captures {
+///     type Output = u32;
+///     fn begin_game(&mut self) {
+///         self.0 = 0;
+///     }
+///     fn play(&mut self, before: &Position, m: Move) {
+///         self.0 += u32::from(!m.is_null() && before.is_capture(m));
+///     }
+///     fn end_game(&mut self) -> u32 {
+///         self.0
+///     }
+/// }
+///
+/// let pgn = "1. e4 d5 2. exd5 (2. e5) Qxd5 *\n\n1. d4 *";
+/// let mut reader = PgnReader::new(pgn.as_bytes());
+/// let mut visitor = Captures(0);
+/// assert_eq!(reader.read_game(&mut visitor), Some(Ok(2)));
+/// assert_eq!(reader.read_game(&mut visitor), Some(Ok(0)));
+/// assert_eq!(reader.read_game(&mut visitor), None);
+/// ```
 pub trait Visitor {
     /// What a game turns into.
     type Output;
