@@ -290,6 +290,12 @@ impl Clock {
         }
     }
 
+    /// The Fischer increment `color` receives after its next move (zero if none), as UCI's
+    /// `winc`/`binc` report it.
+    pub fn increment(&self, color: Color) -> Duration {
+        self.stage_after(self.state.moves[color.index()]).map(|stage| stage.increment).unwrap_or_default()
+    }
+
     /// The period a player is in after `made` moves (the last period with a move count repeats).
     fn stage_after(&self, made: u32) -> Option<Stage> {
         let TimeControl::Stages(stages) = &self.control else { return None };
