@@ -859,6 +859,17 @@ mod tests {
     }
 
     #[test]
+    fn chess960_castling_and_undo() {
+        let start = Position::from_fen_960("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1").unwrap();
+        let mut g = Game::new(start);
+        let castle = start.castling_move(crate::CastlingSide::KingSide).unwrap();
+        g.play(castle).unwrap();
+        assert_eq!(g.position().castling_rights().rooks().count(), 2, "black keeps both rights");
+        assert_eq!(g.undo(), Ok(castle));
+        assert_eq!(*g.position(), start);
+    }
+
+    #[test]
     fn illegal_input_leaves_game_unchanged() {
         let mut g = Game::with_time_control(Position::startpos(), "60".parse().unwrap());
         let before = format!("{g:?}");

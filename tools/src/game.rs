@@ -34,7 +34,13 @@ pub struct GameArgs {
 pub fn run(args: &GameArgs) -> Result<bool> {
     let mode = if args.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
     let start = match &args.fen {
-        Some(fen) => parse_fen(fen, mode).with_context(|| format!("invalid --fen {fen:?}"))?,
+        // A castling field only Chess960 can mean (e.g. `HAha`) is read as Chess960.
+        Some(fen) => match parse_fen(fen, mode) {
+            Ok(pos) => pos,
+            Err(e) => parse_fen(fen, CastlingMode::Chess960)
+                .map_err(|_| e)
+                .with_context(|| format!("invalid --fen {fen:?}"))?,
+        },
         None => {
             let mut pos = Position::startpos();
             pos.set_castling_mode(mode).context("start position")?;
