@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use tempo_core::Position;
 
 /// Default bench depth.
-pub const BENCH_DEPTH: u32 = 11;
+pub const BENCH_DEPTH: u32 = 14;
 
 /// The bench positions: openings, middlegames with tactics, endgames of every kind
 /// (a subset in the spirit of Stockfish's bench list).

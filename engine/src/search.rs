@@ -268,6 +268,11 @@ impl Worker {
             if sh.control.stopped() {
                 break;
             }
+            // Lazy SMP diversity: odd helpers skip every other depth, so the threads are
+            // spread over two iterations and fill the shared table with different work.
+            if !main && self.id % 2 == 1 && depth > 1 && depth % 2 == 0 && depth < max_depth {
+                continue;
+            }
             self.root_depth = depth;
             self.best_move_changes *= 0.5;
             for rm in &mut self.root_moves {

@@ -30,7 +30,7 @@ fn finds_the_mates() {
         assert_eq!(best.len(), 1);
         let mv = best[0].split(' ').nth(1).unwrap();
         assert!(accepted.contains(&mv), "{fen}: played {mv}\n{text}");
-        let last_info = text.lines().filter(|l| l.starts_with("info depth")).last().unwrap();
+        let last_info = text.lines().rfind(|l| l.starts_with("info depth")).unwrap();
         assert!(last_info.contains(&format!("score mate {n} ")), "{fen}: {last_info}");
     }
 }
@@ -47,6 +47,6 @@ fn getting_mated_is_announced_negative() {
     // After 1. Qg7 Black's only move Kb8 allows Qb7 mate: announced as mate -1.
     let text = transcript(&["position fen k7/8/1K6/8/8/8/8/6Q1 w - - 0 1 moves g1g7", "go depth 4"]);
     assert_eq!(bestmoves(&text).len(), 1, "{text}");
-    let last_info = text.lines().filter(|l| l.starts_with("info depth")).last().unwrap();
+    let last_info = text.lines().rfind(|l| l.starts_with("info depth")).unwrap();
     assert!(last_info.contains("score mate -1 "), "{last_info}");
 }
