@@ -178,3 +178,15 @@ fn writing_a_hand_made_tree_with_illegal_moves_does_not_panic() {
     // Reading it back reports the bad move instead of inventing one.
     assert!(PgnReader::new(text.as_bytes()).games().next().unwrap().is_err());
 }
+
+#[test]
+fn lenient_setup_and_en_passant_marks() {
+    let pgn = "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w KQkq e6\"]\n\n1. e4 Kd7 *\n\n\
+               [FEN \"r3k3/8/8/3pP3/8/8/8/4K3 w q d6 0 1\"]\n\n1. exd6 e.p. O-O-O 2. d7+ ep *\n";
+    let games: Vec<_> = PgnReader::new(pgn.as_bytes()).games().collect();
+    let first = games[0].as_ref().unwrap();
+    assert_eq!(first.start.fen(), "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    let second = games[1].as_ref().unwrap();
+    assert_eq!(second.moves.len(), 3, "{second:?}");
+    assert!(second.moves[0].mv.is_en_passant());
+}

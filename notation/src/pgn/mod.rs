@@ -6,6 +6,9 @@
 //!   because the SAN reader accepts long forms anyway and such files exist; it is written
 //!   back as SAN;
 //! - null moves `--`, `Z0` and `0000` are read (not in check) and written as `--`;
+//! - `e.p.` after an en passant capture is skipped;
+//! - a `[FEN]` without its clock fields, or with castling rights or an en passant square the
+//!   position cannot back, is repaired (missing clocks are `0 1`, unbacked rights dropped);
 //! - a game that ends without a termination marker (end of input, or the next game's tags
 //!   at the start of a line) is accepted with no result;
 //! - text with neither tags, moves nor a result (a remark after the last game) is not a game;

@@ -132,6 +132,47 @@ fn variant_mode(variant: &str) -> Result<CastlingMode, ()> {
     }
 }
 
+/// Reads a `[FEN]` tag as leniently as PGN writers require: a missing clock pair is `0 1`,
+/// a castling field only Chess960 explains switches to Chess960, and castling rights or an en
+/// passant square the position cannot back are dropped (as python-chess does). The error
+/// of the strict reading is reported if nothing works.
+fn lenient_fen(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_owned).collect();
+    if fields.len() == 4 {
+        fields.extend(["0".to_owned(), "1".to_owned()]);
+    }
+    let strict = parse_fen(&fields.join(" "), mode);
+    let Err(error) = strict else { return strict };
+    if fields.len() != 6 {
+        return Err(error);
+    }
+    for mode in [mode, CastlingMode::Chess960] {
+        if let Ok(pos) = parse_fen(&fields.join(" "), mode) {
+            return Ok(pos);
+        }
+        let mut repaired = fields.clone();
+        // Keep the castling rights that are valid on their own.
+        let valid: String = fields[2]
+            .chars()
+            .filter(|&c| {
+                let mut one = fields.clone();
+                one[2] = c.to_string();
+                one[3] = "-".to_owned();
+                c != '-' && parse_fen(&one.join(" "), mode).is_ok()
+            })
+            .collect();
+        repaired[2] = if valid.is_empty() { "-".to_owned() } else { valid };
+        if let Ok(pos) = parse_fen(&repaired.join(" "), mode) {
+            return Ok(pos);
+        }
+        repaired[3] = "-".to_owned();
+        if let Ok(pos) = parse_fen(&repaired.join(" "), mode) {
+            return Ok(pos);
+        }
+    }
+    Err(error)
+}
+
 struct Lines {
     /// Position before the last move of the current line (for a variation to branch from).
     before: Option<Position>,
@@ -310,12 +351,8 @@ impl<R: Read> PgnReader<R> {
                 let _ = pos.set_castling_mode(mode);
                 pos
             }
-            Some(fen) => match parse_fen(fen, mode) {
-                Ok(pos) => pos,
-                // A non-standard castling field without a Variant tag: read it as Chess960.
-                Err(error) => parse_fen(fen, CastlingMode::Chess960)
-                    .map_err(|_| (self.error(line, column, PgnErrorKind::Fen { fen: fen.clone(), error }), false))?,
-            },
+            Some(fen) => lenient_fen(fen, mode)
+                .map_err(|error| (self.error(line, column, PgnErrorKind::Fen { fen: fen.clone(), error }), false))?,
         };
         visitor.begin_movetext(&start);
         Ok(start)
@@ -414,6 +451,15 @@ impl<R: Read> PgnReader<R> {
                     }
                     if self.token.iter().all(u8::is_ascii_digit) {
                         // A move number: digits then dots (dots already consumed).
+                        continue;
+                    }
+                    if self.token == b"e" && self.src.peek() == Some(b'.') || self.token == b"ep" {
+                        // `e.p.` (or `ep`) after an en passant capture, as old sources write.
+                        for expected in [b'.', b'p', b'.'] {
+                            if self.src.peek() == Some(expected) {
+                                self.src.advance();
+                            }
+                        }
                         continue;
                     }
                     if let Some(nag) = suffix_nag(&self.token) {
