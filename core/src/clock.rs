@@ -273,6 +273,15 @@ impl Clock {
         self.state.moves[color.index()]
     }
 
+    /// The time the mover had left right after completing move `index` (0-based, counting both
+    /// players' moves on this clock), increments included: what PGN records as `[%clk]`.
+    /// `None` if no such move was made.
+    pub fn remaining_after(&self, index: usize) -> Option<Duration> {
+        let before = self.history.get(index)?;
+        let after = self.history.get(index + 1).unwrap_or(&self.state);
+        Some(after.remaining[before.turn.index()])
+    }
+
     /// Moves `color` still has to make before the next time bonus, under a period control.
     pub fn moves_to_go(&self, color: Color) -> Option<u32> {
         let TimeControl::Stages(stages) = &self.control else { return None };
@@ -534,6 +543,19 @@ mod tests {
         assert!(clock.undo());
         assert_eq!(clock.remaining(Color::White), secs(60));
         assert!(!clock.undo());
+    }
+
+    #[test]
+    fn remaining_after_each_move() {
+        let mut clock = Clock::new("60+1".parse().unwrap(), Color::White);
+        clock.press(secs(5));
+        clock.press(secs(10));
+        clock.press(secs(1));
+        clock.tick(secs(3));
+        assert_eq!(clock.remaining_after(0), Some(secs(56)));
+        assert_eq!(clock.remaining_after(1), Some(secs(51)));
+        assert_eq!(clock.remaining_after(2), Some(secs(56)));
+        assert_eq!(clock.remaining_after(3), None);
     }
 
     #[test]

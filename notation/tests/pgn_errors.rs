@@ -101,6 +101,12 @@ fn games_convert_both_ways() {
     let text = pgn_string(&back);
     assert!(text.contains("[Termination \"checkmate\"]") && text.ends_with("2. g4 Qh4# 0-1\n\n"), "{text}");
     assert_eq!(back.start, Position::startpos());
+
+    let mut timed = Game::with_time_control(Position::startpos(), "180+2".parse().unwrap());
+    let e4 = tempo_notation::parse_san(timed.position(), "e4").unwrap();
+    timed.play_timed(e4, std::time::Duration::from_millis(1500)).unwrap();
+    let text = pgn_string(&PgnGame::from_game(&timed));
+    assert!(text.contains("[TimeControl \"180+2\"]") && text.contains("1. e4 {[%clk 0:03:00.5]} *"), "{text}");
 }
 
 #[test]

@@ -104,7 +104,8 @@ impl PgnGame {
     }
 
     /// A PGN game recording `game`'s moves, with the Seven Tag Roster (`?` where unknown),
-    /// `SetUp`/`FEN` for a non-standard start, `Termination` and the result of its outcome.
+    /// `SetUp`/`FEN` for a non-standard start, `Termination` and the result of its outcome;
+    /// for a timed game also `TimeControl` and a `[%clk]` comment after every move.
     pub fn from_game(game: &Game) -> PgnGame {
         let result = super::PgnResult::from(game.outcome().map(|o| o.result));
         let mut tags: Vec<(String, String)> = [
@@ -130,13 +131,23 @@ impl PgnGame {
         if let Some(outcome) = game.outcome() {
             tags.push(("Termination".to_owned(), outcome.termination.as_str().to_owned()));
         }
-        PgnGame {
-            tags,
-            start,
-            comments: Vec::new(),
-            moves: game.moves().iter().map(|&m| PgnNode::new(m)).collect(),
-            result: Some(result),
+        let clock = game.clock().filter(|c| c.control().is_timed());
+        if let Some(clock) = clock {
+            tags.push(("TimeControl".to_owned(), clock.control().to_string()));
         }
+        let moves = game
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| {
+                let mut node = PgnNode::new(m);
+                if let Some(left) = clock.and_then(|c| c.remaining_after(i)) {
+                    node.comments.push(format!("[%clk {}]", super::annotations::format_clock(left)));
+                }
+                node
+            })
+            .collect();
+        PgnGame { tags, start, comments: Vec::new(), moves, result: Some(result) }
     }
 
     /// Replays the main line through the arbiter (a [`Game`] knows how it ended).
