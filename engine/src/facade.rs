@@ -92,7 +92,7 @@ impl Engine {
 
     /// `true` while a search is running (its best move not yet reported).
     pub fn is_searching(&self) -> bool {
-        self.handle.as_ref().is_some_and(|h| !h.is_finished())
+        self.handle.as_ref().is_some_and(|h| !h.is_finished()) && !self.control.done.load(Ordering::Acquire)
     }
 
     fn ensure_idle(&mut self) -> Result<(), EngineError> {
@@ -282,6 +282,7 @@ impl Job {
             // Mate or stalemate: nothing to search, but `go ponder`/`infinite` still wait
             // for the GUI before answering, as the protocol requires.
             self.wait_for_release();
+            self.control.done.store(true, Ordering::Release);
             (self.on_event)(Event::BestMove { best: None, ponder: None });
             return;
         }
@@ -367,6 +368,9 @@ impl Job {
             self.tt.probe(child.key(), 0).and_then(|e| e.mv).filter(|&m| child.is_legal(m))
         });
         drop(workers);
+        // A GUI may answer the best move at once: from here on the engine counts as idle
+        // and the next command joins this thread (which only returns) instead of failing.
+        self.control.done.store(true, Ordering::Release);
         (self.on_event)(Event::BestMove { best: Some(best), ponder });
     }
 

@@ -30,6 +30,9 @@ pub struct Control {
     pub ponderhit_us: AtomicU64,
     /// When the `go` command arrived.
     pub start: Instant,
+    /// Set just before the best move is reported: from then on the search thread only
+    /// exits, and a new command may wait for it instead of being refused.
+    pub done: AtomicBool,
 }
 
 impl Control {
@@ -40,6 +43,7 @@ impl Control {
             pondering: AtomicBool::new(pondering),
             ponderhit_us: AtomicU64::new(0),
             start,
+            done: AtomicBool::new(false),
         }
     }
 

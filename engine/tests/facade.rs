@@ -112,3 +112,16 @@ fn repetition_and_dead_positions_are_draws() {
     let events = search(&mut engine, Limits::depth(8));
     assert!(info_scores(&events).iter().all(|s| *s == tempo_engine::Score::Cp(0)), "{events:?}");
 }
+
+#[test]
+fn the_next_command_may_follow_the_best_move_at_once() {
+    // A GUI answers the best move immediately; the search thread may still be exiting then
+    // and must not make the next `position`/`go` fail as busy.
+    let mut engine = Engine::new();
+    for _ in 0..50 {
+        let (tx, rx) = mpsc::channel();
+        engine.go(Limits::depth(1), move |e| drop(tx.send(e))).unwrap();
+        while !matches!(rx.recv().unwrap(), Event::BestMove { .. }) {}
+        engine.set_position(Position::startpos(), &[]).unwrap();
+    }
+}

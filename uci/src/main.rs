@@ -10,12 +10,16 @@ fn main() -> anyhow::Result<()> {
     let mut server = Server::new(stdout());
     if args.is_empty() {
         server.run(stdin().lock()).context("reading stdin")?;
-    } else {
-        // Each argument is one command, or all of them form one command when none is a
-        // command by itself (`tempo-uci go depth 5` as well as `tempo-uci "go depth 5"`).
-        let line = args.join(" ");
-        server.handle_line(&line);
+        return Ok(());
+    }
+    // `tempo-uci bench 13` is one command split by the shell; `tempo-uci "position startpos"
+    // "go depth 5"` is one command per (quoted) argument.
+    let commands = if args.iter().any(|a| a.contains(' ')) { args } else { vec![args.join(" ")] };
+    for command in &commands {
+        server.handle_line(command);
+        // A search started from the command line runs to its own end before the next command.
         server.wait();
     }
+    server.finish();
     Ok(())
 }
