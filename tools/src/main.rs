@@ -4,6 +4,7 @@
 mod book;
 mod fen;
 mod game;
+mod matches;
 mod perft;
 mod pgn;
 
@@ -18,6 +19,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per run: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Count leaf nodes of the legal move tree: a whole EPD suite, or one position.
@@ -34,6 +37,8 @@ enum Command {
         #[command(subcommand)]
         command: book::BookCommand,
     },
+    /// Play a match between UCI engines: clocks, openings in pairs, Elo and SPRT.
+    Match(matches::MatchArgs),
     /// PGN files: validate every game, or convert them.
     Pgn {
         #[command(subcommand)]
@@ -49,6 +54,7 @@ fn main() -> ExitCode {
         Command::Game(args) => game::run(&args),
         Command::Pgn { command } => pgn::run(&command),
         Command::Book { command } => book::run(&command),
+        Command::Match(args) => matches::run(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -1,0 +1,351 @@
+//! `tempo-tools match`: games between UCI engines with real clocks, openings played in pairs
+//! with colours swapped, adjudication, PGN output with `[%clk]`, Elo with a 95% interval and
+//! an SPRT that stops the match as soon as it decides.
+//!
+//! With two engines the report is from the first engine's point of view; with more, every
+//! pairing plays `--games` games (a round robin) and each pairing is reported. With a single
+//! `--engine`, the built-in engine (`tempo-uci` next to this program) is the first engine.
+
+mod openings;
+mod play;
+mod stats;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use openings::Opening;
+use play::{Adjudication, EngineSpec, GameRecord, MoveLimit};
+use stats::{Sprt, Tally, Verdict};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+use tempo_core::{GameResult, TimeControl};
+use tempo_notation::pgn_string;
+
+#[derive(Args)]
+pub struct MatchArgs {
+    /// An engine command line (program and arguments, split at spaces), repeatable. With only
+    /// one, the built-in engine plays against it.
+    #[arg(long = "engine", required = true)]
+    engines: Vec<String>,
+    /// Display names, in the order of --engine (default: the program name).
+    #[arg(long = "name")]
+    names: Vec<String>,
+    /// An option for one engine: `N:NAME=VALUE` (N counts engines from 1, the built-in one
+    /// first when it plays), repeatable.
+    #[arg(long = "option")]
+    options: Vec<String>,
+    /// Time control in the PGN TimeControl format: `10+0.1`, `60`, `40/60+0.5`.
+    #[arg(long, default_value = "10+0.1")]
+    tc: String,
+    /// Fixed nodes per move instead of a clock.
+    #[arg(long, conflicts_with_all = ["depth", "movetime"])]
+    nodes: Option<u64>,
+    /// Fixed depth per move instead of a clock.
+    #[arg(long, conflicts_with = "movetime")]
+    depth: Option<u32>,
+    /// Fixed milliseconds per move instead of a clock.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Games per pairing (pairs of games share an opening with colours swapped).
+    #[arg(long, default_value_t = 20)]
+    games: usize,
+    /// Openings: an EPD/FEN file or a PGN file (default: the start position).
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Start with this opening (0-based), to continue an earlier run.
+    #[arg(long, default_value_t = 0)]
+    opening_offset: usize,
+    /// Games played at once (each game is timed by wall clock: keep this at most half the
+    /// cores for timing-sensitive matches).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// SPRT hypotheses `elo0,elo1` (alpha = beta = 0.05 unless given): stop when decided.
+    #[arg(long, value_parser = parse_sprt)]
+    sprt: Option<(f64, f64)>,
+    /// SPRT error rates.
+    #[arg(long, default_value_t = 0.05)]
+    sprt_alpha: f64,
+    #[arg(long, default_value_t = 0.05)]
+    sprt_beta: f64,
+    /// Resign adjudication: both engines agree one side is this many centipawns down...
+    #[arg(long)]
+    resign_score: Option<i32>,
+    /// ...for this many consecutive moves.
+    #[arg(long, default_value_t = 3)]
+    resign_moves: u32,
+    /// Draw adjudication: both scores within this many centipawns of zero...
+    #[arg(long)]
+    draw_score: Option<i32>,
+    /// ...for this many consecutive moves each...
+    #[arg(long, default_value_t = 8)]
+    draw_moves: u32,
+    /// ...from this move number on.
+    #[arg(long, default_value_t = 40)]
+    draw_after: u32,
+    /// Declare a draw after this many moves.
+    #[arg(long)]
+    max_moves: Option<u32>,
+    /// Milliseconds an engine may overstep its clock before forfeiting (oversteps are counted).
+    #[arg(long, default_value_t = 100)]
+    time_margin: u64,
+    /// Seconds to wait for an engine without a clock (start-up, fixed depth or nodes).
+    #[arg(long, default_value_t = 60)]
+    hang_timeout: u64,
+    /// Write every game here (PGN with `[%clk]` comments).
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+}
+
+fn parse_sprt(text: &str) -> Result<(f64, f64), String> {
+    let (a, b) = text.split_once(',').ok_or("expected elo0,elo1")?;
+    let parse = |s: &str| s.trim().parse::<f64>().map_err(|e| format!("{s:?}: {e}"));
+    let (elo0, elo1) = (parse(a)?, parse(b)?);
+    if elo1 <= elo0 {
+        return Err("elo1 must exceed elo0".to_owned());
+    }
+    Ok((elo0, elo1))
+}
+
+/// The built-in engine: `tempo-uci` beside this executable.
+fn builtin_engine() -> Result<String> {
+    let exe = std::env::current_exe().context("locating tempo-tools")?;
+    let path = exe.with_file_name(format!("tempo-uci{}", std::env::consts::EXE_SUFFIX));
+    if !path.exists() {
+        bail!("the built-in engine {} is missing: build it with `cargo build --release -p tempo-uci`", path.display());
+    }
+    Ok(path.to_string_lossy().into_owned())
+}
+
+fn engine_specs(args: &MatchArgs) -> Result<Vec<EngineSpec>> {
+    let mut commands = args.engines.clone();
+    if commands.len() == 1 {
+        commands.insert(0, builtin_engine()?);
+    }
+    let mut specs: Vec<EngineSpec> = commands
+        .iter()
+        .enumerate()
+        .map(|(i, command)| {
+            let mut words = command.split_whitespace().map(str::to_owned);
+            let program = words.next().with_context(|| format!("engine {} has an empty command", i + 1))?;
+            let default_name = std::path::Path::new(&program)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| program.clone());
+            Ok(EngineSpec { name: default_name, program, args: words.collect(), options: Vec::new() })
+        })
+        .collect::<Result<_>>()?;
+    for (spec, name) in specs.iter_mut().zip(&args.names) {
+        spec.name.clone_from(name);
+    }
+    // Two engines with the same name would make the report ambiguous.
+    for i in 1..specs.len() {
+        if specs[..i].iter().any(|s| s.name == specs[i].name) {
+            specs[i].name = format!("{}-{}", specs[i].name, i + 1);
+        }
+    }
+    for option in &args.options {
+        let (index, setting) =
+            option.split_once(':').with_context(|| format!("option {option:?}: expected N:NAME=VALUE"))?;
+        let (name, value) =
+            setting.split_once('=').with_context(|| format!("option {option:?}: expected N:NAME=VALUE"))?;
+        let index: usize = index.parse().with_context(|| format!("option {option:?}: bad engine number"))?;
+        let spec =
+            specs.get_mut(index.wrapping_sub(1)).with_context(|| format!("option {option:?}: no engine {index}"))?;
+        spec.options.push((name.trim().to_owned(), value.trim().to_owned()));
+    }
+    Ok(specs)
+}
+
+/// One scheduled game.
+struct Job {
+    pairing: usize,
+    white: usize,
+    black: usize,
+    opening: usize,
+    round: String,
+}
+
+/// The running totals of one pairing, from its first engine's point of view.
+#[derive(Default)]
+struct PairingStats {
+    tally: Tally,
+    forfeits: [u32; 2],
+    illegal: [u32; 2],
+    crashes: [u32; 2],
+    oversteps: [u32; 2],
+}
+
+/// Runs the match; `Ok(true)` unless an engine could not be used at all.
+pub fn run(args: &MatchArgs) -> Result<bool> {
+    let specs = engine_specs(args)?;
+    if specs.len() < 2 {
+        bail!("a match needs at least two engines");
+    }
+    let limit = if let Some(n) = args.nodes {
+        MoveLimit::Nodes(n)
+    } else if let Some(d) = args.depth {
+        MoveLimit::Depth(d)
+    } else if let Some(ms) = args.movetime {
+        MoveLimit::MoveTime(Duration::from_millis(ms))
+    } else {
+        let control: TimeControl = args.tc.parse().with_context(|| format!("time control {:?}", args.tc))?;
+        if !control.is_timed() {
+            bail!("time control {:?} has no clock; use --nodes, --depth or --movetime", args.tc);
+        }
+        MoveLimit::Clock(control)
+    };
+    let openings = match &args.openings {
+        Some(path) => openings::load(path)?,
+        None => vec![Opening::startpos()],
+    };
+    let rules = Adjudication {
+        resign_score: args.resign_score,
+        resign_moves: args.resign_moves.max(1),
+        draw_score: args.draw_score,
+        draw_moves: args.draw_moves.max(1),
+        draw_after: args.draw_after,
+        max_moves: args.max_moves,
+        time_margin: Duration::from_millis(args.time_margin),
+        hang_timeout: Duration::from_secs(args.hang_timeout.max(1)),
+    };
+    let sprt = args.sprt.map(|(elo0, elo1)| Sprt { elo0, elo1, alpha: args.sprt_alpha, beta: args.sprt_beta });
+
+    let pairings: Vec<(usize, usize)> =
+        (0..specs.len()).flat_map(|a| (a + 1..specs.len()).map(move |b| (a, b))).collect();
+    let mut jobs = Vec::new();
+    for (p, &(a, b)) in pairings.iter().enumerate() {
+        for g in 0..args.games {
+            let opening = (args.opening_offset + g / 2) % openings.len();
+            let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+            jobs.push(Job { pairing: p, white, black, opening, round: format!("{}.{}", p + 1, g + 1) });
+        }
+    }
+    let total = jobs.len();
+    let stats: Vec<Mutex<PairingStats>> = pairings.iter().map(|_| Mutex::new(PairingStats::default())).collect();
+    let stop = AtomicBool::new(false);
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let pgn_out = match &args.pgn {
+        Some(path) => {
+            Some(Mutex::new(std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?))
+        }
+        None => None,
+    };
+    let bar = if std::io::stderr().is_terminal() { ProgressBar::new(total as u64) } else { ProgressBar::hidden() };
+    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}").expect("valid template"));
+
+    std::thread::scope(|scope| {
+        for _ in 0..args.concurrency.max(1) {
+            scope.spawn(|| loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(job) = jobs.get(i) else { break };
+                let record = play::play_game(
+                    [&specs[job.white], &specs[job.black]],
+                    &openings[job.opening],
+                    &limit,
+                    &rules,
+                    &job.round,
+                );
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                let (a, _) = pairings[job.pairing];
+                let line = {
+                    let mut s = stats[job.pairing].lock().expect("stats lock");
+                    account(&mut s, &record, job.white == a);
+                    let t = s.tally;
+                    let mut line = format!(
+                        "Game {n}/{total}: {} vs {}: {} ({}) | {} vs {}: +{} ={} -{}",
+                        specs[job.white].name,
+                        specs[job.black].name,
+                        record.result.as_str(),
+                        record.reason,
+                        specs[pairings[job.pairing].0].name,
+                        specs[pairings[job.pairing].1].name,
+                        t.wins,
+                        t.draws,
+                        t.losses
+                    );
+                    if let Some(sprt) = sprt {
+                        line.push_str(&format!(" LLR {:.2}", t.llr(sprt.elo0, sprt.elo1)));
+                        if pairings.len() == 1 && sprt.verdict(&t) != Verdict::Continue {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    line
+                };
+                bar.suspend(|| println!("{line}"));
+                bar.inc(1);
+                if let Some(out) = &pgn_out {
+                    let mut file = out.lock().expect("pgn lock");
+                    let _ = writeln!(file, "{}", pgn_string(&record.pgn));
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+
+    println!();
+    for (p, &(a, b)) in pairings.iter().enumerate() {
+        let s = stats[p].lock().expect("stats lock");
+        report(&specs[a].name, &specs[b].name, &s, sprt);
+    }
+    Ok(true)
+}
+
+/// Adds a game to a pairing's totals; `first_is_white` tells which colour the pairing's first
+/// engine had.
+fn account(s: &mut PairingStats, record: &GameRecord, first_is_white: bool) {
+    let (first, second) = if first_is_white { (0, 1) } else { (1, 0) };
+    match (record.result, first_is_white) {
+        (GameResult::Draw, _) => s.tally.draws += 1,
+        (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => s.tally.wins += 1,
+        _ => s.tally.losses += 1,
+    }
+    for (to, from) in [(0, first), (1, second)] {
+        s.forfeits[to] += record.time_forfeits[from];
+        s.illegal[to] += record.illegal_moves[from];
+        s.crashes[to] += record.crashes[from];
+        s.oversteps[to] += record.oversteps[from];
+    }
+}
+
+fn report(a: &str, b: &str, s: &PairingStats, sprt: Option<Sprt>) {
+    let t = s.tally;
+    let (elo, low, high) = t.elo();
+    println!(
+        "{a} vs {b}: {} games, W/D/L {}/{}/{} (score {:.1}%)",
+        t.games(),
+        t.wins,
+        t.draws,
+        t.losses,
+        100.0 * t.score()
+    );
+    println!("Elo difference: {elo:.1} [{low:.1}, {high:.1}] (95%)");
+    for (i, name) in [a, b].iter().enumerate() {
+        println!(
+            "{name}: {} time forfeits, {} illegal moves, {} crashes, {} clock oversteps within the margin",
+            s.forfeits[i], s.illegal[i], s.crashes[i], s.oversteps[i]
+        );
+    }
+    if let Some(sprt) = sprt {
+        let (lower, upper) = sprt.bounds();
+        let verdict = match sprt.verdict(&t) {
+            Verdict::H1 => "H1 accepted",
+            Verdict::H0 => "H0 accepted",
+            Verdict::Continue => "inconclusive",
+        };
+        println!(
+            "SPRT [{}, {}] alpha {} beta {}: LLR {:.2} ({lower:.2}, {upper:.2}): {verdict}",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            t.llr(sprt.elo0, sprt.elo1)
+        );
+    }
+}

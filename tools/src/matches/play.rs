@@ -1,0 +1,347 @@
+//! One game between two UCI engines, refereed by `tempo_core::Game` with a real clock
+//! measured here (the runner, not the engines, keeps time).
+
+use super::openings::Opening;
+use std::time::{Duration, Instant};
+use tempo_core::{CastlingMode, Color, Game, GameResult, Outcome, Termination, TimeControl};
+use tempo_notation::{format_clock, parse_uci_move, uci_move, PgnGame};
+use tempo_uci::{ClientError, ScoreMessage, UciClient};
+
+/// How to start one engine.
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    pub name: String,
+    pub program: String,
+    pub args: Vec<String>,
+    pub options: Vec<(String, String)>,
+}
+
+/// What limits each move.
+#[derive(Clone, Debug)]
+pub enum MoveLimit {
+    /// A real clock for each side.
+    Clock(TimeControl),
+    /// `go nodes N`.
+    Nodes(u64),
+    /// `go depth N`.
+    Depth(u32),
+    /// `go movetime MS`.
+    MoveTime(Duration),
+}
+
+/// Game-ending rules the runner applies beyond the Laws of Chess.
+#[derive(Clone, Copy, Debug)]
+pub struct Adjudication {
+    /// Resign when both engines agree a side is this many centipawns down...
+    pub resign_score: Option<i32>,
+    /// ...for this many consecutive moves each.
+    pub resign_moves: u32,
+    /// Draw when both scores stay within this many centipawns of zero...
+    pub draw_score: Option<i32>,
+    /// ...for this many consecutive moves each...
+    pub draw_moves: u32,
+    /// ...after this full-move number.
+    pub draw_after: u32,
+    /// Draw after this many full moves in any case.
+    pub max_moves: Option<u32>,
+    /// Time an engine may overstep its clock without forfeiting (the overstep is counted).
+    pub time_margin: Duration,
+    /// How long to wait for a move without a clock, and for start-up.
+    pub hang_timeout: Duration,
+}
+
+/// How a game ended, with the incidents the match report counts.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub result: GameResult,
+    pub reason: String,
+    pub pgn: PgnGame,
+    /// Per colour (White, Black): lost on time, illegal move, crash or hang, clock oversteps
+    /// within the margin.
+    pub time_forfeits: [u32; 2],
+    pub illegal_moves: [u32; 2],
+    pub crashes: [u32; 2],
+    pub oversteps: [u32; 2],
+}
+
+/// A failure of one engine that decides the game against it.
+enum Fault {
+    Crash(String),
+    Illegal(String),
+}
+
+fn start_engine(spec: &EngineSpec, chess960: bool, timeout: Duration) -> Result<UciClient, ClientError> {
+    let args: Vec<&str> = spec.args.iter().map(String::as_str).collect();
+    let mut engine = UciClient::spawn(&spec.program, &args)?;
+    engine.handshake(timeout)?;
+    for (name, value) in &spec.options {
+        engine.set_option(name, value)?;
+    }
+    if chess960 {
+        engine.set_option("UCI_Chess960", "true")?;
+    }
+    engine.send("ucinewgame")?;
+    engine.ready(timeout)?;
+    Ok(engine)
+}
+
+fn cp_of(score: ScoreMessage) -> i32 {
+    match score {
+        ScoreMessage::Cp(cp) => cp,
+        ScoreMessage::Mate(n) if n > 0 => 100_000 - n,
+        ScoreMessage::Mate(n) => -100_000 - n,
+    }
+}
+
+/// Plays one game: `engines[0]` has White.
+pub fn play_game(
+    engines: [&EngineSpec; 2],
+    opening: &Opening,
+    limit: &MoveLimit,
+    rules: &Adjudication,
+    round: &str,
+) -> GameRecord {
+    let chess960 = opening.start.castling_mode() == CastlingMode::Chess960;
+    let mut game = match limit {
+        MoveLimit::Clock(control) => Game::with_time_control(opening.start, control.clone()),
+        _ => Game::new(opening.start),
+    };
+    let mut record = GameRecord {
+        result: GameResult::Draw,
+        reason: String::new(),
+        pgn: PgnGame::default(),
+        time_forfeits: [0; 2],
+        illegal_moves: [0; 2],
+        crashes: [0; 2],
+        oversteps: [0; 2],
+    };
+    // The opening moves are part of the game but not of anyone's clock.
+    let mut clocks_after: Vec<Option<Duration>> = Vec::new();
+    for &m in &opening.moves {
+        let _ = game.play_timed(m, Duration::ZERO);
+        clocks_after.push(None);
+    }
+
+    let mut clients: [Option<UciClient>; 2] = [None, None];
+    let mut outcome: Option<(GameResult, String)> = None;
+    for (i, spec) in engines.iter().enumerate() {
+        match start_engine(spec, chess960, rules.hang_timeout) {
+            Ok(client) => clients[i] = Some(client),
+            Err(e) => {
+                record.crashes[i] += 1;
+                let loser = if i == 0 { Color::White } else { Color::Black };
+                outcome.get_or_insert((GameResult::win_for(!loser), format!("{} failed to start: {e}", spec.name)));
+            }
+        }
+    }
+
+    // Consecutive moves each side's own score supported resigning / a draw.
+    let mut losing_streak = [0u32; 2];
+    let mut winning_streak = [0u32; 2];
+    let mut draw_streak = [0u32; 2];
+    let start_fen = opening.start.fen();
+    while outcome.is_none() {
+        if let Some(o) = game.outcome() {
+            outcome = Some((o.result, o.termination.as_str().replace('_', " ")));
+            break;
+        }
+        if let Some(claim) = game.claimable().first() {
+            // The runner claims every draw the rules allow, as tournament managers do.
+            let o = game.claim_draw().expect("a claimable draw can be claimed");
+            outcome = Some((o.result, claim.as_str().replace('_', " ")));
+            break;
+        }
+        if let Some(max) = rules.max_moves {
+            if game.position().fullmove_number() > max {
+                outcome = Some((GameResult::Draw, format!("adjudication: {max} moves")));
+                break;
+            }
+        }
+        let pos = *game.position();
+        let side = pos.turn();
+        let idx = side.index();
+        let client = clients[idx].as_mut().expect("both engines started");
+        let moves_uci: Vec<String> = {
+            let mut p = opening.start;
+            game.moves()
+                .iter()
+                .map(|&m| {
+                    let text = uci_move(&p, m);
+                    p.play_unchecked(m);
+                    text
+                })
+                .collect()
+        };
+        let (go, timeout) = match (limit, game.clock()) {
+            (MoveLimit::Clock(_), Some(clock)) => {
+                let ms = |d: Duration| d.as_millis();
+                let mut go = format!(
+                    "wtime {} btime {} winc {} binc {}",
+                    ms(clock.remaining(Color::White)),
+                    ms(clock.remaining(Color::Black)),
+                    ms(clock.increment(Color::White)),
+                    ms(clock.increment(Color::Black))
+                );
+                if let Some(mtg) = clock.moves_to_go(side) {
+                    go.push_str(&format!(" movestogo {mtg}"));
+                }
+                (go, clock.remaining(side) + rules.time_margin + Duration::from_millis(50))
+            }
+            (MoveLimit::Nodes(n), _) => (format!("nodes {n}"), rules.hang_timeout),
+            (MoveLimit::Depth(d), _) => (format!("depth {d}"), rules.hang_timeout),
+            (MoveLimit::MoveTime(t), _) => (format!("movetime {}", t.as_millis()), *t + rules.hang_timeout),
+            (MoveLimit::Clock(_), None) => unreachable!("a clocked game has a clock"),
+        };
+        let mut last_score = None;
+        let started = Instant::now();
+        let reply = client.set_position(Some(&start_fen), &moves_uci).and_then(|()| {
+            client.go(&go, timeout, |info| {
+                if info.multipv.unwrap_or(1) == 1 && !info.lowerbound && !info.upperbound {
+                    if let Some(score) = info.score {
+                        last_score = Some(cp_of(score));
+                    }
+                }
+            })
+        });
+        let elapsed = started.elapsed();
+        let fault = match reply {
+            Ok((best, _)) => match parse_uci_move(&pos, &best) {
+                Ok(m) if !m.is_null() => {
+                    let charged = match game.clock() {
+                        Some(clock)
+                            if elapsed > clock.remaining(side)
+                                && elapsed <= clock.remaining(side) + rules.time_margin =>
+                        {
+                            record.oversteps[idx] += 1;
+                            clock.remaining(side)
+                        }
+                        _ => elapsed,
+                    };
+                    match game.play_timed(m, charged) {
+                        Ok(Some(o))
+                            if o.termination == Termination::TimeForfeit
+                                || o.termination == Termination::TimeoutVsInsufficientMaterial =>
+                        {
+                            if o.termination == Termination::TimeForfeit {
+                                record.time_forfeits[idx] += 1;
+                            }
+                            outcome = Some((
+                                o.result,
+                                format!("{} {}", engines[idx].name, o.termination.as_str().replace('_', " ")),
+                            ));
+                            None
+                        }
+                        Ok(_) => {
+                            clocks_after.push(game.clock().map(|c| c.remaining(side)));
+                            None
+                        }
+                        Err(e) => Some(Fault::Illegal(format!("{best} ({e})"))),
+                    }
+                }
+                _ => Some(Fault::Illegal(best)),
+            },
+            Err(ClientError::Timeout { .. }) if game.clock().is_some() => {
+                record.time_forfeits[idx] += 1;
+                let o: Outcome = game.flag(side).expect("the game is still open");
+                outcome = Some((o.result, format!("{} lost on time", engines[idx].name)));
+                None
+            }
+            Err(e) => Some(Fault::Crash(e.to_string())),
+        };
+        if let Some(fault) = fault {
+            let text = match fault {
+                Fault::Illegal(m) => {
+                    record.illegal_moves[idx] += 1;
+                    format!("{} played an illegal move: {m}", engines[idx].name)
+                }
+                Fault::Crash(e) => {
+                    record.crashes[idx] += 1;
+                    format!("{} crashed or hung: {e}", engines[idx].name)
+                }
+            };
+            outcome = Some((GameResult::win_for(!side), text));
+            break;
+        }
+
+        // Adjudication by the engines' own evaluations (each from its side's view).
+        if let Some(score) = last_score {
+            losing_streak[idx] = match rules.resign_score {
+                Some(limit) if score <= -limit => losing_streak[idx] + 1,
+                _ => 0,
+            };
+            winning_streak[idx] = match rules.resign_score {
+                Some(limit) if score >= limit => winning_streak[idx] + 1,
+                _ => 0,
+            };
+            draw_streak[idx] = match rules.draw_score {
+                Some(limit) if score.abs() <= limit && pos.fullmove_number() >= rules.draw_after => {
+                    draw_streak[idx] + 1
+                }
+                _ => 0,
+            };
+        } else {
+            losing_streak[idx] = 0;
+            winning_streak[idx] = 0;
+            draw_streak[idx] = 0;
+        }
+        if game.outcome().is_none() && outcome.is_none() {
+            let other = 1 - idx;
+            // Both engines must agree: the mover sees itself lost, its opponent sees itself won.
+            if rules.resign_score.is_some()
+                && losing_streak[idx] >= rules.resign_moves
+                && winning_streak[other] >= rules.resign_moves
+            {
+                outcome = Some((GameResult::win_for(!side), format!("adjudication: {} resigns", engines[idx].name)));
+            } else if rules.draw_score.is_some()
+                && draw_streak[idx] >= rules.draw_moves
+                && draw_streak[other] >= rules.draw_moves
+            {
+                outcome = Some((GameResult::Draw, "adjudication: draw".to_owned()));
+            }
+        }
+    }
+
+    for client in clients.into_iter().flatten() {
+        client.quit();
+    }
+    let (result, reason) = outcome.expect("the loop ends with an outcome");
+    record.result = result;
+    record.reason = reason;
+    record.pgn = pgn_of(&game, engines, limit, result, &record.reason, &clocks_after, round);
+    record
+}
+
+fn pgn_of(
+    game: &Game,
+    engines: [&EngineSpec; 2],
+    limit: &MoveLimit,
+    result: GameResult,
+    reason: &str,
+    clocks: &[Option<Duration>],
+    round: &str,
+) -> PgnGame {
+    let mut pgn = PgnGame::from_game(game);
+    let set = |pgn: &mut PgnGame, name: &str, value: String| match pgn.tags.iter_mut().find(|(n, _)| n == name) {
+        Some(tag) => tag.1 = value,
+        None => pgn.tags.push((name.to_owned(), value)),
+    };
+    set(&mut pgn, "Event", "tempo-tools match".to_owned());
+    set(&mut pgn, "Site", "?".to_owned());
+    set(&mut pgn, "Round", round.to_owned());
+    set(&mut pgn, "White", engines[0].name.clone());
+    set(&mut pgn, "Black", engines[1].name.clone());
+    set(&mut pgn, "Result", result.as_str().to_owned());
+    if let MoveLimit::Clock(control) = limit {
+        set(&mut pgn, "TimeControl", control.to_string());
+    }
+    set(&mut pgn, "Termination", reason.to_owned());
+    pgn.result = Some(Some(result).into());
+    for (node, clock) in pgn.moves.iter_mut().zip(clocks) {
+        if let Some(left) = clock {
+            // Tenths of a second: the precision a clock display shows.
+            let tenths = Duration::from_millis(left.as_millis() as u64 / 100 * 100);
+            node.comments.push(format!("[%clk {}]", format_clock(tenths)));
+        }
+    }
+    pgn
+}
