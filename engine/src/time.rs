@@ -38,11 +38,15 @@ impl TimeBudget {
         // What we may spend at all: the clock minus the overhead reserve, in microseconds.
         let available = time.saturating_sub(overhead).as_micros() as u64;
         let inc_us = inc.as_micros() as u64;
+        let overhead_us = overhead.as_micros() as u64;
         let mtg = u64::from(limits.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, DEFAULT_MOVES_TO_GO));
 
-        // The increment is only safe to spend in full when the clock holds a few of them.
-        let usable_inc = if available > 4 * inc_us { inc_us * 3 / 4 } else { inc_us / 4 };
-        let mut soft = available / mtg + usable_inc;
+        // The time pool of the next `mtg` moves: the clock plus the increments to come, minus
+        // the overhead of every one of those moves. Charging the overhead per move (as
+        // Stockfish does) is what keeps bullet games alive: when communication costs about
+        // as much as the increment, the clock would otherwise drain move after move.
+        let pool = (time.as_micros() as u64 + inc_us * (mtg - 1)).saturating_sub(overhead_us * (mtg + 2));
+        let mut soft = pool / mtg;
         // Never more than a share of the clock; last move before the control: most of it.
         let (soft_cap, hard_cap) =
             if mtg == 1 { (available * 7 / 10, available * 8 / 10) } else { (available / 4, available * 2 / 5) };
