@@ -1,22 +1,40 @@
-//! `tempo`: the program people run. Until the interactive game lands, it prints the perft
-//! of the start position (see README).
+//! `tempo`: the program people run. Plays chess in the terminal (a person or an engine on
+//! each side, with clocks) and inspects positions (`show`, `analyze`, `perft`).
 
-use anyhow::Result;
-use std::time::Instant;
-use tempo_core::{perft, Position};
+mod analyze;
+mod args;
+mod board_view;
+mod clock_view;
+mod input;
+mod perft;
+mod play;
+mod players;
+mod save;
+mod screen;
+mod show;
 
-fn main() -> Result<()> {
-    let pos = Position::startpos();
-    println!("Tempo {}: perft of the start position", env!("CARGO_PKG_VERSION"));
-    for depth in 1..=6 {
-        let start = Instant::now();
-        let nodes = perft(&pos, depth);
-        let secs = start.elapsed().as_secs_f64();
-        println!(
-            "depth {depth}: {nodes:>12} nodes  {:>8.3} s  {:>6.1} Mnps",
-            secs,
-            nodes as f64 / secs.max(1e-9) / 1e6
-        );
+use args::{Cli, Command};
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match &cli.command {
+        None => play::run(&cli.play),
+        Some(Command::Play(args)) => play::run(args),
+        Some(Command::Show(args)) => show::run(args),
+        Some(Command::Analyze(args)) => analyze::run(args),
+        Some(Command::Perft(args)) => perft::run(args),
+    };
+    match outcome {
+        Ok(code) => ExitCode::from(code as u8),
+        Err(e) => {
+            // Leave the terminal's colours as they were, whatever was drawn before the error.
+            if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                print!("\x1b[0m");
+            }
+            eprintln!("tempo: {e:#}");
+            ExitCode::FAILURE
+        }
     }
-    Ok(())
 }

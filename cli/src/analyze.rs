@@ -1,0 +1,95 @@
+//! `tempo analyze`: the built-in engine's best lines for a position, in SAN with scores.
+
+use anyhow::{Context, Result};
+use serde_json::json;
+use std::time::{Duration, Instant};
+use tempo_core::{Game, Position};
+use tempo_notation::{san, san_line, uci_move};
+
+use crate::args::AnalyzeArgs;
+use crate::play::format_line;
+use crate::players::{EnginePlayer, Eval, ThinkLimits};
+
+/// Search time when neither a depth nor a time is given.
+const DEFAULT_MOVETIME_MS: u64 = 3000;
+
+/// Runs `tempo analyze`.
+pub fn run(args: &AnalyzeArgs) -> Result<i32> {
+    let pos = match &args.fen {
+        Some(fen) => {
+            let fen = fen.trim();
+            Position::from_fen(fen)
+                .or_else(|e| Position::from_fen_960(fen).map_err(|_| e))
+                .with_context(|| format!("invalid FEN {fen:?}"))?
+        }
+        None => Position::startpos(),
+    };
+    let limits = match (args.depth, args.movetime) {
+        (Some(depth), _) => ThinkLimits { depth: Some(depth), ..ThinkLimits::default() },
+        (None, ms) => ThinkLimits {
+            movetime: Some(Duration::from_millis(ms.unwrap_or(DEFAULT_MOVETIME_MS))),
+            ..ThinkLimits::default()
+        },
+    };
+    let chess960 = pos.castling_mode() == tempo_core::CastlingMode::Chess960;
+    let game = Game::new(pos);
+    let started = Instant::now();
+    let (lines, best) = if pos.legal_moves().is_empty() {
+        (Vec::new(), None)
+    } else {
+        let mut engine = EnginePlayer::analyst(args.multipv, args.threads, chess960)?;
+        engine.search(&game, &limits)?
+    };
+    let elapsed = started.elapsed();
+    if args.json {
+        let lines: Vec<_> = lines
+            .iter()
+            .map(|l| {
+                let score = match l.eval {
+                    Eval::Cp(cp) => json!({ "cp": cp }),
+                    Eval::Mate(n) => json!({ "mate": n }),
+                };
+                let mut at = pos;
+                let uci: Vec<String> =
+                    l.pv.iter()
+                        .map(|&m| {
+                            let text = uci_move(&at, m);
+                            at.play_unchecked(m);
+                            text
+                        })
+                        .collect();
+                json!({
+                    "multipv": l.multipv,
+                    "depth": l.depth,
+                    "score": score,
+                    "nodes": l.nodes,
+                    "pv_san": san_line(&pos, &l.pv),
+                    "pv_uci": uci,
+                })
+            })
+            .collect();
+        let out = json!({
+            "fen": pos.fen(),
+            "bestmove": best.map(|m| san(&pos, m)),
+            "bestmove_uci": best.map(|m| uci_move(&pos, m)),
+            "lines": lines,
+            "time_ms": elapsed.as_millis() as u64,
+        });
+        println!("{out}");
+        return Ok(0);
+    }
+    println!("FEN: {}", pos.fen());
+    if best.is_none() {
+        let why = if pos.is_checkmate() { "checkmate" } else { "stalemate" };
+        println!("No legal move: {why}.");
+        return Ok(0);
+    }
+    for line in &lines {
+        println!("{}", format_line(&pos, line, 16));
+    }
+    let nodes = lines.iter().map(|l| l.nodes).max().unwrap_or(0);
+    if let Some(m) = best {
+        println!("Best move: {} ({} nodes, {:.1} s)", san(&pos, m), nodes, elapsed.as_secs_f64());
+    }
+    Ok(0)
+}

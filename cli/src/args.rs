@@ -1,0 +1,152 @@
+//! The command line: `tempo [play] [OPTIONS]`, `tempo show`, `tempo analyze`, `tempo perft`.
+//!
+//! Play options are flattened into the top level as well, so that `tempo --black engine`
+//! works without typing `play` (the first thing most people try).
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Strongest level of the built-in engine (full strength, no limiter).
+pub const MAX_LEVEL: u8 = 10;
+/// The level used when none is given: a fair fight for a club player, quick to answer.
+pub const DEFAULT_LEVEL: u8 = 5;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "tempo",
+    version,
+    about = "Play and analyse chess in the terminal.",
+    long_about = "Play and analyse chess in the terminal.\n\nWithout a subcommand, starts a game: you play \
+                  White against the built-in engine. Type `help` during the game for the commands.",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub play: PlayArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play a game (the default when no subcommand is given).
+    Play(PlayArgs),
+    /// Show a position (FEN, or the end of a PGN game) and its status.
+    Show(ShowArgs),
+    /// Analyse a position with the built-in engine: best lines in SAN with scores.
+    Analyze(AnalyzeArgs),
+    /// Count the leaf nodes of the legal move tree to a depth (perft).
+    Perft(PerftArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct PlayArgs {
+    /// Who plays White: `human`, `engine` (built-in, at --level), `engine:LEVEL`, or
+    /// `uci:COMMAND` for any external UCI engine (e.g. `uci:stockfish`).
+    #[arg(long, value_name = "PLAYER", default_value = "human")]
+    pub white: String,
+    /// Who plays Black (same choices as --white).
+    #[arg(long, value_name = "PLAYER", default_value = "engine")]
+    pub black: String,
+    /// Strength of the built-in engine, 1 (beginner) to 10 (full strength).
+    #[arg(long, value_name = "1..10", default_value_t = DEFAULT_LEVEL,
+          value_parser = clap::value_parser!(u8).range(1..=MAX_LEVEL as i64))]
+    pub level: u8,
+    /// Time control: `MINUTES+INCREMENT_SECONDS` as players say it (`5+3`, `10+0`, `0.5+0`),
+    /// or with a move count the PGN TimeControl form in seconds (`40/5400+30`: 40 moves in
+    /// 90 minutes, 30 s added per move; `40/5400+30:1800+30` adds a second period).
+    /// Without --tc or --movetime the game has no clock.
+    #[arg(long, value_name = "TC", conflicts_with = "movetime")]
+    pub tc: Option<String>,
+    /// Fixed time per move in seconds: each move must be made within it (unused time is lost).
+    #[arg(long, value_name = "SECONDS")]
+    pub movetime: Option<f64>,
+    /// Start from this position (FEN).
+    #[arg(long, value_name = "FEN", conflicts_with_all = ["pgn", "chess960"])]
+    pub fen: Option<String>,
+    /// Continue a saved game (the last game of the file), e.g. a recovery file.
+    #[arg(long, value_name = "FILE", conflicts_with = "chess960")]
+    pub pgn: Option<PathBuf>,
+    /// Chess960: a random start position, or position number N (0..959; 518 is the standard one).
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "random")]
+    pub chess960: Option<String>,
+    /// Show the board from Black's side (by default the human's side is at the bottom).
+    #[arg(long)]
+    pub flip: bool,
+    /// Draw the board with ASCII letters instead of Unicode chess symbols.
+    #[arg(long)]
+    pub ascii: bool,
+    /// Never use colours (also when the NO_COLOR environment variable is set).
+    #[arg(long)]
+    pub no_color: bool,
+    /// Where to write the game's PGN (default: tempo-DATE-TIME.pgn in the current directory).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Built-in engine: search to this depth instead of using the clock (reproducible play).
+    #[arg(long, value_name = "PLIES")]
+    pub depth: Option<u32>,
+    /// Engine players think this long per move when the game has no clock.
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
+    pub think: f64,
+    /// Testing aid: charge every move exactly this many milliseconds instead of reading the
+    /// wall clock, so that timed games are reproducible.
+    #[arg(long, value_name = "MS", hide = true)]
+    pub fake_move_time: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The position, as FEN (default: the start position).
+    #[arg(value_name = "FEN", conflicts_with = "pgn")]
+    pub fen: Option<String>,
+    /// Show the final position of the last game in this PGN file.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// ASCII letters instead of Unicode symbols.
+    #[arg(long)]
+    pub ascii: bool,
+    /// From Black's side.
+    #[arg(long)]
+    pub flip: bool,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// The position (default: the start position).
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+    /// Search to this depth.
+    #[arg(long, value_name = "PLIES", conflicts_with = "movetime")]
+    pub depth: Option<u32>,
+    /// Search this many milliseconds (default: 3000 when no depth is given).
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Number of lines (best moves) to show.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub multipv: u32,
+    /// Search threads.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// The position (default: the start position).
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+    /// Depth in plies.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=12))]
+    pub depth: u32,
+    /// Also count below each legal move.
+    #[arg(long)]
+    pub divide: bool,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,51 @@
+//! `tempo perft`: the number of leaf nodes of the legal move tree, for checking a position.
+
+use anyhow::{Context, Result};
+use serde_json::json;
+use std::time::Instant;
+use tempo_core::{divide, perft, Position};
+use tempo_notation::san;
+
+use crate::args::PerftArgs;
+
+/// Runs `tempo perft`.
+pub fn run(args: &PerftArgs) -> Result<i32> {
+    let pos = match &args.fen {
+        Some(fen) => {
+            let fen = fen.trim();
+            Position::from_fen(fen)
+                .or_else(|e| Position::from_fen_960(fen).map_err(|_| e))
+                .with_context(|| format!("invalid FEN {fen:?}"))?
+        }
+        None => Position::startpos(),
+    };
+    let started = Instant::now();
+    let (nodes, split) = if args.divide && args.depth > 0 {
+        let split = divide(&pos, args.depth);
+        (split.iter().map(|(_, n)| n).sum(), split)
+    } else {
+        (perft(&pos, args.depth), Vec::new())
+    };
+    let secs = started.elapsed().as_secs_f64();
+    if args.json {
+        let mut out = json!({
+            "fen": pos.fen(),
+            "depth": args.depth,
+            "nodes": nodes,
+            "time_ms": (secs * 1000.0) as u64,
+        });
+        if args.divide {
+            let moves: serde_json::Map<String, serde_json::Value> =
+                split.iter().map(|&(m, n)| (tempo_notation::uci_move(&pos, m), json!(n))).collect();
+            out["divide"] = serde_json::Value::Object(moves);
+        }
+        println!("{out}");
+        return Ok(0);
+    }
+    for (m, n) in &split {
+        println!("{:<8} {n}", san(&pos, *m));
+    }
+    let nps = nodes as f64 / secs.max(1e-9);
+    println!("perft {}: {nodes} nodes ({:.3} s, {:.1} Mnps)", args.depth, secs, nps / 1e6);
+    Ok(0)
+}

@@ -1,0 +1,471 @@
+//! Who plays each side: a person at the keyboard, the built-in engine, or an external UCI
+//! engine. Engines think in the background and are polled, so that the main loop can keep
+//! the clocks ticking on screen and notice a flag fall while they think.
+
+use anyhow::{bail, Context, Result};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+use tempo_core::{CastlingMode, Color, Game, Move, Position};
+use tempo_engine::{Engine, EngineOption, Event, Limits, Score, MAX_ELO, MIN_ELO};
+use tempo_notation::{parse_uci_move, uci_move};
+use tempo_uci::{ScoreMessage, UciClient, UciMessage};
+
+use crate::args::MAX_LEVEL;
+
+/// A player as given on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    Human,
+    /// The built-in engine at a level from 1 to [`MAX_LEVEL`].
+    Builtin(u8),
+    /// An external UCI engine: the command line that starts it.
+    Uci(String),
+}
+
+impl PlayerSpec {
+    /// Reads `human`, `engine`, `engine:LEVEL` or `uci:COMMAND`; `level` is the default level.
+    pub fn parse(text: &str, level: u8) -> Result<PlayerSpec> {
+        let text = text.trim();
+        let (kind, arg) = text.split_once(':').map_or((text, None), |(k, a)| (k, Some(a.trim())));
+        match (kind.to_ascii_lowercase().as_str(), arg) {
+            ("human" | "me" | "you", None) => Ok(PlayerSpec::Human),
+            ("engine" | "tempo" | "computer", None) => Ok(PlayerSpec::Builtin(level)),
+            ("engine" | "tempo" | "computer", Some(l)) => {
+                let l: u8 = l
+                    .parse()
+                    .ok()
+                    .filter(|l| (1..=MAX_LEVEL).contains(l))
+                    .with_context(|| format!("engine level must be 1 to {MAX_LEVEL}, not {l:?}"))?;
+                Ok(PlayerSpec::Builtin(l))
+            }
+            ("uci", Some(cmd)) if !cmd.is_empty() => Ok(PlayerSpec::Uci(cmd.to_owned())),
+            _ => bail!("unknown player {text:?}: use human, engine, engine:LEVEL (1-{MAX_LEVEL}) or uci:COMMAND"),
+        }
+    }
+}
+
+/// The strength limiter's Elo for a level below the maximum: 1000 at level 1, 200 more per
+/// level; the top level searches without the limiter.
+pub fn level_elo(level: u8) -> Option<u32> {
+    (level < MAX_LEVEL).then(|| (MIN_ELO + 200 * u32::from(level.saturating_sub(1))).min(MAX_ELO))
+}
+
+/// An evaluation from the point of view of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eval {
+    Cp(i32),
+    /// Mate in N moves; negative when the side to move gets mated.
+    Mate(i32),
+}
+
+impl Eval {
+    /// `+0.35`, `-1.20`, `#3`, `#-2` (from the side to move's view, or White's if `flip`).
+    pub fn text(self) -> String {
+        match self {
+            Eval::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+            Eval::Mate(n) => format!("#{n}"),
+        }
+    }
+
+    /// The same evaluation seen by the other side.
+    pub fn negate(self) -> Eval {
+        match self {
+            Eval::Cp(cp) => Eval::Cp(-cp),
+            Eval::Mate(n) => Eval::Mate(-n),
+        }
+    }
+
+    /// A rough centipawn value, mates as huge values (for decisions only).
+    pub fn centipawns(self) -> i32 {
+        match self {
+            Eval::Cp(cp) => cp,
+            Eval::Mate(n) if n > 0 => 100_000 - n,
+            Eval::Mate(n) => -100_000 - n,
+        }
+    }
+}
+
+impl From<Score> for Eval {
+    fn from(s: Score) -> Eval {
+        match s {
+            Score::Cp(cp) => Eval::Cp(cp),
+            Score::Mate(n) => Eval::Mate(n),
+        }
+    }
+}
+
+/// One principal variation reported by an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub multipv: u32,
+    pub depth: u32,
+    pub eval: Eval,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+}
+
+/// How long an engine may think about one move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ThinkLimits {
+    pub wtime: Option<Duration>,
+    pub btime: Option<Duration>,
+    pub winc: Option<Duration>,
+    pub binc: Option<Duration>,
+    pub movestogo: Option<u32>,
+    pub movetime: Option<Duration>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+}
+
+impl ThinkLimits {
+    fn engine_limits(&self) -> Limits {
+        Limits {
+            wtime: self.wtime,
+            btime: self.btime,
+            winc: self.winc,
+            binc: self.binc,
+            movestogo: self.movestogo,
+            movetime: self.movetime,
+            depth: self.depth,
+            nodes: self.nodes,
+            ..Limits::default()
+        }
+    }
+
+    fn uci_params(&self) -> String {
+        let mut out = Vec::new();
+        let ms = |d: Duration| d.as_millis().to_string();
+        let mut push = |name: &str, value: Option<String>| {
+            if let Some(v) = value {
+                out.push(format!("{name} {v}"));
+            }
+        };
+        push("wtime", self.wtime.map(ms));
+        push("btime", self.btime.map(ms));
+        push("winc", self.winc.map(ms));
+        push("binc", self.binc.map(ms));
+        push("movestogo", self.movestogo.map(|m| m.to_string()));
+        push("movetime", self.movetime.map(ms));
+        push("depth", self.depth.map(|d| d.to_string()));
+        push("nodes", self.nodes.map(|n| n.to_string()));
+        out.join(" ")
+    }
+
+    /// An upper bound on the thinking time, to detect a hung external engine.
+    fn patience(&self, turn_white: bool) -> Duration {
+        let own = if turn_white { self.wtime } else { self.btime };
+        let budget = self.movetime.or(own).unwrap_or(Duration::from_secs(3600));
+        budget + Duration::from_secs(30)
+    }
+}
+
+/// What a thinking engine reports when polled.
+#[derive(Debug)]
+pub enum Thought {
+    Info(Line),
+    /// The search is over: the move (`None` if the position has none).
+    Done(Option<Move>),
+}
+
+enum Backend {
+    Builtin { engine: Box<Engine>, events: Option<Receiver<Event>> },
+    Uci { client: Box<UciClient>, searching: Option<(Position, Instant)> },
+}
+
+/// An engine playing one side (or analysing for the user).
+pub struct EnginePlayer {
+    backend: Backend,
+    /// The name shown on screen and written to the PGN.
+    pub name: String,
+    /// The evaluation of its last completed search, for its own side.
+    pub last_eval: Option<Eval>,
+    pending_eval: Option<Eval>,
+}
+
+impl EnginePlayer {
+    /// The built-in engine at `level` (1..=[`MAX_LEVEL`]).
+    pub fn builtin(level: u8, chess960: bool) -> Result<EnginePlayer> {
+        let mut engine = Box::new(Engine::new());
+        if let Some(elo) = level_elo(level) {
+            engine.set_option(EngineOption::LimitStrength(true)).context("cannot limit the engine's strength")?;
+            engine.set_option(EngineOption::Elo(elo)).context("cannot set the engine's level")?;
+        }
+        engine.set_option(EngineOption::Chess960(chess960)).context("cannot set Chess960")?;
+        let name = if level == MAX_LEVEL { "Tempo".to_owned() } else { format!("Tempo level {level}") };
+        Ok(EnginePlayer {
+            backend: Backend::Builtin { engine, events: None },
+            name,
+            last_eval: None,
+            pending_eval: None,
+        })
+    }
+
+    /// The built-in engine at full strength with `lines` principal variations (analysis).
+    pub fn analyst(lines: u32, threads: u32, chess960: bool) -> Result<EnginePlayer> {
+        let mut player = EnginePlayer::builtin(MAX_LEVEL, chess960)?;
+        if let Backend::Builtin { engine, .. } = &mut player.backend {
+            engine.set_option(EngineOption::MultiPv(lines as usize)).context("cannot set MultiPV")?;
+            engine.set_option(EngineOption::Threads(threads as usize)).context("cannot set the threads")?;
+        }
+        Ok(player)
+    }
+
+    /// Starts an external UCI engine with `command` (program and arguments, split on spaces).
+    pub fn uci(command: &str, chess960: bool) -> Result<EnginePlayer> {
+        let mut words = command.split_whitespace();
+        let program = words.next().context("empty UCI engine command")?;
+        let args: Vec<&str> = words.collect();
+        let mut client = UciClient::spawn(program, &args).with_context(|| format!("cannot start {command:?}"))?;
+        let patience = Duration::from_secs(10);
+        client.handshake(patience).with_context(|| format!("{command:?} does not speak UCI"))?;
+        if chess960 {
+            client.set_option("UCI_Chess960", "true").context("cannot talk to the engine")?;
+        }
+        client.send("ucinewgame").context("cannot talk to the engine")?;
+        client.ready(patience).with_context(|| format!("{command:?} is not ready"))?;
+        let name = client.name.clone().unwrap_or_else(|| program.to_owned());
+        Ok(EnginePlayer {
+            backend: Backend::Uci { client: Box::new(client), searching: None },
+            name,
+            last_eval: None,
+            pending_eval: None,
+        })
+    }
+
+    /// Starts thinking about the game's current position.
+    pub fn start(&mut self, game: &Game, limits: &ThinkLimits) -> Result<()> {
+        self.pending_eval = None;
+        match &mut self.backend {
+            Backend::Builtin { engine, events } => {
+                engine
+                    .set_position(*game.initial_position(), game.moves())
+                    .context("the engine refused the position")?;
+                let (tx, rx) = mpsc::channel();
+                engine
+                    .go(limits.engine_limits(), move |e| {
+                        // The receiver is gone only if the game was abandoned meanwhile.
+                        let _ = tx.send(e);
+                    })
+                    .context("the engine cannot start searching")?;
+                *events = Some(rx);
+            }
+            Backend::Uci { client, searching } => {
+                let start = game.initial_position();
+                let fen = (*start != Position::startpos() || start.castling_mode() == CastlingMode::Chess960)
+                    .then(|| start.fen());
+                let mut pos = *start;
+                let mut moves = Vec::with_capacity(game.moves().len());
+                for &m in game.moves() {
+                    moves.push(uci_move(&pos, m));
+                    pos.play_unchecked(m);
+                }
+                client.set_position(fen.as_deref(), &moves).context("the engine stopped answering")?;
+                client
+                    .send(format!("go {}", limits.uci_params()).trim_end())
+                    .context("the engine stopped answering")?;
+                let deadline = Instant::now() + limits.patience(pos.turn() == Color::White);
+                *searching = Some((pos, deadline));
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits up to `wait` for news from the search started by [`EnginePlayer::start`].
+    /// `Ok(None)` means still thinking.
+    pub fn poll(&mut self, wait: Duration) -> Result<Option<Thought>> {
+        match &mut self.backend {
+            Backend::Builtin { engine, events } => {
+                let Some(rx) = events else { bail!("the engine is not searching") };
+                let event = match rx.recv_timeout(wait) {
+                    Ok(e) => e,
+                    Err(RecvTimeoutError::Timeout) => return Ok(None),
+                    Err(RecvTimeoutError::Disconnected) => {
+                        *events = None;
+                        bail!("the engine's search ended without a move");
+                    }
+                };
+                match event {
+                    Event::Info(info) => {
+                        let line = Line {
+                            multipv: info.multipv,
+                            depth: info.depth,
+                            eval: info.score.into(),
+                            nodes: info.nodes,
+                            pv: info.pv,
+                        };
+                        if line.multipv == 1 {
+                            self.pending_eval = Some(line.eval);
+                        }
+                        Ok(Some(Thought::Info(line)))
+                    }
+                    Event::CurrMove { .. } => Ok(None),
+                    Event::BestMove { best, .. } => {
+                        *events = None;
+                        engine.wait();
+                        self.last_eval = self.pending_eval.take();
+                        Ok(Some(Thought::Done(best)))
+                    }
+                }
+            }
+            Backend::Uci { client, searching } => {
+                let Some((pos, deadline)) = *searching else { bail!("the engine is not searching") };
+                if Instant::now() > deadline {
+                    *searching = None;
+                    bail!("{} did not answer in time", self.name);
+                }
+                let msg = client.recv(wait).with_context(|| format!("{} stopped answering", self.name))?;
+                match msg {
+                    Some(UciMessage::Info(info)) => {
+                        let Some(score) = info.score else { return Ok(None) };
+                        let eval = match score {
+                            ScoreMessage::Cp(cp) => Eval::Cp(cp),
+                            ScoreMessage::Mate(n) => Eval::Mate(n),
+                        };
+                        let mut pv = Vec::new();
+                        let mut at = pos;
+                        for text in &info.pv {
+                            let Ok(m) = parse_uci_move(&at, text) else { break };
+                            if m.is_null() {
+                                break;
+                            }
+                            at.play_unchecked(m);
+                            pv.push(m);
+                        }
+                        let line = Line {
+                            multipv: info.multipv.unwrap_or(1),
+                            depth: info.depth.unwrap_or(0),
+                            eval,
+                            nodes: info.nodes.unwrap_or(0),
+                            pv,
+                        };
+                        if line.multipv == 1 && !info.lowerbound && !info.upperbound {
+                            self.pending_eval = Some(eval);
+                        }
+                        Ok(Some(Thought::Info(line)))
+                    }
+                    Some(UciMessage::BestMove { best, .. }) => {
+                        *searching = None;
+                        self.last_eval = self.pending_eval.take();
+                        if best == "(none)" || best == "0000" {
+                            return Ok(Some(Thought::Done(None)));
+                        }
+                        let m = parse_uci_move(&pos, &best)
+                            .with_context(|| format!("{} played an illegal move {best:?}", self.name))?;
+                        Ok(Some(Thought::Done(Some(m))))
+                    }
+                    _ => Ok(None),
+                }
+            }
+        }
+    }
+
+    /// Asks a running search to finish now (its move follows through [`EnginePlayer::poll`]).
+    pub fn stop(&mut self) {
+        match &mut self.backend {
+            Backend::Builtin { engine, .. } => engine.stop(),
+            Backend::Uci { client, searching } => {
+                if searching.is_some() {
+                    // If the engine is gone there is nothing left to stop.
+                    let _ = client.send("stop");
+                }
+            }
+        }
+    }
+
+    /// Stops any search and waits for its end, discarding the result (the game moved on).
+    pub fn abandon(&mut self) {
+        self.stop();
+        let patience = Instant::now() + Duration::from_secs(5);
+        while self.is_searching() && Instant::now() < patience {
+            if self.poll(Duration::from_millis(50)).is_err() {
+                break;
+            }
+        }
+    }
+
+    fn is_searching(&self) -> bool {
+        match &self.backend {
+            Backend::Builtin { events, .. } => events.is_some(),
+            Backend::Uci { searching, .. } => searching.is_some(),
+        }
+    }
+
+    /// Searches the game's position to the end and returns the final lines (best first)
+    /// and the best move. Blocks: for hints, analysis and draw decisions.
+    pub fn search(&mut self, game: &Game, limits: &ThinkLimits) -> Result<(Vec<Line>, Option<Move>)> {
+        self.start(game, limits)?;
+        let mut lines: Vec<Line> = Vec::new();
+        loop {
+            match self.poll(Duration::from_millis(100))? {
+                Some(Thought::Info(line)) => {
+                    let index = line.multipv.saturating_sub(1) as usize;
+                    if lines.len() <= index {
+                        lines.resize(index + 1, line.clone());
+                    }
+                    lines[index] = line;
+                }
+                Some(Thought::Done(best)) => {
+                    lines.retain(|l| !l.pv.is_empty());
+                    return Ok((lines, best));
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// Leaves the engine (an external one is asked to quit).
+    pub fn close(self) {
+        if let Backend::Uci { client, .. } = self.backend {
+            client.quit();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn player_specs() {
+        assert_eq!(PlayerSpec::parse("human", 5).unwrap(), PlayerSpec::Human);
+        assert_eq!(PlayerSpec::parse("Engine", 5).unwrap(), PlayerSpec::Builtin(5));
+        assert_eq!(PlayerSpec::parse("engine:2", 5).unwrap(), PlayerSpec::Builtin(2));
+        assert_eq!(PlayerSpec::parse("uci:stockfish -x", 5).unwrap(), PlayerSpec::Uci("stockfish -x".into()));
+        assert!(PlayerSpec::parse("engine:0", 5).is_err());
+        assert!(PlayerSpec::parse("engine:11", 5).is_err());
+        assert!(PlayerSpec::parse("robot", 5).is_err());
+        assert!(PlayerSpec::parse("uci:", 5).is_err());
+    }
+
+    #[test]
+    fn levels() {
+        assert_eq!(level_elo(1), Some(1000));
+        assert_eq!(level_elo(9), Some(2600));
+        assert_eq!(level_elo(MAX_LEVEL), None);
+    }
+
+    #[test]
+    fn uci_go_parameters() {
+        let limits = ThinkLimits {
+            wtime: Some(Duration::from_secs(60)),
+            btime: Some(Duration::from_millis(59_500)),
+            winc: Some(Duration::from_secs(1)),
+            binc: Some(Duration::from_secs(1)),
+            movestogo: Some(12),
+            ..ThinkLimits::default()
+        };
+        assert_eq!(limits.uci_params(), "wtime 60000 btime 59500 winc 1000 binc 1000 movestogo 12");
+        assert_eq!(ThinkLimits { depth: Some(3), ..ThinkLimits::default() }.uci_params(), "depth 3");
+    }
+
+    #[test]
+    fn builtin_finds_mate_in_one() {
+        let pos: Position = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1".parse().unwrap();
+        let game = Game::new(pos);
+        let mut engine = EnginePlayer::builtin(MAX_LEVEL, false).unwrap();
+        let (lines, best) = engine.search(&game, &ThinkLimits { depth: Some(3), ..ThinkLimits::default() }).unwrap();
+        assert_eq!(best.map(|m| uci_move(&pos, m)), Some("a1a8".to_owned()));
+        assert_eq!(lines[0].eval, Eval::Mate(1));
+        assert_eq!(engine.last_eval, Some(Eval::Mate(1)));
+    }
+}

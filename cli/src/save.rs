@@ -1,0 +1,174 @@
+//! Games on disk: the PGN of a game (Seven Tag Roster, `TimeControl`, `Termination`, a
+//! `[%clk]` after each move), written atomically, and read back to continue it.
+
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tempo_core::{Game, TimeControl};
+use tempo_notation::{pgn_string, PgnGame, PgnReader, PgnResult};
+
+/// What the PGN records besides the moves.
+#[derive(Clone, Debug, Default)]
+pub struct Record {
+    pub white: String,
+    pub black: String,
+    /// `YYYY.MM.DD` and `HH:MM:SS` (UTC) of the start.
+    pub date: String,
+    pub time: String,
+}
+
+/// UTC date and time now: (`YYYY.MM.DD`, `HH:MM:SS`, `YYYYMMDD-HHMMSS`).
+pub fn now_stamp() -> (String, String, String) {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    let (hh, mm, ss) = (secs / 3600 % 24, secs / 60 % 60, secs % 60);
+    (
+        format!("{y:04}.{m:02}.{d:02}"),
+        format!("{hh:02}:{mm:02}:{ss:02}"),
+        format!("{y:04}{m:02}{d:02}-{hh:02}{mm:02}{ss:02}"),
+    )
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm), so that
+/// the Date tag needs no date crate.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// The default file of a new game: `tempo-YYYYMMDD-HHMMSS.pgn` in the current directory.
+pub fn default_path(stamp: &str) -> PathBuf {
+    PathBuf::from(format!("tempo-{stamp}.pgn"))
+}
+
+fn set_tag(tags: &mut Vec<(String, String)>, name: &str, value: &str) {
+    match tags.iter_mut().find(|(n, _)| n == name) {
+        Some(tag) => tag.1 = value.to_owned(),
+        None => tags.push((name.to_owned(), value.to_owned())),
+    }
+}
+
+/// The game as PGN text.
+pub fn pgn_text(game: &Game, record: &Record) -> String {
+    let mut pgn = PgnGame::from_game(game);
+    set_tag(&mut pgn.tags, "Event", "Tempo game");
+    set_tag(&mut pgn.tags, "Site", "Tempo terminal");
+    set_tag(&mut pgn.tags, "Date", &record.date);
+    set_tag(&mut pgn.tags, "Round", "-");
+    set_tag(&mut pgn.tags, "White", &record.white);
+    set_tag(&mut pgn.tags, "Black", &record.black);
+    // A timed game's TimeControl tag and [%clk] comments come from the game itself.
+    if pgn.tag("TimeControl").is_none() {
+        set_tag(&mut pgn.tags, "TimeControl", "-");
+    }
+    set_tag(&mut pgn.tags, "UTCTime", &record.time);
+    pgn_string(&pgn)
+}
+
+/// Writes `text` to `path` through a temporary file and a rename, so that an interruption
+/// never leaves half a game (or destroys the previous save).
+pub fn write_file(path: &Path, text: &str) -> Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
+    let tmp = dir.join(format!(".{}.tmp", name.to_string_lossy()));
+    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot save {}", path.display()))?;
+    Ok(())
+}
+
+/// A game read back from a PGN file.
+pub struct Loaded {
+    pub game: Game,
+    /// The result written in the file, when the game was finished there.
+    pub result: Option<PgnResult>,
+    pub white: Option<String>,
+    pub black: Option<String>,
+}
+
+/// Reads the last game of `path` and replays it; with a timed `TimeControl` tag the clocks
+/// are rebuilt from the `[%clk]` comments (each move is charged the time its comment shows
+/// was spent), so that taking moves back restores them too. `fallback` is the time control
+/// to use when the file has none.
+pub fn load(path: &Path, fallback: Option<TimeControl>) -> Result<Loaded> {
+    let file = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut last = None;
+    for game in PgnReader::new(std::io::BufReader::new(file)).games() {
+        last = Some(game.with_context(|| format!("cannot read {}", path.display()))?);
+    }
+    let Some(pgn) = last else { bail!("{} holds no game", path.display()) };
+    let tag_tc = pgn.tag("TimeControl").and_then(|t| t.parse::<TimeControl>().ok()).filter(TimeControl::is_timed);
+    let mut game = match tag_tc.or(fallback) {
+        Some(tc) => Game::with_time_control(pgn.start, tc),
+        None => Game::new(pgn.start),
+    };
+    for (index, node) in pgn.moves.iter().enumerate() {
+        let written = node.annotations().clock;
+        let elapsed = match (game.clock(), written) {
+            (Some(clock), Some(after)) => {
+                let mover = game.position().turn();
+                let before = clock.remaining(mover);
+                let mut probe = clock.clone();
+                probe.press(Duration::ZERO);
+                let with_bonus = probe.remaining(mover).max(before);
+                with_bonus.saturating_sub(after)
+            }
+            _ => Duration::ZERO,
+        };
+        let ended = game
+            .play_timed(node.mv, elapsed)
+            .with_context(|| format!("move {} of {} cannot be played", index + 1, path.display()))?;
+        if ended.is_some() && index + 1 < pgn.moves.len() {
+            bail!(
+                "{} continues after the game ended ({})",
+                path.display(),
+                game.outcome().map_or(String::new(), |o| o.to_string())
+            );
+        }
+    }
+    let result = pgn.result.filter(|r| *r != PgnResult::Ongoing);
+    Ok(Loaded { game, result, white: pgn.tag("White").map(str::to_owned), black: pgn.tag("Black").map(str::to_owned) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tempo_core::Position;
+    use tempo_notation::parse_san;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(20_513), (2026, 3, 1));
+    }
+
+    #[test]
+    fn round_trip_with_clocks() {
+        let dir = std::env::temp_dir().join(format!("tempo-save-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("game.pgn");
+        let mut game = Game::with_time_control(Position::startpos(), "180+2".parse().unwrap());
+        let record =
+            Record { white: "Alice".into(), black: "Tempo".into(), date: "2026.11.22".into(), time: "07:00:00".into() };
+        for (san, secs) in [("e4", 3), ("e5", 5), ("Nf3", 10)] {
+            let m = parse_san(game.position(), san).unwrap();
+            game.play_timed(m, Duration::from_secs(secs)).unwrap();
+        }
+        let text = pgn_text(&game, &record);
+        insta::assert_snapshot!(text);
+        write_file(&path, &text).unwrap();
+        let loaded = load(&path, None).unwrap();
+        assert_eq!(loaded.game.moves(), game.moves());
+        assert_eq!(loaded.game.clock(), game.clock(), "clocks rebuilt from %clk");
+        assert_eq!(loaded.result, None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,111 @@
+//! `tempo show`: a position's diagram and status, as text or JSON.
+
+use anyhow::{Context, Result};
+use serde_json::json;
+use std::io::IsTerminal;
+use tempo_core::{Color, Game, Position};
+use tempo_notation::{san_line, PgnResult};
+
+use crate::args::ShowArgs;
+use crate::board_view::{render_board, BoardStyle, Highlights};
+use crate::play::{describe_outcome, numbered};
+use crate::save;
+
+/// The status of the game's current position: a stable name and, if over, the result.
+fn status(game: &Game) -> (&'static str, &'static str) {
+    match game.outcome() {
+        Some(outcome) => (outcome.termination.as_str(), outcome.result.as_str()),
+        None if game.position().is_check() => ("check", "*"),
+        None => ("ongoing", "*"),
+    }
+}
+
+fn side(c: Color) -> &'static str {
+    if c == Color::White {
+        "white"
+    } else {
+        "black"
+    }
+}
+
+/// Runs `tempo show`.
+pub fn run(args: &ShowArgs) -> Result<i32> {
+    let (game, pgn_result) = match (&args.pgn, &args.fen) {
+        (Some(path), _) => {
+            let loaded = save::load(path, None)?;
+            (loaded.game, loaded.result)
+        }
+        (None, Some(fen)) => {
+            let fen = fen.trim();
+            let pos = Position::from_fen(fen)
+                .or_else(|e| Position::from_fen_960(fen).map_err(|_| e))
+                .with_context(|| format!("invalid FEN {fen:?}"))?;
+            (Game::new(pos), None)
+        }
+        (None, None) => (Game::new(Position::startpos()), None),
+    };
+    let pos = *game.position();
+    let (status, mut result) = status(&game);
+    if let Some(r) = pgn_result {
+        result = r.as_str();
+    }
+    let claimable: Vec<&str> = game.claimable().iter().map(|c| c.as_str()).collect();
+    let moves = san_line(game.initial_position(), game.moves());
+    if args.json {
+        let mut out = json!({
+            "fen": pos.fen(),
+            "turn": side(pos.turn()),
+            "check": pos.is_check(),
+            "status": status,
+            "result": result,
+            "legal_moves": pos.legal_moves().len(),
+            "claimable": claimable,
+        });
+        if args.pgn.is_some() {
+            out["moves"] = json!(moves);
+        }
+        println!("{out}");
+        return Ok(0);
+    }
+    let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let style = BoardStyle { unicode: !args.ascii, colour };
+    for line in render_board(&pos, style, args.flip, &Highlights::of(&pos, game.moves().last().copied())) {
+        println!("{line}");
+    }
+    println!();
+    if !moves.is_empty() {
+        println!("Moves: {}", numbered(game.initial_position(), &moves));
+    }
+    println!("FEN: {}", pos.fen());
+    println!("{}", describe_position(&game, pgn_result));
+    Ok(0)
+}
+
+/// One or two sentences on the position: who is to move, check, the ending if any.
+fn describe_position(game: &Game, pgn_result: Option<PgnResult>) -> String {
+    let pos = game.position();
+    let mut text = match game.outcome() {
+        Some(outcome) => describe_outcome(game, outcome),
+        None => {
+            let mut t = format!(
+                "{} to move{}; {} legal moves.",
+                if pos.turn() == Color::White { "White" } else { "Black" },
+                if pos.is_check() { ", in check" } else { "" },
+                pos.legal_moves().len()
+            );
+            for claim in game.claimable() {
+                t.push_str(&format!(" A draw may be claimed ({}).", claim.as_str().replace('_', " ")));
+            }
+            t
+        }
+    };
+    if let Some(r) = pgn_result.filter(|_| game.outcome().is_none()) {
+        text.push_str(&format!(" The game was recorded as {r}."));
+    }
+    text
+}
+
+/// The summary of a finished game loaded from a file.
+pub fn describe_loaded(game: &Game, result: PgnResult) -> String {
+    describe_position(game, Some(result))
+}

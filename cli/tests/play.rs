@@ -1,0 +1,249 @@
+//! The real `tempo` binary driven through stdin (not a terminal: plain text, no escape codes).
+//! Engines search to a fixed depth and timed games use `--fake-move-time` (every move costs
+//! exactly that much), so that every transcript is reproducible.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+/// A fresh directory per test, so that saved games never collide.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tempo-cli-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn tempo(dir: &Path, args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let run = Run {
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+        code: out.status.code().unwrap_or(-1),
+    };
+    assert!(!run.stdout.contains('\x1b'), "no escape codes when the output is not a terminal");
+    run
+}
+
+/// The saved PGN without the lines that change from run to run.
+fn pgn(path: &Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("[Date ") && !l.starts_with("[UTCTime "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+const HOTSEAT: [&str; 4] = ["--white", "human", "--black", "human"];
+
+fn args<'a>(base: &[&'a str], more: &[&'a str]) -> Vec<&'a str> {
+    base.iter().chain(more).copied().collect()
+}
+
+#[test]
+fn whole_game_to_checkmate() {
+    let dir = scratch("mate");
+    let run = tempo(&dir, &args(&HOTSEAT, &["--ascii", "--save", "game.pgn"]), "f3\ne5\ng4\nQh4\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("Checkmate: Black wins (0-1)"), "{}", run.stdout);
+    assert!(run.stdout.contains("The game is saved in game.pgn."));
+    insta::assert_snapshot!(pgn(&dir.join("game.pgn")));
+    // The final board: the checked king in parentheses, the last move in brackets.
+    let board: Vec<&str> = run.stdout.lines().rev().skip(3).take(11).collect();
+    insta::assert_snapshot!(board.into_iter().rev().collect::<Vec<_>>().join("\n"));
+}
+
+#[test]
+fn engine_mates() {
+    let dir = scratch("engine-mate");
+    let run = tempo(
+        &dir,
+        &["--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--white", "engine:10", "--depth", "3", "--save", "g.pgn"],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("Tempo plays 1. Ra8#"), "{}", run.stdout);
+    assert!(run.stdout.contains("Checkmate: White wins (1-0)"));
+    assert!(pgn(&dir.join("g.pgn")).contains("[White \"Tempo\"]"));
+}
+
+#[test]
+fn engine_against_engine() {
+    let dir = scratch("engines");
+    let run = tempo(
+        &dir,
+        &["--fen", "6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1", "--white", "engine:10", "--black", "engine:10", "--depth", "3"],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("Tempo plays 1... "), "{}", run.stdout);
+    assert!(run.stdout.contains("Checkmate: White wins (1-0)"), "{}", run.stdout);
+}
+
+#[test]
+fn illegal_and_misunderstood_moves_change_nothing() {
+    let dir = scratch("illegal");
+    let input = "e5\nKe2\nbanana\nNd2 now\n\nBb5\ne2e4\nfen\nquit\nn\n";
+    let run = tempo(&dir, &HOTSEAT, input);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let messages: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("Illegal") || l.contains("not a move") || l.contains("FEN"))
+        .collect();
+    insta::assert_snapshot!(messages.join("\n"));
+    assert!(run.stdout.contains("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"));
+    assert!(run.stdout.contains("Not saved."));
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "nothing written");
+}
+
+#[test]
+fn ambiguous_move_names_the_candidates() {
+    let dir = scratch("ambiguous");
+    let run = tempo(&dir, &args(&HOTSEAT, &["--fen", "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"]), "Nd2\nquit\n");
+    assert!(run.stdout.contains("Ambiguous move Nd2: it could be Nbd2 or Nfd2"), "{}", run.stdout);
+}
+
+#[test]
+fn draw_claims() {
+    let dir = scratch("claim");
+    // An unfounded claim is refused with the reason; then the knights dance until the start
+    // position stands for the third time, announced with the move.
+    let input = "claim\nNf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nclaim Ng8\n";
+    let run = tempo(&dir, &args(&HOTSEAT, &["--save", "claim.pgn"]), input);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("No draw to claim: this position has occurred 1 time (3 needed)"), "{}", run.stdout);
+    assert!(run.stdout.contains("Draw by threefold repetition (claimed) (1/2-1/2)"), "{}", run.stdout);
+    let saved = pgn(&dir.join("claim.pgn"));
+    assert!(saved.contains("[Termination \"threefold_repetition\"]"), "{saved}");
+    assert!(saved.contains("4. Ng1 Ng8 1/2-1/2"), "{saved}");
+
+    // The same repetition claimed after it happened, by the player to move.
+    let input = "Nf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nNg8\nclaim\n";
+    let run = tempo(&dir, &args(&HOTSEAT, &["--save", "claim2.pgn"]), input);
+    assert!(run.stdout.contains("You may claim a draw by threefold repetition: type claim."), "{}", run.stdout);
+    assert!(run.stdout.contains("Draw by threefold repetition (claimed) (1/2-1/2)"), "{}", run.stdout);
+}
+
+#[test]
+fn flag_fall_against_a_lone_king() {
+    let dir = scratch("flag");
+    let timed = ["--tc", "0.01+0", "--fake-move-time", "1000"];
+    // Black's flag falls: White's queen could still mate, so White wins.
+    let fen = ["--fen", "4k3/8/8/8/8/8/8/4K2Q b - - 0 1"];
+    let run = tempo(&dir, &args(&args(&HOTSEAT, &fen), &args(&timed, &["--save", "a.pgn"])), "Kd7\n");
+    assert!(run.stdout.contains("Black lost on time: White wins (1-0)"), "{}", run.stdout);
+    assert!(pgn(&dir.join("a.pgn")).contains("[Termination \"time_forfeit\"]"));
+    // White's flag falls, but Black has a bare king: a draw.
+    let fen = ["--fen", "4k3/8/8/8/8/8/8/4K2Q w - - 0 1"];
+    let run = tempo(&dir, &args(&args(&HOTSEAT, &fen), &args(&timed, &["--save", "b.pgn"])), "Qh5\n");
+    assert!(
+        run.stdout.contains("White's flag fell, but Black has no material to checkmate: draw (1/2-1/2)"),
+        "{}",
+        run.stdout
+    );
+    assert!(pgn(&dir.join("b.pgn")).contains("[Termination \"timeout_vs_insufficient_material\"]"));
+}
+
+#[test]
+fn undo_restores_the_clocks() {
+    let dir = scratch("undo");
+    let run = tempo(
+        &dir,
+        &["--black", "engine:10", "--depth", "1", "--tc", "1+0", "--fake-move-time", "5000", "--ascii"],
+        "e4\nundo\nquit\nn\n",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let after_undo = run.stdout.split("Took back 2 moves: 1. e4").nth(1).expect("took back");
+    // Both clocks are full again on the board shown after the take-back.
+    assert_eq!(after_undo.matches("1:00").count(), 2, "{after_undo}");
+    let before_undo = run.stdout.split("Took back").next().unwrap();
+    assert!(before_undo.contains("0:55"), "each side spent 5 s: {before_undo}");
+}
+
+#[test]
+fn resignation() {
+    let dir = scratch("resign");
+    let run = tempo(&dir, &args(&HOTSEAT, &["--save", "r.pgn"]), "e4\nresign\n");
+    assert!(run.stdout.contains("Black resigns: White wins (1-0)"), "{}", run.stdout);
+    assert!(pgn(&dir.join("r.pgn")).contains("[Termination \"resignation\"]"));
+}
+
+#[test]
+fn engine_declines_an_early_draw() {
+    let dir = scratch("draw");
+    let run = tempo(&dir, &["--black", "engine:10", "--depth", "2"], "draw\nquit\nn\n");
+    assert!(run.stdout.contains("Tempo declines the draw offer."), "{}", run.stdout);
+}
+
+#[test]
+fn end_of_input_saves_and_the_game_resumes() {
+    let dir = scratch("resume");
+    let run =
+        tempo(&dir, &args(&HOTSEAT, &["--save", "unfinished.pgn", "--tc", "5+3", "--fake-move-time", "2000"]), "e4\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("the unfinished game is saved in unfinished.pgn"), "{}", run.stdout);
+    let saved = pgn(&dir.join("unfinished.pgn"));
+    assert!(saved.contains("[TimeControl \"300+3\"]") && saved.contains("1. e4 {[%clk 0:05:01]} *"), "{saved}");
+    let run =
+        tempo(&dir, &args(&HOTSEAT, &["--pgn", "unfinished.pgn", "--fake-move-time", "2000"]), "e5\nfen\nresign\n");
+    assert!(run.stdout.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq"), "{}", run.stdout);
+    let saved = pgn(&dir.join("unfinished.pgn"));
+    assert!(saved.contains("1. e4 {[%clk 0:05:01]} 1... e5 {[%clk 0:05:01]} 0-1"), "{saved}");
+}
+
+#[test]
+fn bad_options_are_explained() {
+    let dir = scratch("options");
+    let run = tempo(&dir, &["--white", "robot"], "");
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("unknown player \"robot\""), "{}", run.stderr);
+    let run = tempo(&dir, &["--fen", "not a fen"], "");
+    assert!(run.stderr.contains("invalid --fen"), "{}", run.stderr);
+    let run = tempo(&dir, &["--tc", "fast"], "");
+    assert!(run.stderr.contains("cannot read time control"), "{}", run.stderr);
+}
+
+#[test]
+fn perft_show_and_analyze_json() {
+    let dir = scratch("json");
+    let run = tempo(&dir, &["perft", "--depth", "3", "--json"], "");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["nodes"], 8902);
+    let run = tempo(&dir, &["perft", "--depth", "2"], "");
+    assert!(run.stdout.starts_with("perft 2: 400 nodes"), "{}", run.stdout);
+
+    let run = tempo(&dir, &["show", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "--json"], "");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["status"], "checkmate");
+    assert_eq!(v["result"], "0-1");
+    assert_eq!(v["legal_moves"], 0);
+    let run = tempo(&dir, &["show", "--ascii"], "");
+    insta::assert_snapshot!(run.stdout);
+
+    let run = tempo(&dir, &["analyze", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--depth", "3", "--json"], "");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["bestmove"], "Ra8#");
+    assert_eq!(v["lines"][0]["score"]["mate"], 1);
+    let run =
+        tempo(&dir, &["analyze", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--depth", "3", "--multipv", "2"], "");
+    assert!(run.stdout.contains("    #1  d3   1. Ra8#"), "{}", run.stdout);
+    assert!(run.stdout.contains("Best move: Ra8#"), "{}", run.stdout);
+}
