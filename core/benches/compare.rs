@@ -6,8 +6,8 @@
 //! Time is the benchmark thread's CPU time (see `cpu_time.rs`), so a busy machine does not
 //! skew one library against another.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use crate::cpu_time::ThreadCpuTime;
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use std::str::FromStr;
 use std::time::Duration;
 

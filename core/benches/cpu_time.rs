@@ -1,9 +1,9 @@
 //! A criterion measurement of the benchmark thread's CPU time instead of wall time, so that
 //! comparisons stay fair on a shared machine (other processes do not inflate the figures).
 
+use cpu_time::ThreadTime;
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::Throughput;
-use cpu_time::ThreadTime;
 use std::time::Duration;
 
 pub struct ThreadCpuTime;

@@ -5,6 +5,7 @@
 //! cargo xtask perft [--full]    perft suites in data/perft via the release tempo-tools (1e7 / 1e11 node caps)
 //! cargo xtask bench [--check]   the engine bench; --check compares with the last `Bench:` commit line
 //! cargo xtask ci                fmt, clippy -D warnings, the README test command, quick perft, bench check
+//! cargo xtask fuzz [--secs N]    every cargo-fuzz target for N seconds
 //! cargo xtask benches           criterion benches of every crate
 //! cargo xtask dist [--cpu LIST] release archives per CPU level with SHA-256 sums
 //! ```
@@ -34,6 +35,13 @@ fn main() -> Result<()> {
         }
         Some("bench") => bench(flags.contains(&"--check")),
         Some("ci") => ci(),
+        Some("fuzz") => {
+            let secs = match flags.iter().position(|f| *f == "--secs") {
+                Some(i) => flags.get(i + 1).and_then(|n| n.parse().ok()).context("--secs needs a number")?,
+                None => 60,
+            };
+            fuzz(secs)
+        }
         Some("benches") => run(cargo().args(["bench", "--workspace"]).args(&args[1..])),
         Some("dist") => {
             let cpus = match flags.iter().position(|f| *f == "--cpu") {
@@ -60,6 +68,8 @@ cargo xtask <task>
                     `Bench: N` line of the newest commit message that has one
   ci                what CI runs: fmt, clippy -D warnings, the README test command,
                     quick perft, bench check
+  fuzz [--secs N]   run every cargo-fuzz target in fuzz/ for N seconds each (default 60);
+                    without cargo-fuzz, the no-panic property tests of the parsers instead
   benches [ARGS]    the criterion benches of every crate (`cargo bench --workspace ARGS`)
   dist [--cpu x86-64,x86-64-v2,x86-64-v3,native]
                     release builds (profile `dist`) of tempo, tempo-uci and tempo-tools per
@@ -203,6 +213,28 @@ fn dist(cpus: &[&str]) -> Result<()> {
     std::fs::write(out_root.join("SHA256SUMS"), &out.stdout)?;
     println!("\n{}:", out_root.display());
     print!("{}", String::from_utf8_lossy(&out.stdout));
+    Ok(())
+}
+
+fn fuzz(secs: u64) -> Result<()> {
+    let has_cargo_fuzz = cargo().args(["fuzz", "--version"]).output().is_ok_and(|o| o.status.success());
+    if !has_cargo_fuzz {
+        eprintln!("cargo-fuzz is not installed (`cargo install cargo-fuzz`); running the property tests instead");
+        return run(cargo().args(["test", "--workspace", "never_panic"]));
+    }
+    let listing = cargo().current_dir(root().join("fuzz")).args(["fuzz", "list"]).output()?;
+    let targets = String::from_utf8_lossy(&listing.stdout).into_owned();
+    for target in targets.lines().map(str::trim).filter(|t| !t.is_empty()) {
+        let mut cmd = cargo();
+        cmd.current_dir(root().join("fuzz"));
+        // cargo-fuzz passes sanitizer flags that need a nightly compiler; RUSTC_BOOTSTRAP lets
+        // a stable toolchain accept them.
+        if std::env::var_os("RUSTUP_TOOLCHAIN").is_none_or(|t| !t.to_string_lossy().contains("nightly")) {
+            cmd.env("RUSTC_BOOTSTRAP", "1");
+        }
+        cmd.args(["fuzz", "run", target, "--", &format!("-max_total_time={secs}")]);
+        run(&mut cmd)?;
+    }
     Ok(())
 }
 
