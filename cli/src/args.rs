@@ -82,7 +82,7 @@ pub struct PlayArgs {
     /// Where to write the game's PGN (default: tempo-DATE-TIME.pgn in the current directory).
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
-    /// Built-in engine: search to this depth instead of using the clock (reproducible play).
+    /// Engines search to this depth (reproducible play); with a clock, they still stop in time.
     #[arg(long, value_name = "PLIES")]
     pub depth: Option<u32>,
     /// Engine players think this long per move when the game has no clock.

@@ -424,6 +424,13 @@ impl Session {
     /// Shows the board and pending messages (the whole screen on a terminal; appended to the
     /// transcript otherwise).
     fn show(&mut self) {
+        if let Some(t) = &mut self.terminal {
+            // Follow window resizes.
+            if let Some((w, h)) = terminal_size::terminal_size() {
+                t.width = w.0 as usize;
+                t.height = h.0 as usize;
+            }
+        }
         let mut lines = self.screen_lines();
         lines.push(String::new());
         lines.append(&mut self.status_lines());
@@ -487,7 +494,7 @@ impl Session {
     fn tick_display(&mut self) {
         if self.terminal.is_some() {
             let lines = self.screen_lines();
-            if let Some(t) = &self.terminal {
+            if let Some(t) = &mut self.terminal {
                 t.update_clocks(&lines);
             }
         }
@@ -699,26 +706,33 @@ impl Session {
     }
 
     fn think_limits(&self, color: Color) -> ThinkLimits {
+        let clock = self.game.clock().filter(|c| c.control().is_timed());
+        // A fixed depth stays within a real clock, but a fake clock must not make the search
+        // depend on how fast this machine is.
         if let Some(depth) = self.depth {
-            return ThinkLimits { depth: Some(depth), ..ThinkLimits::default() };
+            if clock.is_none() || self.timer.fake.is_some() {
+                return ThinkLimits { depth: Some(depth), ..ThinkLimits::default() };
+            }
         }
-        let Some(clock) = self.game.clock().filter(|c| c.control().is_timed()) else {
+        let Some(clock) = clock else {
             return ThinkLimits { movetime: Some(self.think), ..ThinkLimits::default() };
         };
-        if let TimeControl::MoveTime(limit) = clock.control() {
+        let mut limits = if let TimeControl::MoveTime(limit) = clock.control() {
             // Leave a margin for the round trip, or the engine would lose on time by design.
             let margin = (*limit / 20).min(Duration::from_millis(200));
-            return ThinkLimits { movetime: Some(limit.saturating_sub(margin)), ..ThinkLimits::default() };
-        }
-        let _ = color;
-        ThinkLimits {
-            wtime: Some(clock.remaining(Color::White)),
-            btime: Some(clock.remaining(Color::Black)),
-            winc: Some(increment_for(clock, Color::White)),
-            binc: Some(increment_for(clock, Color::Black)),
-            movestogo: clock.moves_to_go(color),
-            ..ThinkLimits::default()
-        }
+            ThinkLimits { movetime: Some(limit.saturating_sub(margin)), ..ThinkLimits::default() }
+        } else {
+            ThinkLimits {
+                wtime: Some(clock.remaining(Color::White)),
+                btime: Some(clock.remaining(Color::Black)),
+                winc: Some(increment_for(clock, Color::White)),
+                binc: Some(increment_for(clock, Color::Black)),
+                movestogo: clock.moves_to_go(color),
+                ..ThinkLimits::default()
+            }
+        };
+        limits.depth = self.depth;
+        limits
     }
 
     /// Limits for hints, analysis and draw decisions: quick, and reproducible with --depth.
@@ -794,11 +808,23 @@ impl Session {
     /// the game has gone on a while, or when it stands clearly worse; never when winning.
     fn engine_accepts_draw(&mut self, engine_color: Color) -> Result<bool> {
         let game = self.game.clone();
-        let limits = self.helper_limits(1);
-        let (lines, _) = self.analyst(1)?.search(&game, &limits)?;
-        let Some(eval) = lines.first().map(|l| l.eval) else { return Ok(true) };
-        // The search is from the side to move (the offerer); the engine sees the negation.
-        let eval = if game.position().turn() == engine_color { eval } else { eval.negate() };
+        // The engine's own judgement from its last search, when it has made one; otherwise the
+        // built-in engine judges the position for it.
+        let own = self.side(engine_color).engine.as_ref().and_then(|e| e.last_eval);
+        let eval = match own {
+            Some(eval) => eval,
+            None => {
+                let limits = self.helper_limits(1);
+                let (lines, _) = self.analyst(1)?.search(&game, &limits)?;
+                let Some(eval) = lines.first().map(|l| l.eval) else { return Ok(true) };
+                // The search is from the side to move (the offerer); the engine sees the negation.
+                if game.position().turn() == engine_color {
+                    eval
+                } else {
+                    eval.negate()
+                }
+            }
+        };
         let cp = eval.centipawns();
         let moves_played = game.moves().len();
         Ok(cp <= -150 || (cp <= 25 && moves_played >= 40) || !game.claimable().is_empty())
@@ -840,10 +866,11 @@ impl Session {
         if self.game.outcome().is_some() {
             return Ok(Some(Flow::Continue));
         }
+        // The claim was decided on the position the move produces (FIDE 9.2.1.1); the game
+        // grants the same claim now that the move is on the board.
         match claims.first() {
-            Some(claim) => {
+            Some(_) => {
                 self.game.claim_draw().context("claiming a draw")?;
-                let _ = claim;
             }
             None => {
                 self.say(

@@ -117,11 +117,13 @@ pub struct Terminal {
     /// Lines drawn by the last redraw; when they overflow the screen the clock rows have
     /// scrolled away and must not be updated in place.
     drawn: usize,
+    /// The clock rows as last written, so that only a change is sent to the terminal.
+    clock_rows: Vec<String>,
 }
 
 impl Terminal {
     pub fn new(width: usize, height: usize) -> Terminal {
-        Terminal { width, height, drawn: 0 }
+        Terminal { width, height, drawn: 0, clock_rows: Vec::new() }
     }
 
     /// Clears the screen and draws `lines`, leaving the cursor after them.
@@ -132,15 +134,21 @@ impl Terminal {
             out.push_str("\x1b[0m\n");
         }
         self.drawn = lines.len();
+        self.clock_rows = CLOCK_ROWS.iter().filter_map(|&r| lines.get(r).cloned()).collect();
         print_flush(&out);
     }
 
     /// Rewrites the two clock rows of the full layout with `lines` (the freshly composed screen).
-    pub fn update_clocks(&self, lines: &[String]) {
+    pub fn update_clocks(&mut self, lines: &[String]) {
         // +1 for the prompt line below the drawn lines.
         if self.width < FULL_WIDTH || self.drawn + 1 >= self.height {
             return;
         }
+        let rows: Vec<String> = CLOCK_ROWS.iter().filter_map(|&r| lines.get(r).cloned()).collect();
+        if rows == self.clock_rows {
+            return;
+        }
+        self.clock_rows = rows;
         let mut out = String::from("\x1b7");
         for row in CLOCK_ROWS {
             if let Some(line) = lines.get(row) {
