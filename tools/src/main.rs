@@ -1,7 +1,9 @@
 //! `tempo-tools`: developer tooling for Tempo. A thin binary: argument parsing here, the
 //! work in one module per command, the chess in the libraries.
 
+mod bench;
 mod book;
+mod epd;
 mod fen;
 mod game;
 mod matches;
@@ -37,6 +39,10 @@ enum Command {
         #[command(subcommand)]
         command: book::BookCommand,
     },
+    /// Run a `bm`/`am` EPD test suite with the built-in engine.
+    Epd(epd::EpdArgs),
+    /// The engine's fixed bench: `Bench: N nodes M nps`.
+    Bench(bench::BenchArgs),
     /// Play a match between UCI engines: clocks, openings in pairs, Elo and SPRT.
     Match(matches::MatchArgs),
     /// PGN files: validate every game, or convert them.
@@ -55,6 +61,8 @@ fn main() -> ExitCode {
         Command::Pgn { command } => pgn::run(&command),
         Command::Book { command } => book::run(&command),
         Command::Match(args) => matches::run(&args),
+        Command::Epd(args) => epd::run(&args),
+        Command::Bench(args) => bench::run(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
