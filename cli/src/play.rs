@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
-use tempo_core::{Color, DrawClaim, Game, GameError, Move, Outcome, Position, Termination, TimeControl};
+use tempo_core::{ClaimResult, Color, DrawClaim, Game, GameError, Move, Outcome, Position, Termination, TimeControl};
 use tempo_notation::{san, san_line};
 
 use crate::args::PlayArgs;
@@ -548,16 +548,17 @@ impl Session {
 
     /// Charges the time spent so far to the side to move; the outcome if its flag fell.
     fn charge_time(&mut self) -> Option<Outcome> {
-        let elapsed = self.timer.take();
+        // The fake timer charges its whole step when a move (or resignation) is made; it is
+        // only called then, never on the display ticks.
+        let elapsed = self.timer.fake.unwrap_or_else(|| self.timer.take());
         // Untimed games only keep the timer current.
         self.game.clock()?;
         self.game.tick(elapsed).ok().flatten()
     }
 
-    /// Records a move (after [`Session::charge_time`]); the fake timer charges its step here.
+    /// Records a move, its time already charged by [`Session::charge_time`].
     fn record_move(&mut self, m: Move) -> Result<Option<Outcome>, GameError> {
-        let extra = self.timer.fake.unwrap_or(Duration::ZERO);
-        let outcome = self.game.play_timed(m, extra)?;
+        let outcome = self.game.play(m)?;
         self.timer.restart();
         self.update_snapshot();
         Ok(outcome)
@@ -860,24 +861,15 @@ impl Session {
         if self.charge_time().is_some() {
             return Ok(Some(Flow::Continue));
         }
-        let claims = self.game.claimable_with_move(m).context("claiming a draw")?;
         self.announce_move(&pos, m);
-        self.record_move(m).context("playing the move")?;
-        if self.game.outcome().is_some() {
-            return Ok(Some(Flow::Continue));
-        }
-        // The claim was decided on the position the move produces (FIDE 9.2.1.1); the game
-        // grants the same claim now that the move is on the board.
-        match claims.first() {
-            Some(_) => {
-                self.game.claim_draw().context("claiming a draw")?;
-            }
-            None => {
-                self.say(
-                    "Claim refused: that move repeats no position a third time and the fifty-move rule does not \
-                         apply. The move stands (FIDE article 9.5).",
-                );
-            }
+        // The move is played whether or not the claim holds (FIDE 9.5.2); the game decides.
+        let verdict = self.game.claim_draw_with_move(m).context("claiming a draw")?;
+        self.timer.restart();
+        if verdict == ClaimResult::Rejected && self.game.outcome().is_none() {
+            self.say(
+                "Claim refused: that move repeats no position a third time and the fifty-move rule does not apply. \
+                 The move stands (FIDE article 9.5).",
+            );
         }
         self.update_snapshot();
         Ok(Some(Flow::Continue))

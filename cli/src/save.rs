@@ -65,12 +65,33 @@ pub fn pgn_text(game: &Game, record: &Record) -> String {
     set_tag(&mut pgn.tags, "Round", "-");
     set_tag(&mut pgn.tags, "White", &record.white);
     set_tag(&mut pgn.tags, "Black", &record.black);
-    // A timed game's TimeControl tag and [%clk] comments come from the game itself.
+    // A timed game's TimeControl tag comes from the game itself.
     if pgn.tag("TimeControl").is_none() {
         set_tag(&mut pgn.tags, "TimeControl", "-");
     }
+    // The wall clock measures nanoseconds; a PGN reader wants what a clock face shows.
+    if let Some(clock) = game.clock().filter(|c| c.control().is_timed()) {
+        for (i, node) in pgn.moves.iter_mut().enumerate() {
+            if let Some(left) = clock.remaining_after(i) {
+                node.comments.retain(|c| !c.contains("[%clk"));
+                node.comments.push(format!("[%clk {}]", clk_text(left)));
+            }
+        }
+    }
     set_tag(&mut pgn.tags, "UTCTime", &record.time);
     pgn_string(&pgn)
+}
+
+/// `[%clk]` time in tenths of a second, truncated like a clock face: `0:04:59.7`, `0:05:00`.
+fn clk_text(d: Duration) -> String {
+    let tenths = d.as_millis() / 100;
+    let secs = tenths / 10;
+    let base = format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
+    if tenths % 10 == 0 {
+        base
+    } else {
+        format!("{base}.{}", tenths % 10)
+    }
 }
 
 /// Writes `text` to `path` through a temporary file and a rename, so that an interruption
@@ -142,6 +163,12 @@ mod tests {
     use super::*;
     use tempo_core::Position;
     use tempo_notation::parse_san;
+
+    #[test]
+    fn clock_comments() {
+        assert_eq!(clk_text(Duration::from_millis(299_789)), "0:04:59.7");
+        assert_eq!(clk_text(Duration::from_secs(3_900)), "1:05:00");
+    }
 
     #[test]
     fn dates() {

@@ -135,6 +135,11 @@ fn draw_claims() {
     assert!(saved.contains("[Termination \"threefold_repetition\"]"), "{saved}");
     assert!(saved.contains("4. Ng1 Ng8 1/2-1/2"), "{saved}");
 
+    // A claim announced with a move that repeats nothing: refused, and the move stands.
+    let run = tempo(&dir, &HOTSEAT, "claim e4\nfen\nquit\nn\n");
+    assert!(run.stdout.contains("Claim refused"), "{}", run.stdout);
+    assert!(run.stdout.contains("4P3/8/PPPP1PPP/RNBQKBNR b KQkq"), "{}", run.stdout);
+
     // The same repetition claimed after it happened, by the player to move.
     let input = "Nf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nNg8\nclaim\n";
     let run = tempo(&dir, &args(&HOTSEAT, &["--save", "claim2.pgn"]), input);
@@ -246,4 +251,26 @@ fn perft_show_and_analyze_json() {
         tempo(&dir, &["analyze", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--depth", "3", "--multipv", "2"], "");
     assert!(run.stdout.contains("    #1  d3   1. Ra8#"), "{}", run.stdout);
     assert!(run.stdout.contains("Best move: Ra8#"), "{}", run.stdout);
+}
+
+#[test]
+fn draw_by_agreement_between_people() {
+    let dir = scratch("agreement");
+    // The offer made before moving stands until the opponent answers.
+    let run = tempo(&dir, &args(&HOTSEAT, &["--save", "d.pgn"]), "draw\ne4\naccept\n");
+    assert!(run.stdout.contains("Player 1 offers a draw"), "{}", run.stdout);
+    assert!(run.stdout.contains("Draw by agreement (1/2-1/2)"), "{}", run.stdout);
+    assert!(pgn(&dir.join("d.pgn")).contains("[Termination \"agreement\"]"));
+}
+
+#[test]
+fn hint_moves_and_analysis() {
+    let dir = scratch("hint");
+    let run = tempo(&dir, &["--black", "engine:10", "--depth", "2"], "hint\nmoves\nanalyze\nbogus command\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("Hint: "), "{}", run.stdout);
+    assert!(run.stdout.contains("Legal moves (20): Na3 Nc3 Nf3 Nh3 a3"), "{}", run.stdout);
+    let lines = run.stdout.lines().filter(|l| l.contains("  d2   1. ")).count();
+    assert_eq!(lines, 3, "three analysis lines at depth 2: {}", run.stdout);
+    assert!(run.stdout.contains("\"bogus command\" is not a move or a command"));
 }
