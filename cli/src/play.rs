@@ -310,6 +310,19 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
     }
     session.update_snapshot();
     let code = session.play();
+    if code.is_err() {
+        // Whatever went wrong (main reports it), the moves played so far are not lost.
+        if session.game.outcome().is_none() && !session.game.moves().is_empty() {
+            let path = session.save_path.clone();
+            if session.save_to(&path).is_ok() {
+                eprintln!(
+                    "The unfinished game is saved in {}; continue it with: tempo --pgn {}",
+                    path.display(),
+                    path.display()
+                );
+            }
+        }
+    }
     for side in session.sides {
         if let Some(engine) = side.engine {
             engine.close();
@@ -909,27 +922,47 @@ impl Session {
             self.show();
             print_flush(&format!("{} is thinking...", self.side(color).view.name));
         }
+        let name = self.side(color).view.name.clone();
+        // Engines do not claim draws themselves, so the program claims for them as a GUI does:
+        // a repetition already on the board when the engine is not better.
+        let last_eval = self.side(color).engine.as_ref().and_then(|e| e.last_eval);
+        if !self.game.claimable().is_empty() && last_eval.is_some_and(|e| e.centipawns() <= 0) {
+            self.say(format!("{name} claims a draw."));
+            self.game.claim_draw().context("claiming a draw")?;
+            return Ok(Flow::Continue);
+        }
         let game = self.game.clone();
         let engine = self.sides[color.index()].engine.as_mut().context("an engine plays this side")?;
-        engine.start(&game, &limits)?;
+        let started = engine.start(&game, &limits);
         loop {
             let engine = self.sides[color.index()].engine.as_mut().context("an engine plays this side")?;
-            match engine.poll(TICK) {
+            let news = match &started {
+                Ok(()) => engine.poll(TICK),
+                Err(e) => Err(anyhow::anyhow!("{e:#}")),
+            };
+            match news {
                 Ok(Some(Thought::Done(Some(m)))) => {
                     let pos = *self.game.position();
                     if self.charge_time().is_some() {
                         return Ok(Flow::Continue);
                     }
                     self.announce_move(&pos, m);
-                    self.record_move(m).context("playing the engine's move")?;
+                    // A move the engine chose into a claimable draw is a draw it wants: its
+                    // search scores repetitions and the fifty-move rule as draws.
+                    if !self.game.claimable_with_move(m).unwrap_or_default().is_empty() {
+                        self.say(format!("{name} claims a draw with this move."));
+                        self.game.claim_draw_with_move(m).context("claiming a draw")?;
+                        self.update_snapshot();
+                    } else {
+                        self.record_move(m).context("playing the engine's move")?;
+                    }
                     return Ok(Flow::Continue);
                 }
-                Ok(Some(Thought::Done(None))) => bail!("the engine found no move in a position that has one"),
+                Ok(Some(Thought::Done(None))) => bail!("{name} found no move in a position that has one"),
                 Ok(Some(Thought::Info(_)) | None) => {}
                 Err(e) => {
                     // An external engine that crashed or hung cannot go on: it loses, as a
                     // player who leaves the board would, and the game is saved.
-                    let name = self.side(color).view.name.clone();
                     self.say(format!("{name} failed: {e:#}. It forfeits the game."));
                     self.game.resign(color).context("recording the forfeit")?;
                     return Ok(Flow::Continue);

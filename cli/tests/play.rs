@@ -89,11 +89,12 @@ fn engine_against_engine() {
     let dir = scratch("engines");
     let run = tempo(
         &dir,
-        &["--fen", "6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1", "--white", "engine:10", "--black", "engine:10", "--depth", "3"],
+        &["--fen", "k7/8/1K6/8/8/8/8/7R b - - 0 1", "--white", "engine:10", "--black", "engine:10", "--depth", "3"],
         "",
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("Tempo plays 1... "), "{}", run.stdout);
+    assert!(run.stdout.contains("Tempo plays 1... Kb8"), "{}", run.stdout);
+    assert!(run.stdout.contains("Tempo plays 2. Rh8#"), "{}", run.stdout);
     assert!(run.stdout.contains("Checkmate: White wins (1-0)"), "{}", run.stdout);
 }
 
@@ -273,4 +274,17 @@ fn hint_moves_and_analysis() {
     let lines = run.stdout.lines().filter(|l| l.contains("  d2   1. ")).count();
     assert_eq!(lines, 3, "three analysis lines at depth 2: {}", run.stdout);
     assert!(run.stdout.contains("\"bogus command\" is not a move or a command"));
+}
+
+#[test]
+fn fifty_move_claims() {
+    let dir = scratch("fifty");
+    // 99 half-moves without a capture or pawn move: the next quiet move reaches fifty moves.
+    let fen = ["--fen", "7r/8/4k3/8/8/3K4/8/R7 w - - 99 80"];
+    let run = tempo(&dir, &args(&HOTSEAT, &fen), "claim Ra2\n");
+    assert!(run.stdout.contains("Draw by the fifty-move rule (claimed) (1/2-1/2)"), "{}", run.stdout);
+    // An engine claims for itself when its move reaches the draw.
+    let run = tempo(&dir, &[fen[0], fen[1], "--white", "engine:10", "--depth", "2"], "");
+    assert!(run.stdout.contains("Tempo claims a draw with this move."), "{}", run.stdout);
+    assert!(run.stdout.contains("Draw by the fifty-move rule (claimed) (1/2-1/2)"), "{}", run.stdout);
 }
