@@ -959,7 +959,8 @@ impl Session {
                     return Ok(Flow::Continue);
                 }
                 Ok(Some(Thought::Done(None))) => bail!("{name} found no move in a position that has one"),
-                Ok(Some(Thought::Info(_)) | None) => {}
+                Ok(Some(Thought::Info(line))) => self.show_thinking(&name, &line),
+                Ok(None) => {}
                 Err(e) => {
                     // An external engine that crashed or hung cannot go on: it loses, as a
                     // player who leaves the board would, and the game is saved.
@@ -978,6 +979,20 @@ impl Session {
                 self.tick_display();
             }
         }
+    }
+}
+
+impl Session {
+    /// On a terminal where only engines play, the spectator sees the main line as it grows (a
+    /// player facing the engine would only be distracted, or helped).
+    fn show_thinking(&self, name: &str, line: &Line) {
+        let Some(t) = &self.terminal else { return };
+        if line.multipv != 1 || self.sides.iter().any(Side::is_human) {
+            return;
+        }
+        let text = format!("{name} thinking: {}", format_line(self.game.position(), line, 8).trim_start());
+        let text: String = text.chars().take(t.width.saturating_sub(1)).collect();
+        print_flush(&format!("\r\x1b[2K{text}"));
     }
 }
 
