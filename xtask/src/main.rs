@@ -243,10 +243,6 @@ fn ci() -> Result<()> {
     run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
     run(cargo().args(["test", "--workspace"]))?;
     perft(QUICK_PERFT_MAX_NODES)?;
-    if root().join("uci/src/main.rs").exists() {
-        bench(true)?;
-    } else {
-        eprintln!("skipping bench check: the engine binary does not exist yet");
-    }
+    bench(true)?;
     Ok(())
 }
