@@ -1,14 +1,15 @@
 //! `tempo analyze`: the built-in engine's best lines for a position, in SAN with scores.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::json;
 use std::time::{Duration, Instant};
 use tempo_core::{Game, Position};
 use tempo_notation::{san, san_line, uci_move};
 
 use crate::args::AnalyzeArgs;
-use crate::play::format_line;
+use crate::describe::format_line;
 use crate::players::{EnginePlayer, Eval, ThinkLimits};
+use crate::start::parse_fen_arg;
 
 /// Search time when neither a depth nor a time is given.
 const DEFAULT_MOVETIME_MS: u64 = 3000;
@@ -16,12 +17,7 @@ const DEFAULT_MOVETIME_MS: u64 = 3000;
 /// Runs `tempo analyze`.
 pub fn run(args: &AnalyzeArgs) -> Result<i32> {
     let pos = match &args.fen {
-        Some(fen) => {
-            let fen = fen.trim();
-            Position::from_fen(fen)
-                .or_else(|e| Position::from_fen_960(fen).map_err(|_| e))
-                .with_context(|| format!("invalid FEN {fen:?}"))?
-        }
+        Some(fen) => parse_fen_arg(fen)?,
         None => Position::startpos(),
     };
     let limits = match (args.depth, args.movetime) {

@@ -5,6 +5,7 @@ mod analyze;
 mod args;
 mod board_view;
 mod clock_view;
+mod describe;
 mod input;
 mod perft;
 mod play;
@@ -12,6 +13,7 @@ mod players;
 mod save;
 mod screen;
 mod show;
+mod start;
 
 use args::{Cli, Command};
 use clap::Parser;

@@ -1,22 +1,18 @@
 //! `tempo perft`: the number of leaf nodes of the legal move tree, for checking a position.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::json;
 use std::time::Instant;
 use tempo_core::{divide, perft, Position};
 use tempo_notation::san;
 
 use crate::args::PerftArgs;
+use crate::start::parse_fen_arg;
 
 /// Runs `tempo perft`.
 pub fn run(args: &PerftArgs) -> Result<i32> {
     let pos = match &args.fen {
-        Some(fen) => {
-            let fen = fen.trim();
-            Position::from_fen(fen)
-                .or_else(|e| Position::from_fen_960(fen).map_err(|_| e))
-                .with_context(|| format!("invalid FEN {fen:?}"))?
-        }
+        Some(fen) => parse_fen_arg(fen)?,
         None => Position::startpos(),
     };
     let started = Instant::now();

@@ -1,6 +1,6 @@
 //! `tempo show`: a position's diagram and status, as text or JSON.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::json;
 use std::io::IsTerminal;
 use tempo_core::{Color, Game, Position};
@@ -8,8 +8,9 @@ use tempo_notation::{san_line, PgnResult};
 
 use crate::args::ShowArgs;
 use crate::board_view::{render_board, BoardStyle, Highlights};
-use crate::play::{describe_outcome, numbered};
+use crate::describe::{describe_outcome, numbered};
 use crate::save;
+use crate::start::parse_fen_arg;
 
 /// The status of the game's current position: a stable name and, if over, the result.
 fn status(game: &Game) -> (&'static str, &'static str) {
@@ -36,10 +37,7 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
             (loaded.game, loaded.result)
         }
         (None, Some(fen)) => {
-            let fen = fen.trim();
-            let pos = Position::from_fen(fen)
-                .or_else(|e| Position::from_fen_960(fen).map_err(|_| e))
-                .with_context(|| format!("invalid FEN {fen:?}"))?;
+            let pos = parse_fen_arg(fen)?;
             (Game::new(pos), None)
         }
         (None, None) => (Game::new(Position::startpos()), None),

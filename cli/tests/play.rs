@@ -222,7 +222,7 @@ fn bad_options_are_explained() {
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("unknown player \"robot\""), "{}", run.stderr);
     let run = tempo(&dir, &["--fen", "not a fen"], "");
-    assert!(run.stderr.contains("invalid --fen"), "{}", run.stderr);
+    assert!(run.stderr.contains("--fen: invalid FEN \"not a fen\""), "{}", run.stderr);
     let run = tempo(&dir, &["--tc", "fast"], "");
     assert!(run.stderr.contains("cannot read time control"), "{}", run.stderr);
 }

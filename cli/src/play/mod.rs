@@ -1,23 +1,27 @@
 //! The game loop: players take turns, the clock runs for the side to move, commands are
 //! answered, every ending is announced, and the game is saved.
 
+mod commands;
+mod keyboard;
+
 use anyhow::{bail, Context, Result};
-use std::collections::VecDeque;
-use std::io::{BufRead, IsTerminal};
+use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
-use tempo_core::{ClaimResult, Color, DrawClaim, Game, GameError, Move, Outcome, Position, Termination, TimeControl};
+use tempo_core::{Color, DrawClaim, Game, GameError, Move, Outcome, Position, TimeControl};
 use tempo_notation::{san, san_line};
 
 use crate::args::PlayArgs;
 use crate::board_view::{BoardStyle, Highlights};
 use crate::clock_view::{describe_tc, increment_for, parse_movetime, parse_tc, shown_time};
-use crate::input::{self, Command, Input};
+use crate::describe::{describe_outcome, format_line};
+use crate::input::{self, Input};
 use crate::players::{EnginePlayer, Line, PlayerSpec, ThinkLimits, Thought};
 use crate::save::{self, Record};
 use crate::screen::{compose, print_flush, PlayerView, Terminal, View, FULL_WIDTH};
+use crate::start::{chess960_position, parse_fen_arg, random_below};
+use keyboard::{Keyboard, Timer};
 
 /// How often the clocks on screen are refreshed (and a flag fall noticed).
 const TICK: Duration = Duration::from_millis(100);
@@ -42,66 +46,6 @@ struct Side {
 impl Side {
     fn is_human(&self) -> bool {
         self.spec == PlayerSpec::Human
-    }
-}
-
-/// Lines typed by the user, read on a thread so that the clock keeps running while waiting.
-struct Keyboard {
-    rx: Receiver<Option<String>>,
-    queued: VecDeque<Option<String>>,
-}
-
-impl Keyboard {
-    fn spawn() -> Keyboard {
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let stdin = std::io::stdin();
-            for line in stdin.lock().lines() {
-                let Ok(line) = line else { break };
-                if tx.send(Some(line)).is_err() {
-                    return;
-                }
-            }
-            let _ = tx.send(None);
-        });
-        Keyboard { rx, queued: VecDeque::new() }
-    }
-
-    /// The next line (`Some(None)` at end of input), waiting at most `wait`.
-    fn next(&mut self, wait: Duration) -> Option<Option<String>> {
-        if let Some(line) = self.queued.pop_front() {
-            return Some(line);
-        }
-        match self.rx.recv_timeout(wait) {
-            Ok(line) => Some(line),
-            Err(RecvTimeoutError::Timeout) => None,
-            // The reader thread only ends after sending `None`; treat a lost thread as EOF.
-            Err(RecvTimeoutError::Disconnected) => Some(None),
-        }
-    }
-}
-
-/// Time spent on the move in progress: the wall clock, or a fixed charge per move (testing).
-struct Timer {
-    fake: Option<Duration>,
-    last: Instant,
-}
-
-impl Timer {
-    fn restart(&mut self) {
-        self.last = Instant::now();
-    }
-
-    /// Time since the last charge, now charged.
-    fn take(&mut self) -> Duration {
-        let now = Instant::now();
-        let elapsed = now - self.last;
-        self.last = now;
-        if self.fake.is_some() {
-            Duration::ZERO
-        } else {
-            elapsed
-        }
     }
 }
 
@@ -147,41 +91,6 @@ fn player_name(spec: &PlayerSpec, engine: Option<&EnginePlayer>, color: Color, h
     }
 }
 
-/// A Chess960 start position by its number (0..959), as Scharnagl numbered them.
-fn chess960_position(number: u32) -> Result<Position> {
-    if number > 959 {
-        bail!("Chess960 positions are numbered 0 to 959, not {number}");
-    }
-    let mut rank: [Option<char>; 8] = [None; 8];
-    let mut n = number as usize;
-    let (b1, rest) = (n % 4, n / 4);
-    rank[b1 * 2 + 1] = Some('b');
-    n = rest;
-    let (b2, rest) = (n % 4, n / 4);
-    rank[b2 * 2] = Some('b');
-    n = rest;
-    let (q, rest) = (n % 6, n / 6);
-    let free = |rank: &[Option<char>; 8]| (0..8).filter(|&i| rank[i].is_none()).collect::<Vec<_>>();
-    rank[free(&rank)[q]] = Some('q');
-    let knights = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)][rest];
-    let empty = free(&rank);
-    rank[empty[knights.0]] = Some('n');
-    rank[empty[knights.1]] = Some('n');
-    for (slot, piece) in free(&rank).into_iter().zip(['r', 'k', 'r']) {
-        rank[slot] = Some(piece);
-    }
-    let black: String = rank.iter().map(|c| c.unwrap_or('?')).collect();
-    let fen = format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{} w KQkq - 0 1", black.to_ascii_uppercase());
-    Position::from_fen_960(&fen).with_context(|| format!("Chess960 position {number} ({fen})"))
-}
-
-fn random_below(n: u32) -> u32 {
-    // Enough randomness to pick an opening setup; no need for a random-number crate.
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-    let mixed = u64::from(nanos).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ u64::from(std::process::id());
-    (mixed % u64::from(n)) as u32
-}
-
 fn use_colour(args: &PlayArgs, terminal: bool) -> bool {
     terminal && !args.no_color && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
@@ -216,10 +125,7 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
         loaded.game
     } else {
         let start = if let Some(fen) = &args.fen {
-            let fen = fen.trim();
-            Position::from_fen(fen)
-                .or_else(|e| Position::from_fen_960(fen).map_err(|_| e))
-                .with_context(|| format!("invalid --fen {fen:?}"))?
+            parse_fen_arg(fen).context("--fen")?
         } else if let Some(n) = &args.chess960 {
             let number = if n == "random" {
                 random_below(960)
@@ -353,30 +259,6 @@ fn install_ctrl_c(snapshot: Arc<Mutex<Snapshot>>) {
     // Without a handler (e.g. another one is installed) Ctrl-C simply ends the process;
     // games are saved on every other way out.
     let _ = ctrlc::set_handler(handler);
-}
-
-/// The sentence announcing how the game ended, with its result.
-pub fn describe_outcome(game: &Game, outcome: Outcome) -> String {
-    let name = |c: Color| if c == Color::White { "White" } else { "Black" };
-    let winner = outcome.result.winner();
-    let text = match (outcome.termination, winner) {
-        (Termination::Checkmate, Some(w)) => format!("Checkmate: {} wins", name(w)),
-        (Termination::Stalemate, _) => "Stalemate: draw".to_owned(),
-        (Termination::InsufficientMaterial, _) => "Draw: neither side has the material to checkmate".to_owned(),
-        (Termination::FivefoldRepetition, _) => "Draw by fivefold repetition".to_owned(),
-        (Termination::SeventyFiveMoves, _) => "Draw by the seventy-five-move rule".to_owned(),
-        (Termination::ThreefoldRepetition, _) => "Draw by threefold repetition (claimed)".to_owned(),
-        (Termination::FiftyMoves, _) => "Draw by the fifty-move rule (claimed)".to_owned(),
-        (Termination::Agreement, _) => "Draw by agreement".to_owned(),
-        (Termination::Resignation, Some(w)) => format!("{} resigns: {} wins", name(!w), name(w)),
-        (Termination::TimeForfeit, Some(w)) => format!("{} lost on time: {} wins", name(!w), name(w)),
-        (Termination::TimeoutVsInsufficientMaterial, _) => {
-            let flagged = game.clock().and_then(|c| c.flagged()).unwrap_or(game.position().turn());
-            format!("{}'s flag fell, but {} has no material to checkmate: draw", name(flagged), name(!flagged))
-        }
-        (termination, _) => format!("Game over: {termination}"),
-    };
-    format!("{text} ({})", outcome.result)
 }
 
 impl Session {
@@ -644,81 +526,6 @@ impl Session {
         }
     }
 
-    /// Answers a command; `Some(flow)` when the turn is over.
-    fn command(&mut self, cmd: Command, me: Color) -> Result<Option<Flow>> {
-        match cmd {
-            Command::Help => self.say(input::HELP),
-            Command::Moves => {
-                let moves = input::legal_moves_san(self.game.position());
-                self.say(format!("Legal moves ({}): {}", moves.len(), moves.join(" ")));
-            }
-            Command::Fen => self.say(self.game.position().fen()),
-            Command::Pgn => self.say(self.pgn().trim_end().to_owned()),
-            Command::Flip => {
-                self.flipped = !self.flipped;
-                self.dirty = true;
-            }
-            Command::Save(path) => {
-                let path = path.map_or_else(|| self.save_path.clone(), PathBuf::from);
-                match self.save_to(&path) {
-                    Ok(()) => self.say(format!("Saved in {}.", path.display())),
-                    Err(e) => self.say(format!("Not saved: {e:#}")),
-                }
-            }
-            Command::Undo => self.undo()?,
-            Command::Hint => self.hint()?,
-            Command::Analyze => self.analyze()?,
-            Command::Draw => self.offer_draw(me)?,
-            Command::Accept => match self.game.accept_draw(me) {
-                Ok(_) => return Ok(Some(Flow::Continue)),
-                Err(_) => self.say("There is no draw offer to accept."),
-            },
-            Command::Decline => match self.game.decline_draw(me) {
-                Ok(()) => self.say("Draw offer declined."),
-                Err(_) => self.say("There is no draw offer to decline."),
-            },
-            Command::Claim(with_move) => return self.claim(with_move),
-            Command::Resign => {
-                self.charge_time();
-                self.game.resign(me).context("resigning")?;
-                return Ok(Some(Flow::Continue));
-            }
-            Command::Quit => return self.quit().map(Some),
-        }
-        self.update_snapshot();
-        Ok(None)
-    }
-
-    fn undo(&mut self) -> Result<()> {
-        // Take back until a human's move is undone, so that a human is to move again (against
-        // an engine: its reply and your move).
-        let mut plies = 0u32;
-        let mut probe = self.game.initial_position().turn();
-        let mut human_plies = Vec::new();
-        for (i, _) in self.game.moves().iter().enumerate() {
-            if self.side(probe).is_human() {
-                human_plies.push(i);
-            }
-            probe = !probe;
-        }
-        let Some(&last_human) = human_plies.last() else {
-            self.say("There is no move of yours to take back.");
-            return Ok(());
-        };
-        let taken = numbered_from(&self.game, last_human);
-        while self.game.moves().len() > last_human {
-            self.game.undo().context("taking back")?;
-            plies += 1;
-        }
-        self.timer.restart();
-        self.dirty = true;
-        self.messages.clear();
-        let what = if plies == 1 { "move" } else { "moves" };
-        self.say(format!("Took back {plies} {what}: {taken}"));
-        self.update_snapshot();
-        Ok(())
-    }
-
     fn think_limits(&self, color: Color) -> ThinkLimits {
         let clock = self.game.clock().filter(|c| c.control().is_timed());
         // A fixed depth stays within a real clock, but a fake clock must not make the search
@@ -747,171 +554,6 @@ impl Session {
         };
         limits.depth = self.depth;
         limits
-    }
-
-    /// Limits for hints, analysis and draw decisions: quick, and reproducible with --depth.
-    fn helper_limits(&self, scale: u32) -> ThinkLimits {
-        match self.depth {
-            Some(d) => ThinkLimits { depth: Some(d), ..ThinkLimits::default() },
-            None => {
-                ThinkLimits { movetime: Some(self.think.min(Duration::from_secs(2)) * scale), ..ThinkLimits::default() }
-            }
-        }
-    }
-
-    fn analyst(&mut self, lines: u32) -> Result<&mut EnginePlayer> {
-        if self.analyst.is_none() {
-            self.analyst = Some(EnginePlayer::analyst(lines, 1, self.chess960)?);
-        }
-        self.analyst.as_mut().context("the analysis engine")
-    }
-
-    fn hint(&mut self) -> Result<()> {
-        let limits = self.helper_limits(1);
-        let game = self.game.clone();
-        let (lines, best) = self.analyst(1)?.search(&game, &limits)?;
-        let pos = game.position();
-        match best {
-            Some(m) => {
-                let eval = lines.first().map_or(String::new(), |l| format!(" ({})", l.eval.text()));
-                self.say(format!("Hint: {}{eval}", san(pos, m)));
-            }
-            None => self.say("No hint: there is no legal move."),
-        }
-        Ok(())
-    }
-
-    fn analyze(&mut self) -> Result<()> {
-        let limits = self.helper_limits(2);
-        let game = self.game.clone();
-        // A dedicated three-line analyst: the hint engine searches one line.
-        let mut analyst = EnginePlayer::analyst(3, 1, self.chess960)?;
-        let (lines, _) = analyst.search(&game, &limits)?;
-        let pos = *game.position();
-        if lines.is_empty() {
-            self.say("Nothing to analyse: there is no legal move.");
-        }
-        for line in lines {
-            self.say(format_line(&pos, &line, 10));
-        }
-        Ok(())
-    }
-
-    fn offer_draw(&mut self, me: Color) -> Result<()> {
-        if self.game.draw_offer() == Some(!me) {
-            self.game.accept_draw(me).context("accepting the draw")?;
-            return Ok(());
-        }
-        self.game.offer_draw(me).context("offering a draw")?;
-        if !self.opponent_is_engine(me) {
-            self.say(format!("Draw offered; {} may accept it or play on.", self.side(!me).view.name));
-            return Ok(());
-        }
-        let accept = self.engine_accepts_draw(!me)?;
-        let name = self.side(!me).view.name.clone();
-        if accept {
-            self.game.accept_draw(!me).context("accepting the draw")?;
-        } else {
-            self.game.decline_draw(!me).context("declining the draw")?;
-            self.say(format!("{name} declines the draw offer."));
-        }
-        Ok(())
-    }
-
-    /// The engine's answer to a draw offer: yes when its position is no better than level and
-    /// the game has gone on a while, or when it stands clearly worse; never when winning.
-    fn engine_accepts_draw(&mut self, engine_color: Color) -> Result<bool> {
-        let game = self.game.clone();
-        // The engine's own judgement from its last search, when it has made one; otherwise the
-        // built-in engine judges the position for it.
-        let own = self.side(engine_color).engine.as_ref().and_then(|e| e.last_eval);
-        let eval = match own {
-            Some(eval) => eval,
-            None => {
-                let limits = self.helper_limits(1);
-                let (lines, _) = self.analyst(1)?.search(&game, &limits)?;
-                let Some(eval) = lines.first().map(|l| l.eval) else { return Ok(true) };
-                // The search is from the side to move (the offerer); the engine sees the negation.
-                if game.position().turn() == engine_color {
-                    eval
-                } else {
-                    eval.negate()
-                }
-            }
-        };
-        let cp = eval.centipawns();
-        let moves_played = game.moves().len();
-        Ok(cp <= -150 || (cp <= 25 && moves_played >= 40) || !game.claimable().is_empty())
-    }
-
-    fn claim(&mut self, with_move: Option<String>) -> Result<Option<Flow>> {
-        let Some(text) = with_move else {
-            return match self.game.claim_draw() {
-                Ok(_) => Ok(Some(Flow::Continue)),
-                Err(GameError::NoDrawToClaim { .. }) => {
-                    let count = self.game.repetition_count();
-                    let halfmoves = self.game.position().halfmove_clock();
-                    self.say(format!(
-                        "No draw to claim: this position has occurred {count} time{} (3 needed), and {halfmoves} \
-                         half-move{} have been played without a capture or pawn move (100 needed). To claim with the \
-                         move that produces it, type claim MOVE.",
-                        if count == 1 { "" } else { "s" },
-                        if halfmoves == 1 { "" } else { "s" },
-                    ));
-                    Ok(None)
-                }
-                Err(e) => Err(e).context("claiming a draw"),
-            };
-        };
-        let pos = *self.game.position();
-        let m = match input::read_move(&pos, &text) {
-            Ok(m) => m,
-            Err(why) => {
-                self.say(why);
-                return Ok(None);
-            }
-        };
-        if self.charge_time().is_some() {
-            return Ok(Some(Flow::Continue));
-        }
-        self.announce_move(&pos, m);
-        // The move is played whether or not the claim holds (FIDE 9.5.2); the game decides.
-        let verdict = self.game.claim_draw_with_move(m).context("claiming a draw")?;
-        self.timer.restart();
-        if verdict == ClaimResult::Rejected && self.game.outcome().is_none() {
-            self.say(
-                "Claim refused: that move repeats no position a third time and the fifty-move rule does not apply. \
-                 The move stands (FIDE article 9.5).",
-            );
-        }
-        self.update_snapshot();
-        Ok(Some(Flow::Continue))
-    }
-
-    fn quit(&mut self) -> Result<Flow> {
-        if self.game.moves().is_empty() {
-            return Ok(Flow::Quit);
-        }
-        let path = self.save_path.clone();
-        print_flush(&format!("Save the unfinished game in {}? [Y/n] ", path.display()));
-        let answer = loop {
-            match self.keyboard.next(Duration::from_secs(3600)) {
-                Some(Some(line)) => break Some(line),
-                Some(None) => break None,
-                None => {}
-            }
-        };
-        let save = answer.as_deref().is_none_or(|a| !a.trim().to_ascii_lowercase().starts_with('n'));
-        if answer.is_some() && self.terminal.is_none() && !std::io::stdin().is_terminal() {
-            print_flush(&format!("{}\n", answer.as_deref().unwrap_or("")));
-        }
-        if save {
-            self.save_to(&path)?;
-            println!("Saved in {}; continue it with: tempo --pgn {}", path.display(), path.display());
-        } else {
-            println!("Not saved.");
-        }
-        Ok(Flow::Quit)
     }
 
     fn engine_turn(&mut self) -> Result<Flow> {
@@ -993,81 +635,5 @@ impl Session {
         let text = format!("{name} thinking: {}", format_line(self.game.position(), line, 8).trim_start());
         let text: String = text.chars().take(t.width.saturating_sub(1)).collect();
         print_flush(&format!("\r\x1b[2K{text}"));
-    }
-}
-
-/// The moves of `game` from index `from` on, numbered (`12... Nc6 13. Nf3`).
-fn numbered_from(game: &Game, from: usize) -> String {
-    let mut pos = *game.initial_position();
-    for &m in &game.moves()[..from] {
-        pos.play_unchecked(m);
-    }
-    numbered(&pos, &san_line(&pos, &game.moves()[from..]))
-}
-
-/// One engine line: `+0.35  d12  1. e4 e5 2. Nf3 Nc6` (at most `max_moves` moves).
-pub fn format_line(pos: &Position, line: &Line, max_moves: usize) -> String {
-    let pv: Vec<Move> = line.pv.iter().copied().take(max_moves).collect();
-    let sans = san_line(pos, &pv);
-    format!("{:>6}  d{:<2}  {}", line.eval.text(), line.depth, numbered(pos, &sans))
-}
-
-/// SAN moves with move numbers: `12. Nf3 Nc6 13. O-O` or `12... Nc6 13. O-O`.
-pub fn numbered(pos: &Position, sans: &[String]) -> String {
-    let mut out = Vec::new();
-    let mut number = pos.fullmove_number();
-    let mut white = pos.turn() == Color::White;
-    for (i, s) in sans.iter().enumerate() {
-        if white {
-            out.push(format!("{number}. {s}"));
-        } else if i == 0 {
-            out.push(format!("{number}... {s}"));
-        } else {
-            out.push(s.clone());
-        }
-        if !white {
-            number += 1;
-        }
-        white = !white;
-    }
-    out.join(" ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::players::Eval;
-
-    #[test]
-    fn chess960_numbering() {
-        assert_eq!(chess960_position(518).unwrap().fen(), Position::startpos().fen());
-        assert_eq!(
-            chess960_position(0).unwrap().fen().split(' ').next().unwrap(),
-            "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR"
-        );
-        assert!(chess960_position(960).is_err());
-    }
-
-    #[test]
-    fn numbered_lines() {
-        let pos = Position::startpos();
-        let sans: Vec<String> = ["e4", "e5", "Nf3"].iter().map(|s| (*s).to_owned()).collect();
-        assert_eq!(numbered(&pos, &sans), "1. e4 e5 2. Nf3");
-        let black: Position = "4k3/8/8/8/8/8/8/4K3 b - - 0 12".parse().unwrap();
-        assert_eq!(numbered(&black, &sans[..2]), "12... e4 13. e5");
-    }
-
-    #[test]
-    fn outcomes_read_well() {
-        let mut game = Game::new(Position::startpos());
-        let outcome = game.resign(Color::Black).unwrap();
-        assert_eq!(describe_outcome(&game, outcome), "Black resigns: White wins (1-0)");
-    }
-
-    #[test]
-    fn eval_text() {
-        assert_eq!(Eval::Cp(35).text(), "+0.35");
-        assert_eq!(Eval::Cp(-120).text(), "-1.20");
-        assert_eq!(Eval::Mate(-2).text(), "#-2");
     }
 }

@@ -1,0 +1,104 @@
+//! Sentences and move lines for people: how a game ended, numbered SAN, engine lines.
+
+use tempo_core::{Color, Game, Move, Outcome, Position, Termination};
+use tempo_notation::san_line;
+
+use crate::players::Line;
+
+/// The sentence announcing how the game ended, with its result.
+pub fn describe_outcome(game: &Game, outcome: Outcome) -> String {
+    let name = |c: Color| if c == Color::White { "White" } else { "Black" };
+    let winner = outcome.result.winner();
+    let text = match (outcome.termination, winner) {
+        (Termination::Checkmate, Some(w)) => format!("Checkmate: {} wins", name(w)),
+        (Termination::Stalemate, _) => "Stalemate: draw".to_owned(),
+        (Termination::InsufficientMaterial, _) => "Draw: neither side has the material to checkmate".to_owned(),
+        (Termination::FivefoldRepetition, _) => "Draw by fivefold repetition".to_owned(),
+        (Termination::SeventyFiveMoves, _) => "Draw by the seventy-five-move rule".to_owned(),
+        (Termination::ThreefoldRepetition, _) => "Draw by threefold repetition (claimed)".to_owned(),
+        (Termination::FiftyMoves, _) => "Draw by the fifty-move rule (claimed)".to_owned(),
+        (Termination::Agreement, _) => "Draw by agreement".to_owned(),
+        (Termination::Resignation, Some(w)) => format!("{} resigns: {} wins", name(!w), name(w)),
+        (Termination::TimeForfeit, Some(w)) => format!("{} lost on time: {} wins", name(!w), name(w)),
+        (Termination::TimeoutVsInsufficientMaterial, _) => {
+            let flagged = game.clock().and_then(|c| c.flagged()).unwrap_or(game.position().turn());
+            format!("{}'s flag fell, but {} has no material to checkmate: draw", name(flagged), name(!flagged))
+        }
+        (termination, _) => format!("Game over: {termination}"),
+    };
+    format!("{text} ({})", outcome.result)
+}
+
+/// The moves of `game` from index `from` on, numbered (`12... Nc6 13. Nf3`).
+pub fn numbered_from(game: &Game, from: usize) -> String {
+    let mut pos = *game.initial_position();
+    for &m in &game.moves()[..from] {
+        pos.play_unchecked(m);
+    }
+    numbered(&pos, &san_line(&pos, &game.moves()[from..]))
+}
+
+/// One engine line: `+0.35  d12  1. e4 e5 2. Nf3 Nc6` (at most `max_moves` moves).
+pub fn format_line(pos: &Position, line: &Line, max_moves: usize) -> String {
+    let pv: Vec<Move> = line.pv.iter().copied().take(max_moves).collect();
+    let sans = san_line(pos, &pv);
+    format!("{:>6}  d{:<2}  {}", line.eval.text(), line.depth, numbered(pos, &sans))
+}
+
+/// SAN moves with move numbers: `12. Nf3 Nc6 13. O-O` or `12... Nc6 13. O-O`.
+pub fn numbered(pos: &Position, sans: &[String]) -> String {
+    let mut out = Vec::new();
+    let mut number = pos.fullmove_number();
+    let mut white = pos.turn() == Color::White;
+    for (i, s) in sans.iter().enumerate() {
+        if white {
+            out.push(format!("{number}. {s}"));
+        } else if i == 0 {
+            out.push(format!("{number}... {s}"));
+        } else {
+            out.push(s.clone());
+        }
+        if !white {
+            number += 1;
+        }
+        white = !white;
+    }
+    out.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::players::Eval;
+
+    #[test]
+    fn numbered_lines() {
+        let pos = Position::startpos();
+        let sans: Vec<String> = ["e4", "e5", "Nf3"].iter().map(|s| (*s).to_owned()).collect();
+        assert_eq!(numbered(&pos, &sans), "1. e4 e5 2. Nf3");
+        let black: Position = "4k3/8/8/8/8/8/8/4K3 b - - 0 12".parse().unwrap();
+        assert_eq!(numbered(&black, &sans[..2]), "12... e4 13. e5");
+    }
+
+    #[test]
+    fn outcomes_read_well() {
+        let mut game = Game::new(Position::startpos());
+        let outcome = game.resign(Color::Black).unwrap();
+        assert_eq!(describe_outcome(&game, outcome), "Black resigns: White wins (1-0)");
+    }
+
+    #[test]
+    fn eval_text() {
+        assert_eq!(Eval::Cp(35).text(), "+0.35");
+        assert_eq!(Eval::Cp(-120).text(), "-1.20");
+        assert_eq!(Eval::Mate(-2).text(), "#-2");
+    }
+
+    #[test]
+    fn engine_lines() {
+        let pos: Position = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1".parse().unwrap();
+        let m = tempo_notation::parse_san(&pos, "Ra8").unwrap();
+        let line = Line { multipv: 1, depth: 3, eval: Eval::Mate(1), nodes: 10, pv: vec![m] };
+        assert_eq!(format_line(&pos, &line, 10), "    #1  d3   1. Ra8#");
+    }
+}

@@ -1,0 +1,257 @@
+//! The commands a player types during the game: help, moves, take-backs, hints, analysis,
+//! draw offers and claims, resignation, saving and leaving.
+
+use anyhow::{Context, Result};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+use tempo_core::{ClaimResult, Color, GameError};
+use tempo_notation::san;
+
+use super::{Flow, Session};
+use crate::describe::{format_line, numbered_from};
+use crate::input::{self, Command};
+use crate::players::{EnginePlayer, ThinkLimits};
+use crate::screen::print_flush;
+
+impl Session {
+    /// Answers a command; `Some(flow)` when the turn is over.
+    pub(super) fn command(&mut self, cmd: Command, me: Color) -> Result<Option<Flow>> {
+        match cmd {
+            Command::Help => self.say(input::HELP),
+            Command::Moves => {
+                let moves = input::legal_moves_san(self.game.position());
+                self.say(format!("Legal moves ({}): {}", moves.len(), moves.join(" ")));
+            }
+            Command::Fen => self.say(self.game.position().fen()),
+            Command::Pgn => self.say(self.pgn().trim_end().to_owned()),
+            Command::Flip => {
+                self.flipped = !self.flipped;
+                self.dirty = true;
+            }
+            Command::Save(path) => {
+                let path = path.map_or_else(|| self.save_path.clone(), PathBuf::from);
+                match self.save_to(&path) {
+                    Ok(()) => self.say(format!("Saved in {}.", path.display())),
+                    Err(e) => self.say(format!("Not saved: {e:#}")),
+                }
+            }
+            Command::Undo => self.undo()?,
+            Command::Hint => self.hint()?,
+            Command::Analyze => self.analyze()?,
+            Command::Draw => self.offer_draw(me)?,
+            Command::Accept => match self.game.accept_draw(me) {
+                Ok(_) => return Ok(Some(Flow::Continue)),
+                Err(_) => self.say("There is no draw offer to accept."),
+            },
+            Command::Decline => match self.game.decline_draw(me) {
+                Ok(()) => self.say("Draw offer declined."),
+                Err(_) => self.say("There is no draw offer to decline."),
+            },
+            Command::Claim(with_move) => return self.claim(with_move),
+            Command::Resign => {
+                self.charge_time();
+                self.game.resign(me).context("resigning")?;
+                return Ok(Some(Flow::Continue));
+            }
+            Command::Quit => return self.quit().map(Some),
+        }
+        self.update_snapshot();
+        Ok(None)
+    }
+
+    fn undo(&mut self) -> Result<()> {
+        // Take back until a human's move is undone, so that a human is to move again (against
+        // an engine: its reply and your move).
+        let mut plies = 0u32;
+        let mut probe = self.game.initial_position().turn();
+        let mut human_plies = Vec::new();
+        for (i, _) in self.game.moves().iter().enumerate() {
+            if self.side(probe).is_human() {
+                human_plies.push(i);
+            }
+            probe = !probe;
+        }
+        let Some(&last_human) = human_plies.last() else {
+            self.say("There is no move of yours to take back.");
+            return Ok(());
+        };
+        let taken = numbered_from(&self.game, last_human);
+        while self.game.moves().len() > last_human {
+            self.game.undo().context("taking back")?;
+            plies += 1;
+        }
+        self.timer.restart();
+        self.dirty = true;
+        self.messages.clear();
+        let what = if plies == 1 { "move" } else { "moves" };
+        self.say(format!("Took back {plies} {what}: {taken}"));
+        self.update_snapshot();
+        Ok(())
+    }
+
+    /// Limits for hints, analysis and draw decisions: quick, and reproducible with --depth.
+    fn helper_limits(&self, scale: u32) -> ThinkLimits {
+        match self.depth {
+            Some(d) => ThinkLimits { depth: Some(d), ..ThinkLimits::default() },
+            None => {
+                ThinkLimits { movetime: Some(self.think.min(Duration::from_secs(2)) * scale), ..ThinkLimits::default() }
+            }
+        }
+    }
+
+    fn analyst(&mut self, lines: u32) -> Result<&mut EnginePlayer> {
+        if self.analyst.is_none() {
+            self.analyst = Some(EnginePlayer::analyst(lines, 1, self.chess960)?);
+        }
+        self.analyst.as_mut().context("the analysis engine")
+    }
+
+    fn hint(&mut self) -> Result<()> {
+        let limits = self.helper_limits(1);
+        let game = self.game.clone();
+        let (lines, best) = self.analyst(1)?.search(&game, &limits)?;
+        let pos = game.position();
+        match best {
+            Some(m) => {
+                let eval = lines.first().map_or(String::new(), |l| format!(" ({})", l.eval.text()));
+                self.say(format!("Hint: {}{eval}", san(pos, m)));
+            }
+            None => self.say("No hint: there is no legal move."),
+        }
+        Ok(())
+    }
+
+    fn analyze(&mut self) -> Result<()> {
+        let limits = self.helper_limits(2);
+        let game = self.game.clone();
+        // A dedicated three-line analyst: the hint engine searches one line.
+        let mut analyst = EnginePlayer::analyst(3, 1, self.chess960)?;
+        let (lines, _) = analyst.search(&game, &limits)?;
+        let pos = *game.position();
+        if lines.is_empty() {
+            self.say("Nothing to analyse: there is no legal move.");
+        }
+        for line in lines {
+            self.say(format_line(&pos, &line, 10));
+        }
+        Ok(())
+    }
+
+    fn offer_draw(&mut self, me: Color) -> Result<()> {
+        if self.game.draw_offer() == Some(!me) {
+            self.game.accept_draw(me).context("accepting the draw")?;
+            return Ok(());
+        }
+        self.game.offer_draw(me).context("offering a draw")?;
+        if !self.opponent_is_engine(me) {
+            self.say(format!("Draw offered; {} may accept it or play on.", self.side(!me).view.name));
+            return Ok(());
+        }
+        let accept = self.engine_accepts_draw(!me)?;
+        let name = self.side(!me).view.name.clone();
+        if accept {
+            self.game.accept_draw(!me).context("accepting the draw")?;
+        } else {
+            self.game.decline_draw(!me).context("declining the draw")?;
+            self.say(format!("{name} declines the draw offer."));
+        }
+        Ok(())
+    }
+
+    /// The engine's answer to a draw offer: yes when its position is no better than level and
+    /// the game has gone on a while, or when it stands clearly worse; never when winning.
+    fn engine_accepts_draw(&mut self, engine_color: Color) -> Result<bool> {
+        let game = self.game.clone();
+        // The engine's own judgement from its last search, when it has made one; otherwise the
+        // built-in engine judges the position for it.
+        let own = self.side(engine_color).engine.as_ref().and_then(|e| e.last_eval);
+        let eval = match own {
+            Some(eval) => eval,
+            None => {
+                let limits = self.helper_limits(1);
+                let (lines, _) = self.analyst(1)?.search(&game, &limits)?;
+                let Some(eval) = lines.first().map(|l| l.eval) else { return Ok(true) };
+                // The search is from the side to move (the offerer); the engine sees the negation.
+                if game.position().turn() == engine_color {
+                    eval
+                } else {
+                    eval.negate()
+                }
+            }
+        };
+        let cp = eval.centipawns();
+        let moves_played = game.moves().len();
+        Ok(cp <= -150 || (cp <= 25 && moves_played >= 40) || !game.claimable().is_empty())
+    }
+
+    fn claim(&mut self, with_move: Option<String>) -> Result<Option<Flow>> {
+        let Some(text) = with_move else {
+            return match self.game.claim_draw() {
+                Ok(_) => Ok(Some(Flow::Continue)),
+                Err(GameError::NoDrawToClaim { .. }) => {
+                    let count = self.game.repetition_count();
+                    let halfmoves = self.game.position().halfmove_clock();
+                    self.say(format!(
+                        "No draw to claim: this position has occurred {count} time{} (3 needed), and {halfmoves} \
+                         half-move{} have been played without a capture or pawn move (100 needed). To claim with the \
+                         move that produces it, type claim MOVE.",
+                        if count == 1 { "" } else { "s" },
+                        if halfmoves == 1 { "" } else { "s" },
+                    ));
+                    Ok(None)
+                }
+                Err(e) => Err(e).context("claiming a draw"),
+            };
+        };
+        let pos = *self.game.position();
+        let m = match input::read_move(&pos, &text) {
+            Ok(m) => m,
+            Err(why) => {
+                self.say(why);
+                return Ok(None);
+            }
+        };
+        if self.charge_time().is_some() {
+            return Ok(Some(Flow::Continue));
+        }
+        self.announce_move(&pos, m);
+        // The move is played whether or not the claim holds (FIDE 9.5.2); the game decides.
+        let verdict = self.game.claim_draw_with_move(m).context("claiming a draw")?;
+        self.timer.restart();
+        if verdict == ClaimResult::Rejected && self.game.outcome().is_none() {
+            self.say(
+                "Claim refused: that move repeats no position a third time and the fifty-move rule does not apply. \
+                 The move stands (FIDE article 9.5).",
+            );
+        }
+        self.update_snapshot();
+        Ok(Some(Flow::Continue))
+    }
+
+    fn quit(&mut self) -> Result<Flow> {
+        if self.game.moves().is_empty() {
+            return Ok(Flow::Quit);
+        }
+        let path = self.save_path.clone();
+        print_flush(&format!("Save the unfinished game in {}? [Y/n] ", path.display()));
+        let answer = loop {
+            match self.keyboard.next(Duration::from_secs(3600)) {
+                Some(Some(line)) => break Some(line),
+                Some(None) => break None,
+                None => {}
+            }
+        };
+        let save = answer.as_deref().is_none_or(|a| !a.trim().to_ascii_lowercase().starts_with('n'));
+        if answer.is_some() && self.terminal.is_none() && !std::io::stdin().is_terminal() {
+            print_flush(&format!("{}\n", answer.as_deref().unwrap_or("")));
+        }
+        if save {
+            self.save_to(&path)?;
+            println!("Saved in {}; continue it with: tempo --pgn {}", path.display(), path.display());
+        } else {
+            println!("Not saved.");
+        }
+        Ok(Flow::Quit)
+    }
+}
