@@ -121,7 +121,7 @@ pub fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
 fn explain(pos: &Position, text: &str, error: &SanError) -> String {
     match error {
         SanError::Syntax(_) | SanError::NullInCheck(_) => {
-            format!("\"{text}\" is not a move I understand: try e4, Nf3, O-O or e2e4 (help lists the commands)")
+            format!("\"{text}\" is not a move: try e4, Nf3, O-O or e2e4 (help lists the commands)")
         }
         SanError::NoSuchMove(_) => {
             if pos.is_check() {
@@ -194,7 +194,7 @@ mod tests {
     fn reasons() {
         let start = Position::startpos();
         insta::assert_snapshot!(invalid(&start, "e5"), @"Illegal move e5: no piece of yours can make it");
-        insta::assert_snapshot!(invalid(&start, "hello"), @r#""hello" is not a move I understand: try e4, Nf3, O-O or e2e4 (help lists the commands)"#);
+        insta::assert_snapshot!(invalid(&start, "hello"), @r#""hello" is not a move: try e4, Nf3, O-O or e2e4 (help lists the commands)"#);
         let knights: Position = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1".parse().unwrap();
         insta::assert_snapshot!(invalid(&knights, "Nd2"), @"Ambiguous move Nd2: it could be Nbd2 or Nfd2");
         let pinned: Position = "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1".parse().unwrap();

@@ -160,6 +160,24 @@ impl Terminal {
     }
 }
 
+/// Splits `text` into lines of at most `width` columns, breaking at spaces (a word longer
+/// than the line is cut). Existing line breaks and indentation are kept.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(10);
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut rest = line;
+        while rest.chars().count() > width {
+            let cut = rest.char_indices().nth(width).map_or(rest.len(), |(i, _)| i);
+            let at = rest[..cut].rfind(' ').filter(|&i| i > 0).unwrap_or(cut);
+            out.push(rest[..at].trim_end().to_owned());
+            rest = rest[at..].trim_start();
+        }
+        out.push(rest.to_owned());
+    }
+    out
+}
+
 /// Prints and flushes (a prompt has no newline to flush it).
 pub fn print_flush(text: &str) {
     let mut out = std::io::stdout().lock();
@@ -215,6 +233,13 @@ mod tests {
     #[test]
     fn narrow_screen() {
         insta::assert_snapshot!(screen(BoardStyle { unicode: false, colour: false }, 40));
+    }
+
+    #[test]
+    fn long_messages_wrap() {
+        assert_eq!(wrap("one two three", 10), ["one two", "three"]);
+        assert_eq!(wrap("  indented\nnext", 20), ["  indented", "next"]);
+        assert_eq!(wrap("abcdefghijklmnop", 10), ["abcdefghij", "klmnop"]);
     }
 
     #[test]

@@ -50,8 +50,10 @@ impl Session {
             },
             Command::Claim(with_move) => return self.claim(with_move),
             Command::Resign => {
-                self.charge_time();
-                self.game.resign(me).context("resigning")?;
+                // A flag that fell before the resignation decides the game instead.
+                if self.charge_time().is_none() {
+                    self.game.resign(me).context("resigning")?;
+                }
                 return Ok(Some(Flow::Continue));
             }
             Command::Quit => return self.quit().map(Some),

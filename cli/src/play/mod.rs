@@ -19,7 +19,7 @@ use crate::describe::{describe_outcome, format_line};
 use crate::input::{self, Input};
 use crate::players::{EnginePlayer, Line, PlayerSpec, ThinkLimits, Thought};
 use crate::save::{self, Record};
-use crate::screen::{compose, print_flush, PlayerView, Terminal, View, FULL_WIDTH};
+use crate::screen::{compose, print_flush, wrap, PlayerView, Terminal, View, FULL_WIDTH};
 use crate::start::{chess960_position, parse_fen_arg, random_below};
 use keyboard::{Keyboard, Timer};
 
@@ -329,7 +329,10 @@ impl Session {
         let mut lines = self.screen_lines();
         lines.push(String::new());
         lines.append(&mut self.status_lines());
-        lines.append(&mut self.messages);
+        let width = self.terminal.as_ref().map_or(usize::MAX, |t| t.width.saturating_sub(1));
+        for message in std::mem::take(&mut self.messages) {
+            lines.extend(wrap(&message, width));
+        }
         match &mut self.terminal {
             Some(t) => t.redraw(&lines),
             None => {
@@ -340,7 +343,8 @@ impl Session {
         }
     }
 
-    /// Messages that go without saying in the transcript but not on a fresh screen.
+    /// A message: printed at once in a transcript; on a terminal, shown under the board at the
+    /// next redraw (which clears the screen).
     fn say(&mut self, text: impl Into<String>) {
         let text = text.into();
         if self.terminal.is_some() {
