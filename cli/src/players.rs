@@ -59,7 +59,7 @@ pub enum Eval {
 }
 
 impl Eval {
-    /// `+0.35`, `-1.20`, `#3`, `#-2` (from the side to move's view, or White's if `flip`).
+    /// `+0.35`, `-1.20`, `#3`, `#-2`, from the side to move's point of view.
     pub fn text(self) -> String {
         match self {
             Eval::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),

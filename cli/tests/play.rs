@@ -288,3 +288,22 @@ fn fifty_move_claims() {
     assert!(run.stdout.contains("Tempo claims a draw with this move."), "{}", run.stdout);
     assert!(run.stdout.contains("Draw by the fifty-move rule (claimed) (1/2-1/2)"), "{}", run.stdout);
 }
+
+#[test]
+fn saved_games_can_be_shown_but_not_continued_once_over() {
+    let dir = scratch("show-pgn");
+    tempo(&dir, &args(&HOTSEAT, &["--save", "mate.pgn"]), "f3\ne5\ng4\nQh4\n");
+    let run = tempo(&dir, &["show", "--pgn", "mate.pgn", "--json"], "");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["status"], "checkmate");
+    assert_eq!(v["result"], "0-1");
+    assert_eq!(v["moves"], serde_json::json!(["f3", "e5", "g4", "Qh4#"]));
+    let run = tempo(&dir, &["show", "--pgn", "mate.pgn", "--ascii"], "");
+    assert!(run.stdout.contains("Moves: 1. f3 e5 2. g4 Qh4#"), "{}", run.stdout);
+    assert!(run.stdout.contains("Checkmate: Black wins (0-1)"), "{}", run.stdout);
+
+    tempo(&dir, &args(&HOTSEAT, &["--save", "resigned.pgn"]), "e4\nresign\n");
+    let run = tempo(&dir, &["--pgn", "resigned.pgn"], "");
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("is already over (1-0); nothing to continue"), "{}", run.stderr);
+}
