@@ -80,6 +80,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
         println!("No legal move: {why}.");
         return Ok(0);
     }
+    let side = if pos.turn() == tempo_core::Color::White { "White" } else { "Black" };
+    println!("{side} to move; scores are {side}'s, in pawns (#N: mate in N moves).");
     for line in &lines {
         println!("{}", format_line(&pos, line, 16));
     }

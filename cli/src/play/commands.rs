@@ -133,6 +133,9 @@ impl Session {
         let pos = *game.position();
         if lines.is_empty() {
             self.say("Nothing to analyse: there is no legal move.");
+        } else {
+            let side = if pos.turn() == Color::White { "White" } else { "Black" };
+            self.say(format!("Analysis (scores are {side}'s):"));
         }
         for line in lines {
             self.say(format_line(&pos, &line, 10));
@@ -250,9 +253,9 @@ impl Session {
         }
         if save {
             self.save_to(&path)?;
-            println!("Saved in {}; continue it with: tempo --pgn {}", path.display(), path.display());
+            print_flush(&format!("Saved in {}; continue it with: tempo --pgn {}\n", path.display(), path.display()));
         } else {
-            println!("Not saved.");
+            print_flush("Not saved.\n");
         }
         Ok(Flow::Quit)
     }

@@ -114,11 +114,15 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
     let game = if let Some(path) = &args.pgn {
         let loaded = save::load(path, control.clone())?;
         if let Some(result) = loaded.result {
-            println!("{}", crate::show::describe_loaded(&loaded.game, result));
+            print_flush(&format!("{}\n", crate::show::describe_loaded(&loaded.game, result)));
             bail!("the game in {} is already over ({result}); nothing to continue", path.display());
         }
         if let Some(outcome) = loaded.game.outcome() {
-            println!("The game in {} is over: {}", path.display(), describe_outcome(&loaded.game, outcome));
+            print_flush(&format!(
+                "The game in {} is over: {}\n",
+                path.display(),
+                describe_outcome(&loaded.game, outcome)
+            ));
             return Ok(0);
         }
         resumed_names = (loaded.white, loaded.black);
@@ -244,15 +248,15 @@ fn install_ctrl_c(snapshot: Arc<Mutex<Snapshot>>) {
         let snap = snapshot.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(text) = &snap.unfinished {
             match save::write_file(&snap.path, text) {
-                Ok(()) => println!(
-                    "Interrupted. The unfinished game is saved in {}; continue it with: tempo --pgn {}",
+                Ok(()) => print_flush(&format!(
+                    "Interrupted. The unfinished game is saved in {}; continue it with: tempo --pgn {}\n",
                     snap.path.display(),
                     snap.path.display()
-                ),
+                )),
                 Err(e) => eprintln!("Interrupted, and the game could not be saved: {e:#}"),
             }
         } else {
-            println!("Interrupted.");
+            print_flush("Interrupted.\n");
         }
         std::process::exit(130);
     };
@@ -432,16 +436,16 @@ impl Session {
     fn leave_on_eof(&mut self) -> Result<()> {
         print_flush("\n");
         if self.game.moves().is_empty() || self.saved {
-            println!("End of input: leaving the game.");
+            print_flush("End of input: leaving the game.\n");
             return Ok(());
         }
         let path = self.save_path.clone();
         self.save_to(&path)?;
-        println!(
-            "End of input: the unfinished game is saved in {}; continue it with: tempo --pgn {}",
+        print_flush(&format!(
+            "End of input: the unfinished game is saved in {}; continue it with: tempo --pgn {}\n",
             path.display(),
             path.display()
-        );
+        ));
         Ok(())
     }
 
