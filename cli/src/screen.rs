@@ -160,6 +160,34 @@ impl Terminal {
     }
 }
 
+/// What the terminal on stdout can do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// A terminal that understands cursor movement (not a pipe, a file or `TERM=dumb`).
+    pub screen: bool,
+    /// Colours are welcome (a capable terminal, and `NO_COLOR` unset or empty).
+    pub colour: bool,
+    /// The locale can show the chess symbols.
+    pub unicode: bool,
+}
+
+/// Looks at stdout and the environment.
+pub fn capabilities() -> Capabilities {
+    use std::io::IsTerminal;
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let screen = std::io::stdout().is_terminal() && env("TERM").is_none_or(|t| t != "dumb");
+    let colour = screen && env("NO_COLOR").is_none();
+    // The first locale variable set decides (POSIX precedence); with none set, assume a modern
+    // terminal. Output that is not a terminal is text for a program: Unicode is fine there.
+    let locale = env("LC_ALL").or_else(|| env("LC_CTYPE")).or_else(|| env("LANG"));
+    let unicode = !std::io::stdout().is_terminal()
+        || locale.is_none_or(|l| {
+            let l = l.to_ascii_lowercase();
+            l.contains("utf-8") || l.contains("utf8")
+        });
+    Capabilities { screen, colour, unicode }
+}
+
 /// Splits `text` into lines of at most `width` columns, breaking at spaces (a word longer
 /// than the line is cut). Existing line breaks and indentation are kept.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {

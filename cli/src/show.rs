@@ -2,7 +2,6 @@
 
 use anyhow::Result;
 use serde_json::json;
-use std::io::IsTerminal;
 use tempo_core::{Color, Game, Position};
 use tempo_notation::{san_line, PgnResult};
 
@@ -10,6 +9,7 @@ use crate::args::ShowArgs;
 use crate::board_view::{render_board, BoardStyle, Highlights};
 use crate::describe::{describe_outcome, numbered};
 use crate::save;
+use crate::screen::capabilities;
 use crate::start::parse_fen_arg;
 
 /// The status of the game's current position: a stable name and, if over, the result.
@@ -65,8 +65,8 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
         println!("{out}");
         return Ok(0);
     }
-    let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let style = BoardStyle { unicode: !args.ascii, colour };
+    let caps = capabilities();
+    let style = BoardStyle { unicode: !args.ascii && caps.unicode, colour: caps.colour };
     for line in render_board(&pos, style, args.flip, &Highlights::of(&pos, game.moves().last().copied())) {
         println!("{line}");
     }

@@ -19,7 +19,7 @@ use crate::describe::{describe_outcome, format_line};
 use crate::input::{self, Input};
 use crate::players::{EnginePlayer, Line, PlayerSpec, ThinkLimits, Thought};
 use crate::save::{self, Record};
-use crate::screen::{compose, print_flush, wrap, PlayerView, Terminal, View, FULL_WIDTH};
+use crate::screen::{capabilities, compose, print_flush, wrap, PlayerView, Terminal, View, FULL_WIDTH};
 use crate::start::{chess960_position, parse_fen_arg, random_below};
 use keyboard::{Keyboard, Timer};
 
@@ -89,10 +89,6 @@ fn player_name(spec: &PlayerSpec, engine: Option<&EnginePlayer>, color: Color, h
         PlayerSpec::Human => "You".to_owned(),
         _ => engine.map_or_else(|| "Engine".to_owned(), |e| e.name.clone()),
     }
-}
-
-fn use_colour(args: &PlayArgs, terminal: bool) -> bool {
-    terminal && !args.no_color && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// Plays one game as `args` say. Returns the process exit code.
@@ -172,10 +168,10 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
     record.white = white_side.view.name.clone();
     record.black = black_side.view.name.clone();
 
-    let stdout_terminal = std::io::stdout().is_terminal();
+    let caps = capabilities();
     let size = terminal_size::terminal_size().map(|(w, h)| (w.0 as usize, h.0 as usize));
     let mut notes = Vec::new();
-    let terminal = match (stdout_terminal, size) {
+    let terminal = match (caps.screen, size) {
         (true, Some((w, h))) if w >= FULL_WIDTH && h >= MIN_HEIGHT => Some(Terminal::new(w, h)),
         (true, Some((w, h))) => {
             notes.push(format!(
@@ -185,7 +181,7 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
         }
         _ => None,
     };
-    let style = BoardStyle { unicode: !args.ascii, colour: use_colour(args, stdout_terminal) };
+    let style = BoardStyle { unicode: !args.ascii && caps.unicode, colour: caps.colour && !args.no_color };
     // The human's side at the bottom; Black's side when Black is the only human.
     let flipped = (white_side.spec != PlayerSpec::Human && black_side.spec == PlayerSpec::Human) ^ args.flip;
     let tc_text = game.clock().map_or_else(|| "no clock".to_owned(), |c| describe_tc(c.control()));
