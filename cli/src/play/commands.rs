@@ -75,7 +75,7 @@ impl Session {
             probe = !probe;
         }
         let Some(&last_human) = human_plies.last() else {
-            self.say("There is no move of yours to take back.");
+            self.say("There is no move to take back.");
             return Ok(());
         };
         let taken = numbered_from(&self.game, last_human);
