@@ -87,6 +87,13 @@ pub fn read(pos: &Position, line: &str) -> Input {
         return Input::Command(cmd);
     }
     if !rest.trim().is_empty() {
+        // `e2 e4`: coordinates typed with a space.
+        let joined: String = line.split_whitespace().collect();
+        if line.split_whitespace().count() == 2 {
+            if let Ok(m) = read_move(pos, &joined) {
+                return Input::Move(m);
+            }
+        }
         return Input::Invalid(format!("\"{line}\" is not a move or a command (type help for the list)"));
     }
     match read_move(pos, word) {
@@ -179,7 +186,15 @@ mod tests {
     #[test]
     fn forgiving_moves() {
         let start = Position::startpos();
-        for (typed, expected) in [("Nf3", "Nf3"), ("nf3", "Nf3"), ("e2e4", "e4"), ("e2-e4", "e4"), ("g1f3", "Nf3")] {
+        for (typed, expected) in [
+            ("Nf3", "Nf3"),
+            ("nf3", "Nf3"),
+            ("e2e4", "e4"),
+            ("e2-e4", "e4"),
+            ("g1f3", "Nf3"),
+            ("E2E4", "e4"),
+            ("e2 e4", "e4"),
+        ] {
             assert_eq!(mv(&start, typed), expected);
         }
         let pos: Position = "r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1".parse().unwrap();
