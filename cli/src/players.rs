@@ -215,7 +215,9 @@ impl EnginePlayer {
         let mut words = command.split_whitespace();
         let program = words.next().context("empty UCI engine command")?;
         let args: Vec<&str> = words.collect();
-        let mut client = UciClient::spawn(program, &args).with_context(|| format!("cannot start {command:?}"))?;
+        // The spawn error names the program and repeats its cause in its own message, so it is
+        // flattened rather than chained (which would print the cause twice).
+        let mut client = UciClient::spawn(program, &args).map_err(|e| anyhow::anyhow!("{e}"))?;
         let patience = Duration::from_secs(10);
         client.handshake(patience).with_context(|| format!("{command:?} does not speak UCI"))?;
         if chess960 {

@@ -151,7 +151,7 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
         let engine = match &spec {
             PlayerSpec::Human => None,
             PlayerSpec::Builtin(level) => Some(EnginePlayer::builtin(*level, chess960)?),
-            PlayerSpec::Uci(cmd) => Some(EnginePlayer::uci(cmd, chess960)?),
+            PlayerSpec::Uci(cmd) => Some(EnginePlayer::uci(cmd, chess960).with_context(|| format!("--{color}"))?),
         };
         let mut name = player_name(&spec, engine.as_ref(), color, humans);
         // A resumed game keeps the names of the humans who started it.
@@ -604,16 +604,12 @@ impl Session {
                     }
                     return Ok(Flow::Continue);
                 }
-                Ok(Some(Thought::Done(None))) => bail!("{name} found no move in a position that has one"),
                 Ok(Some(Thought::Info(line))) => self.show_thinking(&name, &line),
                 Ok(None) => {}
-                Err(e) => {
-                    // An external engine that crashed or hung cannot go on: it loses, as a
-                    // player who leaves the board would, and the game is saved.
-                    self.say(format!("{name} failed: {e:#}. It forfeits the game."));
-                    self.game.resign(color).context("recording the forfeit")?;
-                    return Ok(Flow::Continue);
+                Ok(Some(Thought::Done(None))) => {
+                    return self.forfeit(color, "it answered no move in a position that has one".to_owned())
                 }
+                Err(e) => return self.forfeit(color, format!("{e:#}")),
             }
             if self.timer.fake.is_none() && self.game.clock().is_some() {
                 if self.charge_time().is_some() {
@@ -629,6 +625,15 @@ impl Session {
 }
 
 impl Session {
+    /// An engine that crashed, hung or answered nonsense cannot go on: it loses, as a player
+    /// who leaves the board would, and the game is saved.
+    fn forfeit(&mut self, color: Color, why: String) -> Result<Flow> {
+        let name = self.side(color).view.name.clone();
+        self.say(format!("{name} failed: {why}. It forfeits the game."));
+        self.game.resign(color).context("recording the forfeit")?;
+        Ok(Flow::Continue)
+    }
+
     /// On a terminal where only engines play, the spectator sees the main line as it grows (a
     /// player facing the engine would only be distracted, or helped).
     fn show_thinking(&self, name: &str, line: &Line) {
