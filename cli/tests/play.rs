@@ -307,3 +307,33 @@ fn saved_games_can_be_shown_but_not_continued_once_over() {
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("is already over (1-0); nothing to continue"), "{}", run.stderr);
 }
+
+/// A scripted UCI engine: answers the handshake and plays `reply` to every `go`.
+#[cfg(unix)]
+fn scripted_engine(dir: &Path, reply: &str) -> String {
+    let path = dir.join(format!("engine-{}.sh", reply.replace(['(', ')'], "")));
+    let script = format!(
+        "while read -r line; do\n  case \"$line\" in\n    uci) echo 'id name Scripted'; echo uciok ;;\n    \
+         isready) echo readyok ;;\n    go*) echo 'info depth 1 score cp 12 pv {reply}'; echo 'bestmove {reply}' ;;\n    \
+         quit) exit 0 ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    format!("uci:sh {}", path.display())
+}
+
+#[cfg(unix)]
+#[test]
+fn external_uci_engine() {
+    let dir = scratch("uci");
+    let engine = scripted_engine(&dir, "e7e5");
+    let run = tempo(&dir, &["--black", &engine, "--save", "u.pgn"], "e4\nresign\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("Scripted plays 1... e5"), "{}", run.stdout);
+    assert!(pgn(&dir.join("u.pgn")).contains("[Black \"Scripted\"]"));
+
+    // An engine that claims to have no move in a position with legal moves forfeits.
+    let engine = scripted_engine(&dir, "(none)");
+    let run = tempo(&dir, &["--black", &engine, "--save", "f.pgn"], "e4\n");
+    assert!(run.stdout.contains("Scripted failed: it answered no move"), "{}", run.stdout);
+    assert!(run.stdout.contains("Black resigns: White wins (1-0)"), "{}", run.stdout);
+}
