@@ -56,6 +56,9 @@ pub struct GoParams {
     pub searchmoves: Vec<String>,
     /// `perft <depth>` (developer extension).
     pub perft: Option<u32>,
+    /// Parameters that were skipped because they were malformed. A `go` always starts a
+    /// search (a GUI waits for its `bestmove`), so bad parts are reported, not fatal.
+    pub warnings: Vec<String>,
 }
 
 /// One input line, understood.
@@ -205,33 +208,46 @@ fn parse_go(rest: &[&str]) -> Result<GoParams, CommandError> {
         let key = rest[i];
         let value = rest.get(i + 1).copied();
         let mut consumed = 2;
-        match key {
-            "wtime" => p.wtime = Some(millis(key, value)?),
-            "btime" => p.btime = Some(millis(key, value)?),
-            "winc" => p.winc = Some(millis(key, value)?),
-            "binc" => p.binc = Some(millis(key, value)?),
-            "movetime" => p.movetime = Some(millis(key, value)?),
-            "movestogo" => p.movestogo = Some(number("go", key, value)?),
-            "depth" => p.depth = Some(number("go", key, value)?),
-            "nodes" => p.nodes = Some(number("go", key, value)?),
-            "mate" => p.mate = Some(number("go", key, value)?),
-            "perft" => p.perft = Some(number("go", key, value)?),
-            "infinite" => {
-                p.infinite = true;
-                consumed = 1;
-            }
-            "ponder" => {
-                p.ponder = true;
-                consumed = 1;
-            }
-            "searchmoves" => {
-                consumed = 1;
-                while let Some(m) = rest.get(i + consumed).filter(|w| !GO_KEYWORDS.contains(w)) {
-                    p.searchmoves.push((*m).to_owned());
-                    consumed += 1;
+        let parsed: Result<(), CommandError> = (|| {
+            match key {
+                "wtime" => p.wtime = Some(millis(key, value)?),
+                "btime" => p.btime = Some(millis(key, value)?),
+                "winc" => p.winc = Some(millis(key, value)?),
+                "binc" => p.binc = Some(millis(key, value)?),
+                "movetime" => p.movetime = Some(millis(key, value)?),
+                "movestogo" => p.movestogo = Some(number("go", key, value)?),
+                "depth" => p.depth = Some(number("go", key, value)?),
+                "nodes" => p.nodes = Some(number("go", key, value)?),
+                "mate" => p.mate = Some(number("go", key, value)?),
+                "perft" => p.perft = Some(number("go", key, value)?),
+                "infinite" => {
+                    p.infinite = true;
+                    consumed = 1;
+                }
+                "ponder" => {
+                    p.ponder = true;
+                    consumed = 1;
+                }
+                "searchmoves" => {
+                    consumed = 1;
+                    while let Some(m) = rest.get(i + consumed).filter(|w| !GO_KEYWORDS.contains(w)) {
+                        p.searchmoves.push((*m).to_owned());
+                        consumed += 1;
+                    }
+                }
+                other => {
+                    consumed = 1;
+                    return Err(malformed("go", format!("unknown parameter {other:?} ignored")));
                 }
             }
-            other => return Err(malformed("go", format!("unknown parameter {other:?}"))),
+            Ok(())
+        })();
+        if let Err(e) = parsed {
+            p.warnings.push(e.to_string());
+            // A keyword with a bad value: skip the value only if it is not the next keyword.
+            if consumed == 2 && value.is_some_and(|v| GO_KEYWORDS.contains(&v)) {
+                consumed = 1;
+            }
         }
         i += consumed;
     }
@@ -271,9 +287,13 @@ mod tests {
     #[test]
     fn rejects_garbage() {
         assert!(matches!(parse_command("hello"), Err(CommandError::Unknown(_))));
-        assert!(matches!(parse_command("go depth x"), Err(CommandError::Malformed { .. })));
-        assert!(matches!(parse_command("go depth"), Err(CommandError::Malformed { .. })));
-        assert!(matches!(parse_command("go sideways"), Err(CommandError::Malformed { .. })));
+        // A go always searches; its bad parts become warnings.
+        for line in ["go depth x", "go depth", "go sideways", "go depth infinite"] {
+            let Ok(Some(Command::Go(go))) = parse_command(line) else { panic!("{line} did not parse") };
+            assert_eq!(go.warnings.len(), 1, "{line}");
+        }
+        let Ok(Some(Command::Go(go))) = parse_command("go depth nodes 5") else { panic!("go did not parse") };
+        assert_eq!(go.nodes, Some(5));
         assert!(matches!(parse_command("position"), Err(CommandError::Malformed { .. })));
         assert!(matches!(parse_command("position fen"), Err(CommandError::Malformed { .. })));
         assert!(matches!(parse_command("setoption Hash 3"), Err(CommandError::Malformed { .. })));

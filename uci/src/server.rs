@@ -204,6 +204,9 @@ impl<W: Write + Send + 'static> Server<W> {
         if self.engine.is_searching() {
             return self.info_string("go ignored: a search is already running");
         }
+        for warning in &params.warnings {
+            self.info_string(warning);
+        }
         let root = *self.engine.position();
         if let Some(depth) = params.perft {
             return self.perft(&root, depth);

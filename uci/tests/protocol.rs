@@ -39,8 +39,8 @@ fn fixed_depth_search_is_deterministic() {
 fn malformed_input_is_reported_and_ignored() {
     let text = transcript(&[
         "hello world",
-        "go depth banana",
-        "go sideways",
+        "go depth banana nodes 500",
+        "go sideways depth 1",
         "position",
         "position fen not a fen",
         "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
