@@ -120,10 +120,8 @@ fn value_from_tt(v: Value, ply: usize) -> Value {
 }
 
 impl TranspositionTable {
-    /// A table of `mb` MiB (at least one cluster).
-    ///
-    /// # Errors
-    /// `None` if the memory cannot be reserved.
+    /// A table of `mb` MiB (at least one cluster), or `None` if the memory cannot be
+    /// reserved.
     pub fn new(mb: usize) -> Option<TranspositionTable> {
         let count = (mb.saturating_mul(1024 * 1024) / std::mem::size_of::<Cluster>()).max(1);
         let mut clusters = Vec::new();

@@ -50,6 +50,11 @@ pub fn info_line(root: &Position, info: &SearchInfo) -> String {
         // depends only on the variant, but promotions and validity are per position).
         let mut pos = *root;
         for &m in &info.pv {
+            // The search only puts legal moves in its PV; checking costs little here and
+            // guarantees that no output can ever name an illegal move.
+            if !pos.is_legal(m) {
+                break;
+            }
             let _ = write!(s, " {}", uci_move(&pos, m));
             pos.play_unchecked(m);
         }
