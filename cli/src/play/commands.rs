@@ -234,7 +234,7 @@ impl Session {
         Ok(Some(Flow::Continue))
     }
 
-    fn quit(&mut self) -> Result<Flow> {
+    pub(super) fn quit(&mut self) -> Result<Flow> {
         if self.game.moves().is_empty() {
             return Ok(Flow::Quit);
         }

@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 pub(super) struct Keyboard {
     rx: Receiver<Option<String>>,
     queued: VecDeque<Option<String>>,
+    /// The end of input has been received (and handed out or queued).
+    ended: bool,
 }
 
 impl Keyboard {
@@ -25,7 +27,7 @@ impl Keyboard {
             }
             let _ = tx.send(None);
         });
-        Keyboard { rx, queued: VecDeque::new() }
+        Keyboard { rx, queued: VecDeque::new(), ended: false }
     }
 
     /// The next line (`Some(None)` at end of input), waiting at most `wait`.
@@ -33,12 +35,39 @@ impl Keyboard {
         if let Some(line) = self.queued.pop_front() {
             return Some(line);
         }
-        match self.rx.recv_timeout(wait) {
-            Ok(line) => Some(line),
-            Err(RecvTimeoutError::Timeout) => None,
-            // The reader thread only ends after sending `None`; treat a lost thread as EOF.
-            Err(RecvTimeoutError::Disconnected) => Some(None),
+        if self.ended {
+            return Some(None);
         }
+        let line = match self.rx.recv_timeout(wait) {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Timeout) => return None,
+            // The reader thread only ends after sending `None`; treat a lost thread as EOF.
+            Err(RecvTimeoutError::Disconnected) => None,
+        };
+        self.ended |= line.is_none();
+        Some(line)
+    }
+}
+
+impl Keyboard {
+    /// A line typed meanwhile, without waiting; lines taken here and not consumed go back with
+    /// [`Keyboard::requeue`] so that they are answered in order later.
+    pub(super) fn try_next(&mut self) -> Option<Option<String>> {
+        if self.ended {
+            return None;
+        }
+        let line = match self.rx.try_recv() {
+            Ok(line) => line,
+            Err(mpsc::TryRecvError::Empty) => return None,
+            Err(mpsc::TryRecvError::Disconnected) => None,
+        };
+        self.ended |= line.is_none();
+        Some(line)
+    }
+
+    /// Puts a line back for the next [`Keyboard::next`].
+    pub(super) fn requeue(&mut self, line: Option<String>) {
+        self.queued.push_back(line);
     }
 }
 

@@ -620,7 +620,33 @@ impl Session {
                 }
                 self.tick_display();
             }
+            if self.wants_to_leave() {
+                if let Some(engine) = self.sides[color.index()].engine.as_mut() {
+                    engine.abandon();
+                }
+                // The cursor is still on the "thinking" line.
+                print_flush("\n");
+                return self.quit();
+            }
         }
+    }
+
+    /// On a terminal, `quit` typed while an engine thinks is answered at once (the only way
+    /// out of an engine-only game besides Ctrl-C); anything else typed meanwhile waits for the
+    /// human's turn, so that a move can be typed ahead. A transcript is read strictly in order.
+    fn wants_to_leave(&mut self) -> bool {
+        if self.terminal.is_none() {
+            return false;
+        }
+        while let Some(line) = self.keyboard.try_next() {
+            if let Some(text) = &line {
+                if matches!(input::read(self.game.position(), text), Input::Command(input::Command::Quit)) {
+                    return true;
+                }
+            }
+            self.keyboard.requeue(line);
+        }
+        false
     }
 }
 
