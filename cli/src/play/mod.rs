@@ -481,7 +481,8 @@ impl Session {
             let line = match self.keyboard.next(TICK) {
                 None => {
                     if self.timer.fake.is_none() {
-                        if let Some(_flagged) = self.charge_time() {
+                        if self.charge_time().is_some() {
+                            // The flag fell while the player was typing: end the prompt line.
                             print_flush("\n");
                             return Ok(Flow::Continue);
                         }
