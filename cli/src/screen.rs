@@ -128,6 +128,12 @@ impl Terminal {
 
     /// Clears the screen and draws `lines`, leaving the cursor after them.
     pub fn redraw(&mut self, lines: &[String]) {
+        let text = self.redraw_text(lines);
+        print_flush(&text);
+    }
+
+    /// What [`Terminal::redraw`] sends.
+    fn redraw_text(&mut self, lines: &[String]) -> String {
         let mut out = String::from("\x1b[H\x1b[2J");
         for line in lines {
             out.push_str(line);
@@ -135,20 +141,29 @@ impl Terminal {
         }
         self.drawn = lines.len();
         self.clock_rows = CLOCK_ROWS.iter().filter_map(|&r| lines.get(r).cloned()).collect();
-        print_flush(&out);
+        out
     }
 
     /// Rewrites the two clock rows of the full layout with `lines` (the freshly composed screen).
     pub fn update_clocks(&mut self, lines: &[String]) {
+        if let Some(text) = self.clock_update_text(lines) {
+            print_flush(&text);
+        }
+    }
+
+    /// What [`Terminal::update_clocks`] sends: nothing when the clocks show the same text or
+    /// when the last redraw scrolled them off the screen.
+    fn clock_update_text(&mut self, lines: &[String]) -> Option<String> {
         // +1 for the prompt line below the drawn lines.
         if self.width < FULL_WIDTH || self.drawn + 1 >= self.height {
-            return;
+            return None;
         }
         let rows: Vec<String> = CLOCK_ROWS.iter().filter_map(|&r| lines.get(r).cloned()).collect();
         if rows == self.clock_rows {
-            return;
+            return None;
         }
         self.clock_rows = rows;
+        // Save the cursor (the player may be typing), rewrite the rows, restore it.
         let mut out = String::from("\x1b7");
         for row in CLOCK_ROWS {
             if let Some(line) = lines.get(row) {
@@ -156,7 +171,7 @@ impl Terminal {
             }
         }
         out.push_str("\x1b8");
-        print_flush(&out);
+        Some(out)
     }
 }
 
@@ -261,6 +276,29 @@ mod tests {
     #[test]
     fn narrow_screen() {
         insta::assert_snapshot!(screen(BoardStyle { unicode: false, colour: false }, 40));
+    }
+
+    #[test]
+    fn clocks_tick_in_place() {
+        let screen = |black: &str, white: &str| -> Vec<String> {
+            let mut lines: Vec<String> = (0..12).map(|i| format!("line {i}")).collect();
+            lines[CLOCK_ROWS[0]] = format!("8 board   Black {black}");
+            lines[CLOCK_ROWS[1]] = format!("  files   White {white}");
+            lines
+        };
+        let mut t = Terminal::new(80, 24);
+        let drawn = t.redraw_text(&screen("5:00", "4:59"));
+        assert!(drawn.starts_with("\x1b[H\x1b[2Jline 0\x1b[0m\n"));
+        assert_eq!(t.clock_update_text(&screen("5:00", "4:59")), None, "nothing changed");
+        let update = t.clock_update_text(&screen("5:00", "4:58")).unwrap();
+        assert_eq!(
+            update.replace('\x1b', "\\e"),
+            "\\e7\\e[3;1H\\e[2K8 board   Black 5:00\\e[0m\\e[11;1H\\e[2K  files   White 4:58\\e[0m\\e8"
+        );
+        // A screen taller than the terminal scrolled: the rows are no longer where they were.
+        let mut small = Terminal::new(80, 12);
+        small.redraw_text(&screen("5:00", "4:59"));
+        assert_eq!(small.clock_update_text(&screen("5:00", "4:58")), None);
     }
 
     #[test]
