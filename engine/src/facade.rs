@@ -15,7 +15,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use tempo_core::{Move, Position};
+use tempo_core::{Book, Move, Position};
 
 /// Stack size of search threads: the recursion keeps a move list per ply.
 const SEARCH_STACK_SIZE: usize = 64 * 1024 * 1024;
@@ -46,6 +46,9 @@ pub struct Engine {
     game_keys: Vec<u64>,
     control: Arc<Control>,
     handle: Option<JoinHandle<()>>,
+    book: Option<Arc<Book>>,
+    /// xorshift state for weighted book picks: varied from move to move, reproducible.
+    book_rng: u64,
 }
 
 impl Default for Engine {
@@ -76,6 +79,8 @@ impl Engine {
             game_keys: Vec::new(),
             control: Arc::new(Control::new(false, Instant::now())),
             handle: None,
+            book: None,
+            book_rng: 0x9e37_79b9_7f4a_7c15,
             options,
         }
     }
@@ -158,6 +163,7 @@ impl Engine {
             EngineOption::ShowWdl(on) => self.options.show_wdl = on,
             EngineOption::LimitStrength(on) => self.options.limit_strength = on,
             EngineOption::Elo(elo) => self.options.elo = elo,
+            EngineOption::OwnBook(on) => self.options.own_book = on,
         }
         Ok(())
     }
@@ -179,6 +185,26 @@ impl Engine {
         self.root = pos;
         self.game_keys = keys;
         Ok(())
+    }
+
+    /// Sets (or with `None` removes) the Polyglot opening book used when `OwnBook` is on.
+    /// Reading the file is the caller's business: the engine does no I/O.
+    pub fn set_book(&mut self, book: Option<Book>) {
+        self.book = book.map(Arc::new);
+    }
+
+    /// A book move for the current position when `OwnBook` is on, the search is a game move
+    /// (clock or move time, not analysis, pondering or a mate search) and the book has a move
+    /// among `allowed`.
+    fn book_move(&mut self, limits: &Limits, allowed: &[Move]) -> Option<Move> {
+        if !self.options.own_book || !limits.uses_clock() || limits.ponder || limits.infinite || limits.mate.is_some() {
+            return None;
+        }
+        let book = self.book.as_ref()?;
+        self.book_rng ^= self.book_rng << 13;
+        self.book_rng ^= self.book_rng >> 7;
+        self.book_rng ^= self.book_rng << 17;
+        book.pick(&self.root, self.book_rng).filter(|m| allowed.contains(m))
     }
 
     /// Starts a new game: clears the hash table and every learnt statistic.
@@ -215,6 +241,21 @@ impl Engine {
         let moves: Vec<Move> =
             legal.iter().copied().filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m)).collect();
         self.control = Arc::new(Control::new(limits.ponder, start));
+        if let Some(book_move) = self.book_move(&limits, &moves) {
+            // Answer from the book on the search thread, so that events arrive exactly as
+            // after a search: asynchronously, `BestMove` once and last.
+            let control = Arc::clone(&self.control);
+            let mut on_event = on_event;
+            let handle = std::thread::Builder::new()
+                .name("tempo-book".into())
+                .spawn(move || {
+                    control.done.store(true, Ordering::Release);
+                    on_event(Event::BestMove { best: Some(book_move), ponder: None });
+                })
+                .map_err(|_| EngineError::Busy)?;
+            self.handle = Some(handle);
+            return Ok(());
+        }
         let job = Job {
             tt: Arc::clone(&self.tt),
             workers: Arc::clone(&self.workers),

@@ -60,6 +60,7 @@ pub const OPTION_SPECS: &[OptionSpec] = &[
         name: "UCI_Elo",
         kind: OptionKind::Spin { default: MAX_ELO as i64, min: MIN_ELO as i64, max: MAX_ELO as i64 },
     },
+    OptionSpec { name: "OwnBook", kind: OptionKind::Check { default: false } },
 ];
 
 /// One option assignment, typed.
@@ -85,6 +86,8 @@ pub enum EngineOption {
     LimitStrength(bool),
     /// Target strength when `UCI_LimitStrength` is on.
     Elo(u32),
+    /// Play from the opening book (see [`crate::Engine::set_book`]) while it has a move.
+    OwnBook(bool),
 }
 
 impl EngineOption {
@@ -123,6 +126,7 @@ impl EngineOption {
             "UCI_ShowWDL" => EngineOption::ShowWdl(flag()?),
             "UCI_LimitStrength" => EngineOption::LimitStrength(flag()?),
             "UCI_Elo" => EngineOption::Elo(int()? as u32),
+            "OwnBook" => EngineOption::OwnBook(flag()?),
             _ => unreachable!("every spec name is handled"),
         })
     }
@@ -149,6 +153,8 @@ pub struct Options {
     pub limit_strength: bool,
     /// Strength limiter target.
     pub elo: u32,
+    /// Book moves first.
+    pub own_book: bool,
 }
 
 impl Default for Options {
@@ -163,6 +169,7 @@ impl Default for Options {
             show_wdl: false,
             limit_strength: false,
             elo: MAX_ELO,
+            own_book: false,
         }
     }
 }

@@ -123,6 +123,8 @@ impl<W: Write + Send + 'static> Server<W> {
                 for spec in OPTION_SPECS {
                     self.out.line(&option_line(spec));
                 }
+                // A protocol-level option: the server reads the file, the engine gets the book.
+                self.out.line("option name BookFile type string default <empty>");
                 self.out.line("uciok");
             }
             Command::Debug(_) | Command::Register => {}
@@ -151,7 +153,32 @@ impl<W: Write + Send + 'static> Server<W> {
         Flow::Continue
     }
 
+    /// `setoption name BookFile value PATH`: loads a Polyglot book (empty or `<empty>`
+    /// removes it). A file that cannot be read or is not a book is reported and changes
+    /// nothing.
+    fn set_book_file(&mut self, path: &str) {
+        let path = path.trim();
+        if path.is_empty() || path == "<empty>" {
+            self.engine.set_book(None);
+            return;
+        }
+        let book = std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| tempo_core::Book::from_bytes(&bytes).map_err(|e| e.to_string()));
+        match book {
+            Ok(book) => {
+                let entries = book.len();
+                self.engine.set_book(Some(book));
+                self.info_string(&format!("book {path} loaded: {entries} entries"));
+            }
+            Err(e) => self.info_string(&format!("book {path} not loaded: {e}")),
+        }
+    }
+
     fn set_option(&mut self, name: &str, value: &str) {
+        if name.trim().eq_ignore_ascii_case("BookFile") {
+            return self.set_book_file(value);
+        }
         let option = match EngineOption::parse(name, value) {
             Ok(option) => option,
             Err(e) => return self.info_string(&e.to_string()),
