@@ -3,6 +3,7 @@
 
 mod bench;
 mod book;
+mod datagen;
 mod epd;
 mod fen;
 mod game;
@@ -43,6 +44,8 @@ enum Command {
     Epd(epd::EpdArgs),
     /// The engine's fixed bench: `Bench: N nodes M nps`.
     Bench(bench::BenchArgs),
+    /// Self-play games at fixed nodes, writing `FEN | score | result` lines for tuning.
+    Datagen(datagen::DatagenArgs),
     /// Play a match between UCI engines: clocks, openings in pairs, Elo and SPRT.
     Match(matches::MatchArgs),
     /// PGN files: validate every game, or convert them.
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Command::Book { command } => book::run(&command),
         Command::Match(args) => matches::run(&args),
         Command::Epd(args) => epd::run(&args),
+        Command::Datagen(args) => datagen::run(&args),
         Command::Bench(args) => bench::run(&args),
     };
     match result {

@@ -6,7 +6,7 @@
 //! pairing plays `--games` games (a round robin) and each pairing is reported. With a single
 //! `--engine`, the built-in engine (`tempo-uci` next to this program) is the first engine.
 
-mod openings;
+pub mod openings;
 mod play;
 mod stats;
 
