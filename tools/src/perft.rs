@@ -157,7 +157,12 @@ fn suites(args: &PerftArgs) -> Result<bool> {
     let failures: Vec<String> = jobs
         .par_iter()
         .filter_map(|job| {
-            let result = match parse_fen(&job.fen, job.mode) {
+            let parsed = match job.mode {
+                CastlingMode::Chess960 => parse_fen(&job.fen, CastlingMode::Chess960),
+                // A file without the CHESS960 header may still hold Shredder-FEN lines.
+                CastlingMode::Standard => parse_any(&job.fen, false),
+            };
+            let result = match parsed {
                 Ok(pos) => {
                     let got = if job.expected > 5_000_000 {
                         parallel_perft(&pos, job.depth).iter().map(|(_, n)| n).sum()
