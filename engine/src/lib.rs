@@ -48,6 +48,7 @@ pub use eval::{evaluate, trace, EvalTrace, Term, S};
 pub use events::{Event, SearchInfo};
 pub use facade::Engine;
 pub use limits::Limits;
+pub use psqt::{EG as PSQT_EG, MATERIAL, MG as PSQT_MG, PHASE_WEIGHT};
 pub use options::{EngineOption, OptionKind, OptionSpec, Options, MAX_ELO, MIN_ELO, OPTION_SPECS};
 pub use score::{Score, Value, Wdl};
 pub use see::see_ge;

@@ -10,6 +10,7 @@ mod game;
 mod matches;
 mod perft;
 mod pgn;
+mod tune;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -46,6 +47,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Self-play games at fixed nodes, writing `FEN | score | result` lines for tuning.
     Datagen(datagen::DatagenArgs),
+    /// Texel-tune the engine's piece-square tables on labelled positions.
+    Tune(tune::TuneArgs),
     /// Play a match between UCI engines: clocks, openings in pairs, Elo and SPRT.
     Match(matches::MatchArgs),
     /// PGN files: validate every game, or convert them.
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         Command::Match(args) => matches::run(&args),
         Command::Epd(args) => epd::run(&args),
         Command::Datagen(args) => datagen::run(&args),
+        Command::Tune(args) => tune::run(&args),
         Command::Bench(args) => bench::run(&args),
     };
     match result {

@@ -1,0 +1,365 @@
+//! `tempo-tools tune`: Texel tuning of the engine's piece-square tables.
+//!
+//! The data are labelled positions: `FEN | score | result` lines from `datagen`, or the
+//! main-line positions of PGN games labelled with each game's result. The model is the
+//! engine's own evaluation: for each position the engine's evaluation trace gives every term
+//! except the piece-square part, the game phase and the endgame scale, and the piece-square
+//! part is rebuilt from the parameters being tuned, so the model equals `evaluate` at the
+//! current tables. The loss is the mean squared error between the target (the result, or a
+//! mix with the score's win probability, `--lambda`) and `sigmoid(K * eval / 400)`, with `K`
+//! fitted to the data first; Adam descends its gradient, computed in parallel with rayon.
+//! `--write FILE` writes the tuned tables as Rust source in the format of
+//! `engine/src/psqt_tables.rs`, which the engine includes.
+//!
+//! Only the piece-square tables (768 values) are tuned; the other terms keep their weights.
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use rayon::prelude::*;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use tempo_core::{Color, Position};
+use tempo_engine::{trace, Term, PSQT_EG, PSQT_MG};
+use tempo_notation::{PgnReader, PgnResult};
+
+/// Parameters: middlegame tables then endgame tables, `[role][square]`, a8 first.
+const PARAMS: usize = 2 * 6 * 64;
+
+#[derive(Args)]
+pub struct TuneArgs {
+    /// Labelled positions: `FEN | score | result` lines (from `datagen`) or a `.pgn` file.
+    data: PathBuf,
+    /// Weight of the game result in the target; the rest is the score's win probability.
+    #[arg(long, default_value_t = 1.0)]
+    lambda: f64,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 300)]
+    epochs: usize,
+    /// Adam step size, in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    rate: f64,
+    /// Fraction of the positions (the end of the file) held out to measure the tuned tables
+    /// on unseen games.
+    #[arg(long, default_value_t = 0.1)]
+    validation: f64,
+    /// Write the tuned tables as Rust source (e.g. engine/src/psqt_tables.rs).
+    #[arg(long)]
+    write: Option<PathBuf>,
+}
+
+/// One position reduced to what the model needs.
+pub(crate) struct Sample {
+    /// Evaluation terms other than the piece-square tables, White's view.
+    rest: (f64, f64),
+    /// Phase weight of the middlegame part (phase / 24).
+    mg_weight: f64,
+    /// Weight of the endgame part ((24 - phase) / 24 * scale / 64).
+    eg_weight: f64,
+    /// Pieces as (table index, +1 for White / -1 for Black).
+    features: Vec<(u16, f64)>,
+    /// Game result for White (1, 0.5, 0) and search score in centipawns, if known.
+    result: f64,
+    score: Option<f64>,
+}
+
+fn table_index(color: Color, role: tempo_core::Role, square: tempo_core::Square) -> usize {
+    let index = match color {
+        Color::White => square.index() ^ 56,
+        Color::Black => square.index(),
+    };
+    role.index() * 64 + index
+}
+
+/// The current tables as a parameter vector.
+pub(crate) fn current_params() -> Vec<f64> {
+    let mut params = vec![0.0; PARAMS];
+    for role in 0..6 {
+        for sq in 0..64 {
+            params[role * 64 + sq] = f64::from(PSQT_MG[role][sq]);
+            params[384 + role * 64 + sq] = f64::from(PSQT_EG[role][sq]);
+        }
+    }
+    params
+}
+
+/// Reduces a position; `None` for positions the model cannot use (dead draws).
+pub(crate) fn sample(pos: &Position, result: f64, score: Option<f64>) -> Option<Sample> {
+    let t = trace(pos);
+    if t.scale == 0 && pos.is_insufficient_material() {
+        return None;
+    }
+    let current = current_params();
+    let mut features = Vec::with_capacity(32);
+    let (mut table_mg, mut table_eg) = (0.0, 0.0);
+    for square in pos.occupied() {
+        let piece = pos.piece_at(square)?;
+        let sign = if piece.color == Color::White { 1.0 } else { -1.0 };
+        let i = table_index(piece.color, piece.role, square);
+        features.push((i as u16, sign));
+        table_mg += sign * current[i];
+        table_eg += sign * current[384 + i];
+    }
+    let (mut mg, mut eg) = (0.0, 0.0);
+    for (white, black) in t.terms[0].iter().zip(&t.terms[1]) {
+        mg += f64::from(white.0 - black.0);
+        eg += f64::from(white.1 - black.1);
+    }
+    let _ = Term::Psqt; // the tables are part of the Psqt term, with material
+    let phase = f64::from(t.phase);
+    Some(Sample {
+        rest: (mg - table_mg, eg - table_eg),
+        mg_weight: phase / 24.0,
+        eg_weight: (24.0 - phase) / 24.0 * f64::from(t.scale) / 64.0,
+        features,
+        result,
+        score,
+    })
+}
+
+impl Sample {
+    /// The model's evaluation (White's view, centipawns) under `params`.
+    pub(crate) fn eval(&self, params: &[f64]) -> f64 {
+        let (mut mg, mut eg) = self.rest;
+        for &(i, sign) in &self.features {
+            mg += sign * params[i as usize];
+            eg += sign * params[384 + i as usize];
+        }
+        mg * self.mg_weight + eg * self.eg_weight
+    }
+}
+
+fn sigmoid(k: f64, eval: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
+}
+
+fn target(s: &Sample, k: f64, lambda: f64) -> f64 {
+    match s.score {
+        Some(score) => lambda * s.result + (1.0 - lambda) * sigmoid(k, score),
+        None => s.result,
+    }
+}
+
+fn loss(samples: &[Sample], params: &[f64], k: f64, lambda: f64) -> f64 {
+    let sum: f64 = samples.par_iter().map(|s| (target(s, k, lambda) - sigmoid(k, s.eval(params))).powi(2)).sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// The `K` that makes the current evaluation predict the results best (golden-section search).
+fn fit_k(samples: &[Sample], params: &[f64]) -> f64 {
+    let (mut lo, mut hi) = (0.05f64, 4.0f64);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let a = hi - ratio * (hi - lo);
+        let b = lo + ratio * (hi - lo);
+        if loss(samples, params, a, 1.0) < loss(samples, params, b, 1.0) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+fn gradient(samples: &[Sample], params: &[f64], k: f64, lambda: f64) -> Vec<f64> {
+    let scale = 2.0 / samples.len().max(1) as f64 * k * std::f64::consts::LN_10 / 400.0;
+    samples
+        .par_iter()
+        .fold(
+            || vec![0.0; PARAMS],
+            |mut grad, s| {
+                let p = sigmoid(k, s.eval(params));
+                let common = (p - target(s, k, lambda)) * p * (1.0 - p) * scale;
+                for &(i, sign) in &s.features {
+                    grad[i as usize] += common * sign * s.mg_weight;
+                    grad[384 + i as usize] += common * sign * s.eg_weight;
+                }
+                grad
+            },
+        )
+        .reduce(
+            || vec![0.0; PARAMS],
+            |mut a, b| {
+                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                a
+            },
+        )
+}
+
+fn load(path: &Path) -> Result<Vec<Sample>> {
+    let is_pgn = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+    if is_pgn {
+        let file = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        let mut samples = Vec::new();
+        for game in PgnReader::new(std::io::BufReader::new(file)).games() {
+            let Ok(game) = game else { continue };
+            let result = match game.result {
+                Some(PgnResult::WhiteWins) => 1.0,
+                Some(PgnResult::BlackWins) => 0.0,
+                Some(PgnResult::Draw) => 0.5,
+                _ => continue,
+            };
+            // Opening positions say little about the result; in-check positions are noisy.
+            for pos in game.mainline_positions().into_iter().skip(8) {
+                if !pos.is_check() {
+                    samples.extend(sample(&pos, result, None));
+                }
+            }
+        }
+        return Ok(samples);
+    }
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let lines: Vec<(usize, &str)> = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).collect();
+    lines
+        .par_iter()
+        .filter_map(|&(i, line)| {
+            let parsed = (|| -> Result<Option<Sample>> {
+                let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+                if fields.len() != 3 {
+                    bail!("expected `FEN | score | result`");
+                }
+                let pos: Position = fields[0].parse()?;
+                let score: f64 = fields[1].parse().context("score")?;
+                let result: f64 = fields[2].parse().context("result")?;
+                if ![0.0, 0.5, 1.0].contains(&result) {
+                    bail!("result must be 1.0, 0.5 or 0.0");
+                }
+                Ok(sample(&pos, result, Some(score)))
+            })();
+            match parsed {
+                Ok(s) => s.map(Ok),
+                Err(e) => Some(Err(e.context(format!("{}:{}", path.display(), i + 1)))),
+            }
+        })
+        .collect()
+}
+
+/// The tables as Rust source, in the format of `engine/src/psqt_tables.rs`.
+pub(crate) fn tables_source(params: &[f64], note: &str) -> String {
+    const ROLES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+    let mut out = String::new();
+    out.push_str("// Piece-square tables (centipawns, White's view, a8 first), middlegame and endgame.\n");
+    out.push_str("// Written by `tempo-tools tune --write` (the starting values are PeSTO's, see psqt.rs); the\n");
+    out.push_str("// engine includes this file, so a tuning run changes the engine by rewriting it.\n");
+    let _ = writeln!(out, "// {note}");
+    for (name, offset, doc) in [("MG", 0, "Middlegame"), ("EG", 384, "Endgame")] {
+        let _ = writeln!(out, "/// {doc} piece-square values, `[role][square]`, a8 first.");
+        out.push_str("#[rustfmt::skip]\n");
+        let _ = writeln!(out, "pub const {name}: [[i32; 64]; 6] = [");
+        for (role, role_name) in ROLES.iter().enumerate() {
+            let _ = writeln!(out, "    [ // {role_name}");
+            for rank in 0..8 {
+                out.push_str("       ");
+                for file in 0..8 {
+                    let v = params[offset + role * 64 + rank * 8 + file].round() as i32;
+                    let _ = write!(out, " {v:4},");
+                }
+                out.push('\n');
+            }
+            out.push_str("    ],\n");
+        }
+        out.push_str("];\n");
+    }
+    out
+}
+
+/// Runs the tuner.
+pub fn run(args: &TuneArgs) -> Result<bool> {
+    let mut samples = load(&args.data)?;
+    if samples.len() < 100 {
+        bail!("{} usable positions: too few to tune on", samples.len());
+    }
+    // The hold-out set is the end of the file: other games than the training set (positions
+    // of one game are contiguous and share a result, so interleaving would leak).
+    let held_out = ((samples.len() as f64) * args.validation.clamp(0.0, 0.5)).round() as usize;
+    let validation = samples.split_off(samples.len() - held_out);
+    let training = samples;
+    let mut params = current_params();
+    let k = fit_k(&training, &params);
+    let initial = (loss(&training, &params, k, args.lambda), loss(&validation, &params, k, args.lambda));
+    println!(
+        "{} training and {} validation positions; K = {k:.3}; loss {:.6} / {:.6}",
+        training.len(),
+        validation.len(),
+        initial.0,
+        initial.1
+    );
+
+    // Adam.
+    let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8);
+    let mut m = vec![0.0; PARAMS];
+    let mut v = vec![0.0; PARAMS];
+    for epoch in 1..=args.epochs {
+        let grad = gradient(&training, &params, k, args.lambda);
+        let t = epoch as i32;
+        for j in 0..PARAMS {
+            m[j] = beta1 * m[j] + (1.0 - beta1) * grad[j];
+            v[j] = beta2 * v[j] + (1.0 - beta2) * grad[j] * grad[j];
+            let m_hat = m[j] / (1.0 - beta1.powi(t));
+            let v_hat = v[j] / (1.0 - beta2.powi(t));
+            params[j] -= args.rate * m_hat / (v_hat.sqrt() + epsilon);
+        }
+        if epoch % 50 == 0 || epoch == args.epochs {
+            println!(
+                "epoch {epoch}: loss {:.6} / {:.6}",
+                loss(&training, &params, k, args.lambda),
+                loss(&validation, &params, k, args.lambda)
+            );
+        }
+    }
+    let rounded: Vec<f64> = params.iter().map(|p| p.round()).collect();
+    let last = (loss(&training, &rounded, k, args.lambda), loss(&validation, &rounded, k, args.lambda));
+    println!("tuned (rounded): loss {:.6} / {:.6} (from {:.6} / {:.6})", last.0, last.1, initial.0, initial.1);
+    if let Some(path) = &args.write {
+        let note = format!(
+            "Tuned on {} positions of {}: K {k:.3}, lambda {}, {} epochs; loss {:.6} -> {:.6} (validation {:.6} -> {:.6}).",
+            training.len(),
+            args.data.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            args.lambda,
+            args.epochs,
+            initial.0,
+            last.0,
+            initial.1,
+            last.1
+        );
+        std::fs::write(path, tables_source(&rounded, &note))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        println!("tables written to {}", path.display());
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_model_is_the_engine_evaluation_at_the_current_tables() {
+        let params = current_params();
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1",
+        ] {
+            let pos: Position = fen.parse().unwrap();
+            let s = sample(&pos, 0.5, None).unwrap();
+            let engine = f64::from(trace(&pos).white_value);
+            // The engine rounds its integer arithmetic; the model does not.
+            assert!((s.eval(&params) - engine).abs() <= 2.0, "{fen}: model {} engine {engine}", s.eval(&params));
+        }
+    }
+
+    #[test]
+    fn the_source_reproduces_the_current_tables() {
+        let text = tables_source(&current_params(), "test");
+        let shipped = include_str!("../../engine/src/psqt_tables.rs");
+        let body = |t: &str| {
+            t.lines()
+                .filter(|l| !l.starts_with("//") && !l.trim().is_empty())
+                .map(|l| l.split_whitespace().collect::<String>())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(body(&text), body(shipped));
+    }
+}
