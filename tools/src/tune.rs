@@ -284,10 +284,12 @@ pub fn run(args: &TuneArgs) -> Result<bool> {
         initial.1
     );
 
-    // Adam.
+    // Adam, keeping the parameters with the best validation loss (early stopping: past that
+    // point the tables fit the training games' noise).
     let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8);
     let mut m = vec![0.0; PARAMS];
     let mut v = vec![0.0; PARAMS];
+    let mut best = (if validation.is_empty() { initial.0 } else { initial.1 }, params.clone(), 0);
     for epoch in 1..=args.epochs {
         let grad = gradient(&training, &params, k, args.lambda);
         let t = epoch as i32;
@@ -298,23 +300,26 @@ pub fn run(args: &TuneArgs) -> Result<bool> {
             let v_hat = v[j] / (1.0 - beta2.powi(t));
             params[j] -= args.rate * m_hat / (v_hat.sqrt() + epsilon);
         }
+        let judged = if validation.is_empty() { &training } else { &validation };
+        let judged_loss = loss(judged, &params, k, args.lambda);
+        if judged_loss < best.0 {
+            best = (judged_loss, params.clone(), epoch);
+        }
         if epoch % 50 == 0 || epoch == args.epochs {
-            println!(
-                "epoch {epoch}: loss {:.6} / {:.6}",
-                loss(&training, &params, k, args.lambda),
-                loss(&validation, &params, k, args.lambda)
-            );
+            println!("epoch {epoch}: loss {:.6} / {:.6}", loss(&training, &params, k, args.lambda), judged_loss);
         }
     }
-    let rounded: Vec<f64> = params.iter().map(|p| p.round()).collect();
+    println!("best validation loss at epoch {}", best.2);
+    let rounded: Vec<f64> = best.1.iter().map(|p| p.round()).collect();
     let last = (loss(&training, &rounded, k, args.lambda), loss(&validation, &rounded, k, args.lambda));
     println!("tuned (rounded): loss {:.6} / {:.6} (from {:.6} / {:.6})", last.0, last.1, initial.0, initial.1);
     if let Some(path) = &args.write {
         let note = format!(
-            "Tuned on {} positions of {}: K {k:.3}, lambda {}, {} epochs; loss {:.6} -> {:.6} (validation {:.6} -> {:.6}).",
+            "Tuned on {} positions of {}: K {k:.3}, lambda {}, epoch {} of {}; loss {:.6} -> {:.6} (validation {:.6} -> {:.6}).",
             training.len(),
             args.data.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
             args.lambda,
+            best.2,
             args.epochs,
             initial.0,
             last.0,
