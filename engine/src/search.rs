@@ -324,7 +324,7 @@ impl Worker {
             if let Some(soft) = sh.budget.soft {
                 if !sh.control.pondering.load(Ordering::Relaxed) && sh.limits.movetime.is_none() {
                     let stability = 1.3 - 0.08 * f64::from(stable_iterations.min(6));
-                    let instability = 1.0 + self.best_move_changes.min(3.0) * 0.35;
+                    let instability = 1.0 + self.best_move_changes.min(3.0) * 0.25;
                     let single = if self.root_moves.len() == 1 { 0.2 } else { 1.0 };
                     let scaled = soft.as_secs_f64() * stability * instability * single;
                     if sh.clock_elapsed().as_secs_f64() >= scaled {

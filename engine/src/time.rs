@@ -47,6 +47,14 @@ impl TimeBudget {
         // as much as the increment, the clock would otherwise drain move after move.
         let pool = (time.as_micros() as u64 + inc_us * (mtg - 1)).saturating_sub(overhead_us * (mtg + 2));
         let mut soft = pool / mtg;
+        // Below a reserve of twenty increments and twenty overheads, spend progressively
+        // less than the increment so that the clock climbs back instead of draining: on a
+        // loaded machine a single scheduling hiccup can cost more than a bullet increment.
+        let reserve = 20 * inc_us + 20 * overhead_us;
+        let time_us = time.as_micros() as u64;
+        if time_us < reserve {
+            soft = soft * time_us / reserve.max(1);
+        }
         // Never more than a share of the clock; last move before the control: most of it.
         let (soft_cap, hard_cap) =
             if mtg == 1 { (available * 7 / 10, available * 8 / 10) } else { (available / 4, available * 2 / 5) };
@@ -82,6 +90,15 @@ mod tests {
             let hard = b.hard.unwrap();
             assert!(b.soft.unwrap() <= hard);
             assert!(hard <= ms(time).saturating_sub(ms(20)).max(ms(1)), "{time}+{inc}: {hard:?}");
+        }
+    }
+
+    #[test]
+    fn a_low_clock_spends_less_than_the_increment() {
+        for (time, inc) in [(300, 50), (100, 10), (1000, 100)] {
+            let limits = Limits { wtime: Some(ms(time)), winc: Some(ms(inc)), ..Limits::default() };
+            let b = TimeBudget::new(&limits, Color::White, ms(20));
+            assert!(b.soft.unwrap() < ms(inc) / 2, "{time}+{inc}: {b:?}");
         }
     }
 
