@@ -8,8 +8,9 @@ use tempo_notation::{san, san_line, uci_move};
 
 use crate::args::AnalyzeArgs;
 use crate::describe::format_line;
-use crate::players::{EnginePlayer, Eval, ThinkLimits};
+use crate::players::{EnginePlayer, Eval};
 use crate::start::parse_fen_arg;
+use tempo_engine::Limits;
 
 /// Search time when neither a depth nor a time is given.
 const DEFAULT_MOVETIME_MS: u64 = 3000;
@@ -21,11 +22,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
         None => Position::startpos(),
     };
     let limits = match (args.depth, args.movetime) {
-        (Some(depth), _) => ThinkLimits { depth: Some(depth), ..ThinkLimits::default() },
-        (None, ms) => ThinkLimits {
-            movetime: Some(Duration::from_millis(ms.unwrap_or(DEFAULT_MOVETIME_MS))),
-            ..ThinkLimits::default()
-        },
+        (Some(depth), _) => Limits { depth: Some(depth), ..Limits::default() },
+        (None, ms) => {
+            Limits { movetime: Some(Duration::from_millis(ms.unwrap_or(DEFAULT_MOVETIME_MS))), ..Limits::default() }
+        }
     };
     let chess960 = pos.castling_mode() == tempo_core::CastlingMode::Chess960;
     let game = Game::new(pos);

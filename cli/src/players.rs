@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use tempo_core::{CastlingMode, Color, Game, Move, Position};
 use tempo_engine::{Engine, EngineOption, Event, Limits, Score, MAX_ELO, MIN_ELO};
 use tempo_notation::{parse_uci_move, uci_move};
-use tempo_uci::{ScoreMessage, UciClient, UciMessage};
+use tempo_uci::{go_params, ScoreMessage, UciClient, UciMessage};
 
 use crate::args::MAX_LEVEL;
 
@@ -104,59 +104,12 @@ pub struct Line {
     pub pv: Vec<Move>,
 }
 
-/// How long an engine may think about one move.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ThinkLimits {
-    pub wtime: Option<Duration>,
-    pub btime: Option<Duration>,
-    pub winc: Option<Duration>,
-    pub binc: Option<Duration>,
-    pub movestogo: Option<u32>,
-    pub movetime: Option<Duration>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-}
-
-impl ThinkLimits {
-    fn engine_limits(&self) -> Limits {
-        Limits {
-            wtime: self.wtime,
-            btime: self.btime,
-            winc: self.winc,
-            binc: self.binc,
-            movestogo: self.movestogo,
-            movetime: self.movetime,
-            depth: self.depth,
-            nodes: self.nodes,
-            ..Limits::default()
-        }
-    }
-
-    fn uci_params(&self) -> String {
-        let mut out = Vec::new();
-        let ms = |d: Duration| d.as_millis().to_string();
-        let mut push = |name: &str, value: Option<String>| {
-            if let Some(v) = value {
-                out.push(format!("{name} {v}"));
-            }
-        };
-        push("wtime", self.wtime.map(ms));
-        push("btime", self.btime.map(ms));
-        push("winc", self.winc.map(ms));
-        push("binc", self.binc.map(ms));
-        push("movestogo", self.movestogo.map(|m| m.to_string()));
-        push("movetime", self.movetime.map(ms));
-        push("depth", self.depth.map(|d| d.to_string()));
-        push("nodes", self.nodes.map(|n| n.to_string()));
-        out.join(" ")
-    }
-
-    /// An upper bound on the thinking time, to detect a hung external engine.
-    fn patience(&self, turn_white: bool) -> Duration {
-        let own = if turn_white { self.wtime } else { self.btime };
-        let budget = self.movetime.or(own).unwrap_or(Duration::from_secs(3600));
-        budget + Duration::from_secs(30)
-    }
+/// An upper bound on an engine's thinking time under `limits`, to detect a hung external
+/// engine.
+fn patience(limits: &Limits, turn_white: bool) -> Duration {
+    let own = if turn_white { limits.wtime } else { limits.btime };
+    let budget = limits.movetime.or(own).unwrap_or(Duration::from_secs(3600));
+    budget + Duration::from_secs(30)
 }
 
 /// What a thinking engine reports when polled.
@@ -235,7 +188,7 @@ impl EnginePlayer {
     }
 
     /// Starts thinking about the game's current position.
-    pub fn start(&mut self, game: &Game, limits: &ThinkLimits) -> Result<()> {
+    pub fn start(&mut self, game: &Game, limits: &Limits) -> Result<()> {
         self.pending_eval = None;
         match &mut self.backend {
             Backend::Builtin { engine, events } => {
@@ -244,7 +197,7 @@ impl EnginePlayer {
                     .context("the engine refused the position")?;
                 let (tx, rx) = mpsc::channel();
                 engine
-                    .go(limits.engine_limits(), move |e| {
+                    .go(limits.clone(), move |e| {
                         // The receiver is gone only if the game was abandoned meanwhile.
                         let _ = tx.send(e);
                     })
@@ -263,9 +216,9 @@ impl EnginePlayer {
                 }
                 client.set_position(fen.as_deref(), &moves).context("the engine stopped answering")?;
                 client
-                    .send(format!("go {}", limits.uci_params()).trim_end())
+                    .send(format!("go {}", go_params(&pos, limits)).trim_end())
                     .context("the engine stopped answering")?;
-                let deadline = Instant::now() + limits.patience(pos.turn() == Color::White);
+                let deadline = Instant::now() + patience(limits, pos.turn() == Color::White);
                 *searching = Some((pos, deadline));
             }
         }
@@ -394,7 +347,7 @@ impl EnginePlayer {
 
     /// Searches the game's position to the end and returns the final lines (best first)
     /// and the best move. Blocks: for hints, analysis and draw decisions.
-    pub fn search(&mut self, game: &Game, limits: &ThinkLimits) -> Result<(Vec<Line>, Option<Move>)> {
+    pub fn search(&mut self, game: &Game, limits: &Limits) -> Result<(Vec<Line>, Option<Move>)> {
         self.start(game, limits)?;
         let mut lines: Vec<Line> = Vec::new();
         loop {
@@ -447,25 +400,11 @@ mod tests {
     }
 
     #[test]
-    fn uci_go_parameters() {
-        let limits = ThinkLimits {
-            wtime: Some(Duration::from_secs(60)),
-            btime: Some(Duration::from_millis(59_500)),
-            winc: Some(Duration::from_secs(1)),
-            binc: Some(Duration::from_secs(1)),
-            movestogo: Some(12),
-            ..ThinkLimits::default()
-        };
-        assert_eq!(limits.uci_params(), "wtime 60000 btime 59500 winc 1000 binc 1000 movestogo 12");
-        assert_eq!(ThinkLimits { depth: Some(3), ..ThinkLimits::default() }.uci_params(), "depth 3");
-    }
-
-    #[test]
     fn builtin_finds_mate_in_one() {
         let pos: Position = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1".parse().unwrap();
         let game = Game::new(pos);
         let mut engine = EnginePlayer::builtin(MAX_LEVEL, false).unwrap();
-        let (lines, best) = engine.search(&game, &ThinkLimits { depth: Some(3), ..ThinkLimits::default() }).unwrap();
+        let (lines, best) = engine.search(&game, &Limits::depth(3)).unwrap();
         assert_eq!(best.map(|m| uci_move(&pos, m)), Some("a1a8".to_owned()));
         assert_eq!(lines[0].eval, Eval::Mate(1));
         assert_eq!(engine.last_eval, Some(Eval::Mate(1)));

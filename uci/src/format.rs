@@ -2,8 +2,43 @@
 
 use std::fmt::Write as _;
 use tempo_core::{Color, File, Position, Rank, Square};
-use tempo_engine::{Bound, EvalTrace, OptionKind, OptionSpec, Score, SearchInfo, Term, S};
+use tempo_engine::{Bound, EvalTrace, Limits, OptionKind, OptionSpec, Score, SearchInfo, Term, S};
 use tempo_notation::uci_move;
+
+/// The parameters of a `go` command for `limits` (what follows `go `), with `searchmoves`
+/// written for `root`. Drivers of external engines (the CLI, the match runner) use it so that
+/// every program sends the same limits the same way.
+pub fn go_params(root: &Position, limits: &Limits) -> String {
+    let mut out = Vec::new();
+    let ms = |d: std::time::Duration| d.as_millis().to_string();
+    let fields = [
+        ("wtime", limits.wtime.map(ms)),
+        ("btime", limits.btime.map(ms)),
+        ("winc", limits.winc.map(ms)),
+        ("binc", limits.binc.map(ms)),
+        ("movestogo", limits.movestogo.map(|n| n.to_string())),
+        ("movetime", limits.movetime.map(ms)),
+        ("depth", limits.depth.map(|n| n.to_string())),
+        ("nodes", limits.nodes.map(|n| n.to_string())),
+        ("mate", limits.mate.map(|n| n.to_string())),
+    ];
+    for (name, value) in fields {
+        if let Some(value) = value {
+            out.push(format!("{name} {value}"));
+        }
+    }
+    if limits.infinite {
+        out.push("infinite".to_owned());
+    }
+    if limits.ponder {
+        out.push("ponder".to_owned());
+    }
+    if !limits.searchmoves.is_empty() {
+        out.push("searchmoves".to_owned());
+        out.extend(limits.searchmoves.iter().map(|&m| uci_move(root, m)));
+    }
+    out.join(" ")
+}
 
 /// `option name ... type ...` for one option.
 pub fn option_line(spec: &OptionSpec) -> String {
@@ -110,4 +145,31 @@ pub fn eval_table(pos: &Position, t: &EvalTrace) -> String {
         pawns(stm).trim()
     );
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn go_params_write_every_limit() {
+        let pos = Position::startpos();
+        let limits = Limits {
+            wtime: Some(Duration::from_millis(60_000)),
+            btime: Some(Duration::from_millis(59_500)),
+            winc: Some(Duration::from_secs(1)),
+            binc: Some(Duration::from_secs(1)),
+            movestogo: Some(12),
+            ..Limits::default()
+        };
+        assert_eq!(go_params(&pos, &limits), "wtime 60000 btime 59500 winc 1000 binc 1000 movestogo 12");
+        assert_eq!(go_params(&pos, &Limits::depth(3)), "depth 3");
+        let e4 = tempo_notation::parse_uci_move(&pos, "e2e4").unwrap();
+        let analysis = Limits { infinite: true, searchmoves: vec![e4], ..Limits::default() };
+        assert_eq!(go_params(&pos, &analysis), "infinite searchmoves e2e4");
+        // The server reads back what the writer produced.
+        let line = format!("go {}", go_params(&pos, &limits));
+        assert!(matches!(crate::parse_command(&line), Ok(Some(crate::Command::Go(_)))));
+    }
 }

@@ -21,5 +21,5 @@ mod server;
 
 pub use client::{ClientError, InfoMessage, ScoreMessage, UciClient, UciMessage};
 pub use command::{parse_command, Command, CommandError, GoParams, StartPosition};
-pub use format::{diagram, eval_table, info_line, option_line};
+pub use format::{diagram, eval_table, go_params, info_line, option_line};
 pub use server::{Flow, Server, ENGINE_AUTHOR, ENGINE_NAME};

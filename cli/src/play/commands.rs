@@ -11,8 +11,9 @@ use tempo_notation::san;
 use super::{Flow, Session};
 use crate::describe::{format_line, numbered_from};
 use crate::input::{self, Command};
-use crate::players::{EnginePlayer, ThinkLimits};
+use crate::players::EnginePlayer;
 use crate::screen::print_flush;
+use tempo_engine::Limits;
 
 impl Session {
     /// Answers a command; `Some(flow)` when the turn is over.
@@ -93,12 +94,10 @@ impl Session {
     }
 
     /// Limits for hints, analysis and draw decisions: quick, and reproducible with --depth.
-    fn helper_limits(&self, scale: u32) -> ThinkLimits {
+    fn helper_limits(&self, scale: u32) -> Limits {
         match self.depth {
-            Some(d) => ThinkLimits { depth: Some(d), ..ThinkLimits::default() },
-            None => {
-                ThinkLimits { movetime: Some(self.think.min(Duration::from_secs(2)) * scale), ..ThinkLimits::default() }
-            }
+            Some(d) => Limits { depth: Some(d), ..Limits::default() },
+            None => Limits { movetime: Some(self.think.min(Duration::from_secs(2)) * scale), ..Limits::default() },
         }
     }
 

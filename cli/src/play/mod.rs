@@ -17,11 +17,12 @@ use crate::board_view::{BoardStyle, Highlights};
 use crate::clock_view::{describe_tc, increment_for, parse_movetime, parse_tc, shown_time};
 use crate::describe::{describe_outcome, format_line};
 use crate::input::{self, Input};
-use crate::players::{EnginePlayer, Line, PlayerSpec, ThinkLimits, Thought};
+use crate::players::{EnginePlayer, Line, PlayerSpec, Thought};
 use crate::save::{self, Record};
 use crate::screen::{capabilities, compose, print_flush, wrap, PlayerView, Terminal, View, FULL_WIDTH};
 use crate::start::{chess960_position, parse_fen_arg, random_below};
 use keyboard::{Keyboard, Timer};
+use tempo_engine::Limits;
 
 /// How often the clocks on screen are refreshed (and a flag fall noticed).
 const TICK: Duration = Duration::from_millis(100);
@@ -531,30 +532,30 @@ impl Session {
         }
     }
 
-    fn think_limits(&self, color: Color) -> ThinkLimits {
+    fn think_limits(&self, color: Color) -> Limits {
         let clock = self.game.clock().filter(|c| c.control().is_timed());
         // A fixed depth stays within a real clock, but a fake clock must not make the search
         // depend on how fast this machine is.
         if let Some(depth) = self.depth {
             if clock.is_none() || self.timer.fake.is_some() {
-                return ThinkLimits { depth: Some(depth), ..ThinkLimits::default() };
+                return Limits { depth: Some(depth), ..Limits::default() };
             }
         }
         let Some(clock) = clock else {
-            return ThinkLimits { movetime: Some(self.think), ..ThinkLimits::default() };
+            return Limits { movetime: Some(self.think), ..Limits::default() };
         };
         let mut limits = if let TimeControl::MoveTime(limit) = clock.control() {
             // Leave a margin for the round trip, or the engine would lose on time by design.
             let margin = (*limit / 20).min(Duration::from_millis(200));
-            ThinkLimits { movetime: Some(limit.saturating_sub(margin)), ..ThinkLimits::default() }
+            Limits { movetime: Some(limit.saturating_sub(margin)), ..Limits::default() }
         } else {
-            ThinkLimits {
+            Limits {
                 wtime: Some(clock.remaining(Color::White)),
                 btime: Some(clock.remaining(Color::Black)),
                 winc: Some(increment_for(clock, Color::White)),
                 binc: Some(increment_for(clock, Color::Black)),
                 movestogo: clock.moves_to_go(color),
-                ..ThinkLimits::default()
+                ..Limits::default()
             }
         };
         limits.depth = self.depth;

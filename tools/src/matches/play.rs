@@ -4,8 +4,9 @@
 use super::openings::Opening;
 use std::time::{Duration, Instant};
 use tempo_core::{CastlingMode, Color, Game, GameResult, Outcome, Termination, TimeControl};
+use tempo_engine::Limits;
 use tempo_notation::{format_clock, parse_uci_move, uci_move, PgnGame};
-use tempo_uci::{ClientError, ScoreMessage, UciClient};
+use tempo_uci::{go_params, ClientError, ScoreMessage, UciClient};
 
 /// How to start one engine.
 #[derive(Clone, Debug)]
@@ -172,26 +173,24 @@ pub fn play_game(
                 })
                 .collect()
         };
-        let (go, timeout) = match (limit, game.clock()) {
-            (MoveLimit::Clock(_), Some(clock)) => {
-                let ms = |d: Duration| d.as_millis();
-                let mut go = format!(
-                    "wtime {} btime {} winc {} binc {}",
-                    ms(clock.remaining(Color::White)),
-                    ms(clock.remaining(Color::Black)),
-                    ms(clock.increment(Color::White)),
-                    ms(clock.increment(Color::Black))
-                );
-                if let Some(mtg) = clock.moves_to_go(side) {
-                    go.push_str(&format!(" movestogo {mtg}"));
-                }
-                (go, clock.remaining(side) + rules.time_margin + Duration::from_millis(50))
-            }
-            (MoveLimit::Nodes(n), _) => (format!("nodes {n}"), rules.hang_timeout),
-            (MoveLimit::Depth(d), _) => (format!("depth {d}"), rules.hang_timeout),
-            (MoveLimit::MoveTime(t), _) => (format!("movetime {}", t.as_millis()), *t + rules.hang_timeout),
+        let (limits, timeout) = match (limit, game.clock()) {
+            (MoveLimit::Clock(_), Some(clock)) => (
+                Limits {
+                    wtime: Some(clock.remaining(Color::White)),
+                    btime: Some(clock.remaining(Color::Black)),
+                    winc: Some(clock.increment(Color::White)),
+                    binc: Some(clock.increment(Color::Black)),
+                    movestogo: clock.moves_to_go(side),
+                    ..Limits::default()
+                },
+                clock.remaining(side) + rules.time_margin + Duration::from_millis(50),
+            ),
+            (MoveLimit::Nodes(n), _) => (Limits::nodes(*n), rules.hang_timeout),
+            (MoveLimit::Depth(d), _) => (Limits::depth(*d), rules.hang_timeout),
+            (MoveLimit::MoveTime(t), _) => (Limits::movetime(*t), *t + rules.hang_timeout),
             (MoveLimit::Clock(_), None) => unreachable!("a clocked game has a clock"),
         };
+        let go = go_params(&pos, &limits);
         let mut last_score = None;
         let started = Instant::now();
         let reply = client.set_position(Some(&start_fen), &moves_uci).and_then(|()| {
