@@ -388,8 +388,8 @@ impl Position {
         let king = self.king_of(color);
         let them = !color;
         let occupied = self.occupied();
-        let snipers = (rook_attacks(king, Bitboard::EMPTY) & self.straight_sliders(them))
-            | (bishop_attacks(king, Bitboard::EMPTY) & self.diagonal_sliders(them));
+        let snipers =
+            (rook_rays(king) & self.straight_sliders(them)) | (bishop_rays(king) & self.diagonal_sliders(them));
         let mut blockers = Bitboard::EMPTY;
         for sniper in snipers {
             let b = between(king, sniper) & occupied;
@@ -432,24 +432,6 @@ impl Position {
         let bishops = self.by_role[Role::Bishop.index()];
         others == bishops
             && ((bishops & Bitboard::LIGHT_SQUARES).is_empty() || (bishops & Bitboard::DARK_SQUARES).is_empty())
-    }
-
-    /// `true` if `color` alone has mating material left in the sense of FIDE article 6.9:
-    /// `false` when `color` has only its king, or only king and one minor piece (no position
-    /// with such material lets it force or even help a mate... except helpmates with pieces
-    /// of the defender, which the caller handles with [`Position::is_insufficient_material`]).
-    pub fn has_mating_material(&self, color: Color) -> bool {
-        let ours = self.by_color[color.index()] - self.by_role[Role::King.index()];
-        if ours.is_empty() {
-            return false;
-        }
-        if (ours
-            & (self.by_role[Role::Pawn.index()] | self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]))
-        .any()
-        {
-            return true;
-        }
-        ours.has_more_than_one()
     }
 
     /// The ending reached in this position, if the rules end the game here.
@@ -752,16 +734,6 @@ mod tests {
         ] {
             assert!(!pos(fen).is_insufficient_material(), "{fen}");
         }
-    }
-
-    #[test]
-    fn mating_material_per_side() {
-        let p = pos("8/8/8/2n1k3/8/8/8/4KB2 w - - 0 1");
-        assert!(!p.has_mating_material(Color::White));
-        assert!(!p.has_mating_material(Color::Black));
-        let p = pos("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1");
-        assert!(p.has_mating_material(Color::White));
-        assert!(!p.has_mating_material(Color::Black));
     }
 
     #[test]
