@@ -40,6 +40,11 @@ pub struct DatagenArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Discard a game whose first searched position (after the random plies) scores beyond
+    /// this many centipawns: random moves can blunder material, and games decided before
+    /// they start teach the tuner little.
+    #[arg(long, default_value_t = 300)]
+    max_start_score: i32,
     /// Adjudicate a win once both sides' scores agree beyond this many centipawns for 4 plies.
     #[arg(long, default_value_t = 1500)]
     win_score: i32,
@@ -84,7 +89,7 @@ fn white_cp(score: Score, turn: Color) -> i32 {
 }
 
 /// Plays one game; returns its samples and result (from White's view), or `None` if the
-/// random plies ended the game.
+/// random plies ended the game or left it unbalanced.
 fn play_game(args: &DatagenArgs, opening: &Opening, seed: u64) -> Result<Option<(Vec<Sample>, f32)>> {
     let mut rng = SplitMix(seed);
     let mut game = Game::new(opening.start);
@@ -106,6 +111,7 @@ fn play_game(args: &DatagenArgs, opening: &Opening, seed: u64) -> Result<Option<
     engine.set_option(EngineOption::Hash(8)).context("hash")?;
     let mut samples = Vec::new();
     let mut streak: (i32, u32) = (0, 0); // sign of the agreed winner, consecutive plies
+    let mut first_search = true;
     let result = loop {
         if let Some(outcome) = game.outcome() {
             break outcome.result;
@@ -136,6 +142,9 @@ fn play_game(args: &DatagenArgs, opening: &Opening, seed: u64) -> Result<Option<
         };
         if let Some(score) = score {
             let white = white_cp(score, pos.turn());
+            if std::mem::take(&mut first_search) && white.abs() > args.max_start_score {
+                return Ok(None);
+            }
             let quiet = !pos.is_check() && !pos.is_capture(best) && !best.is_promotion();
             if quiet {
                 samples.push(Sample { fen: pos.fen(), white_score: white });
@@ -203,7 +212,7 @@ pub fn run(args: &DatagenArgs) -> Result<bool> {
     }
     out.flush()?;
     println!(
-        "{positions} positions from {played} games (+{} ={} -{} for White; {} games ended in the random plies) written to {}",
+        "{positions} positions from {played} games (+{} ={} -{} for White; {} games discarded: ended in the random plies or started beyond --max-start-score) written to {}",
         tally[0],
         tally[1],
         tally[2],
