@@ -34,7 +34,6 @@ mod history;
 mod limits;
 mod movepick;
 mod options;
-mod psqt;
 mod score;
 mod search;
 mod see;
@@ -44,12 +43,14 @@ mod tt;
 
 pub use bench::{run_bench, BenchReport, BENCH_DEPTH, BENCH_FENS};
 pub use error::{EngineError, OptionError};
-pub use eval::{evaluate, trace, EvalTrace, Term, S};
+pub use eval::{
+    evaluate, linear_eval, psqt_index, trace, EvalTrace, LinearEval, Term, WeightSection, KING_DANGER_UNITS, MAX_PHASE,
+    PHASE_WEIGHT, S, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS,
+};
 pub use events::{Event, SearchInfo};
 pub use facade::Engine;
 pub use limits::Limits;
 pub use options::{EngineOption, OptionKind, OptionSpec, Options, MAX_ELO, MIN_ELO, OPTION_SPECS};
-pub use psqt::{EG as PSQT_EG, MATERIAL, MG as PSQT_MG, PHASE_WEIGHT};
 pub use score::{Score, Value, Wdl};
 pub use see::see_ge;
 pub use time::TimeBudget;

@@ -47,7 +47,7 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Self-play games at fixed nodes, writing `FEN | score | result` lines for tuning.
     Datagen(datagen::DatagenArgs),
-    /// Texel-tune the engine's piece-square tables on labelled positions.
+    /// Texel-tune the engine's evaluation weights on labelled positions.
     Tune(tune::TuneArgs),
     /// Play a match between UCI engines: clocks, openings in pairs, Elo and SPRT.
     Match(matches::MatchArgs),

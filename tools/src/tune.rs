@@ -1,29 +1,32 @@
-//! `tempo-tools tune`: Texel tuning of the engine's piece-square tables.
+//! `tempo-tools tune`: Texel tuning of every evaluation weight.
 //!
 //! The data are labelled positions: `FEN | score | result` lines from `datagen`, or the
 //! main-line positions of PGN games labelled with each game's result. The model is the
-//! engine's own evaluation: for each position the engine's evaluation trace gives every term
-//! except the piece-square part, the game phase and the endgame scale, and the piece-square
-//! part is rebuilt from the parameters being tuned, so the model equals `evaluate` at the
-//! current tables. The loss is the mean squared error between the target (the result, or a
-//! mix with the score's win probability, `--lambda`) and `sigmoid(K * eval / 400)`, with `K`
-//! fitted to the data first; Adam descends its gradient, computed in parallel with rayon.
-//! `--write FILE` writes the tuned tables as Rust source in the format of
-//! `engine/src/psqt_tables.rs`, which the engine includes.
+//! engine's own evaluation: [`linear_eval`] gives, for each position, the net count of every
+//! weighted feature (pieces on squares, mobility counts, pawn-structure features, king
+//! danger...), the game phase and the endgame scale, so the model's value under the
+//! engine's current weights is `evaluate` itself. The loss is the mean squared error between
+//! the target (the result, or a mix with the score's win probability, `--lambda`) and
+//! `sigmoid(K * eval / 400)`, with `K` fitted to the data first; Adam descends its gradient,
+//! computed in parallel with rayon, and the weights with the best loss on held-out games are
+//! kept. `--write FILE` writes them as Rust source in the format of
+//! `engine/src/eval/tuned_weights.rs`, which the engine includes.
 //!
-//! Only the piece-square tables (768 values) are tuned; the other terms keep their weights.
+//! Not tuned: the game-phase weights and the endgame scale factors (they shape the taper
+//! rather than add to it) and the king-attack unit weights (the danger table indexed by
+//! their sum is tuned).
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use tempo_core::{Color, Position};
-use tempo_engine::{trace, Term, PSQT_EG, PSQT_MG};
+use tempo_core::Position;
+use tempo_engine::{linear_eval, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS};
 use tempo_notation::{PgnReader, PgnResult};
 
-/// Parameters: middlegame tables then endgame tables, `[role][square]`, a8 first.
-const PARAMS: usize = 2 * 6 * 64;
+/// Parameters: the middlegame halves of the weights, then the endgame halves.
+const PARAMS: usize = 2 * WEIGHT_COUNT;
 
 #[derive(Args)]
 pub struct TuneArgs {
@@ -38,93 +41,60 @@ pub struct TuneArgs {
     /// Adam step size, in centipawns.
     #[arg(long, default_value_t = 1.0)]
     rate: f64,
-    /// Fraction of the positions (the end of the file) held out to measure the tuned tables
+    /// Fraction of the positions (the end of the file) held out to measure the tuned weights
     /// on unseen games.
     #[arg(long, default_value_t = 0.1)]
     validation: f64,
-    /// Write the tuned tables as Rust source (e.g. engine/src/psqt_tables.rs).
+    /// Write the tuned weights as Rust source (e.g. engine/src/eval/tuned_weights.rs).
     #[arg(long)]
     write: Option<PathBuf>,
 }
 
 /// One position reduced to what the model needs.
 pub(crate) struct Sample {
-    /// Evaluation terms other than the piece-square tables, White's view.
-    rest: (f64, f64),
+    /// `(weight index, White's count minus Black's)`.
+    features: Vec<(u16, i16)>,
     /// Phase weight of the middlegame part (phase / 24).
-    mg_weight: f64,
+    mg_weight: f32,
     /// Weight of the endgame part ((24 - phase) / 24 * scale / 64).
-    eg_weight: f64,
-    /// Pieces as (table index, +1 for White / -1 for Black).
-    features: Vec<(u16, f64)>,
+    eg_weight: f32,
     /// Game result for White (1, 0.5, 0) and search score in centipawns, if known.
-    result: f64,
-    score: Option<f64>,
+    result: f32,
+    score: Option<f32>,
 }
 
-fn table_index(color: Color, role: tempo_core::Role, square: tempo_core::Square) -> usize {
-    let index = match color {
-        Color::White => square.index() ^ 56,
-        Color::Black => square.index(),
-    };
-    role.index() * 64 + index
-}
-
-/// The current tables as a parameter vector.
+/// The engine's current weights as a parameter vector.
 pub(crate) fn current_params() -> Vec<f64> {
-    let mut params = vec![0.0; PARAMS];
-    for role in 0..6 {
-        for sq in 0..64 {
-            params[role * 64 + sq] = f64::from(PSQT_MG[role][sq]);
-            params[384 + role * 64 + sq] = f64::from(PSQT_EG[role][sq]);
-        }
-    }
-    params
+    let mg = WEIGHTS.iter().map(|w| f64::from(w.0));
+    let eg = WEIGHTS.iter().map(|w| f64::from(w.1));
+    mg.chain(eg).collect()
 }
 
 /// Reduces a position; `None` for positions the model cannot use (dead draws).
 pub(crate) fn sample(pos: &Position, result: f64, score: Option<f64>) -> Option<Sample> {
-    let t = trace(pos);
-    if t.scale == 0 && pos.is_insufficient_material() {
+    if pos.is_insufficient_material() {
         return None;
     }
-    let current = current_params();
-    let mut features = Vec::with_capacity(32);
-    let (mut table_mg, mut table_eg) = (0.0, 0.0);
-    for square in pos.occupied() {
-        let piece = pos.piece_at(square)?;
-        let sign = if piece.color == Color::White { 1.0 } else { -1.0 };
-        let i = table_index(piece.color, piece.role, square);
-        features.push((i as u16, sign));
-        table_mg += sign * current[i];
-        table_eg += sign * current[384 + i];
-    }
-    let (mut mg, mut eg) = (0.0, 0.0);
-    for (white, black) in t.terms[0].iter().zip(&t.terms[1]) {
-        mg += f64::from(white.0 - black.0);
-        eg += f64::from(white.1 - black.1);
-    }
-    let _ = Term::Psqt; // the tables are part of the Psqt term, with material
-    let phase = f64::from(t.phase);
+    let linear = linear_eval(pos);
+    let phase = linear.phase as f32;
     Some(Sample {
-        rest: (mg - table_mg, eg - table_eg),
+        features: linear.features,
         mg_weight: phase / 24.0,
-        eg_weight: (24.0 - phase) / 24.0 * f64::from(t.scale) / 64.0,
-        features,
-        result,
-        score,
+        eg_weight: (24.0 - phase) / 24.0 * linear.scale as f32 / 64.0,
+        result: result as f32,
+        score: score.map(|s| s as f32),
     })
 }
 
 impl Sample {
     /// The model's evaluation (White's view, centipawns) under `params`.
     pub(crate) fn eval(&self, params: &[f64]) -> f64 {
-        let (mut mg, mut eg) = self.rest;
-        for &(i, sign) in &self.features {
-            mg += sign * params[i as usize];
-            eg += sign * params[384 + i as usize];
+        let (mut mg, mut eg) = (0.0, 0.0);
+        for &(i, count) in &self.features {
+            mg += f64::from(count) * params[usize::from(i)];
+            eg += f64::from(count) * params[WEIGHT_COUNT + usize::from(i)];
         }
-        mg * self.mg_weight + eg * self.eg_weight
+        mg * f64::from(self.mg_weight) + eg * f64::from(self.eg_weight)
     }
 }
 
@@ -133,9 +103,10 @@ fn sigmoid(k: f64, eval: f64) -> f64 {
 }
 
 fn target(s: &Sample, k: f64, lambda: f64) -> f64 {
+    let result = f64::from(s.result);
     match s.score {
-        Some(score) => lambda * s.result + (1.0 - lambda) * sigmoid(k, score),
-        None => s.result,
+        Some(score) => lambda * result + (1.0 - lambda) * sigmoid(k, f64::from(score)),
+        None => result,
     }
 }
 
@@ -169,9 +140,10 @@ fn gradient(samples: &[Sample], params: &[f64], k: f64, lambda: f64) -> Vec<f64>
             |mut grad, s| {
                 let p = sigmoid(k, s.eval(params));
                 let common = (p - target(s, k, lambda)) * p * (1.0 - p) * scale;
-                for &(i, sign) in &s.features {
-                    grad[i as usize] += common * sign * s.mg_weight;
-                    grad[384 + i as usize] += common * sign * s.eg_weight;
+                for &(i, count) in &s.features {
+                    let c = common * f64::from(count);
+                    grad[usize::from(i)] += c * f64::from(s.mg_weight);
+                    grad[WEIGHT_COUNT + usize::from(i)] += c * f64::from(s.eg_weight);
                 }
                 grad
             },
@@ -233,32 +205,32 @@ fn load(path: &Path) -> Result<Vec<Sample>> {
         .collect()
 }
 
-/// The tables as Rust source, in the format of `engine/src/psqt_tables.rs`.
-pub(crate) fn tables_source(params: &[f64], note: &str) -> String {
+/// The weights as Rust source, in the format of `engine/src/eval/tuned_weights.rs`.
+pub(crate) fn weights_source(params: &[f64], note: &str) -> String {
     const ROLES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
     let mut out = String::new();
-    out.push_str("// Piece-square tables (centipawns, White's view, a8 first), middlegame and endgame.\n");
-    out.push_str("// Written by `tempo-tools tune --write` (the starting values are PeSTO's, see psqt.rs); the\n");
-    out.push_str("// engine includes this file, so a tuning run changes the engine by rewriting it.\n");
+    out.push_str("// Evaluation weights, (middlegame, endgame) centipawns, laid out as `WEIGHT_SECTIONS` says.\n");
+    out.push_str("// Written by `tempo-tools tune --write`; the engine includes this file, so a tuning run\n");
+    out.push_str("// changes the engine by rewriting it.\n");
     let _ = writeln!(out, "// {note}");
-    for (name, offset, doc) in [("MG", 0, "Middlegame"), ("EG", 384, "Endgame")] {
-        let _ = writeln!(out, "/// {doc} piece-square values, `[role][square]`, a8 first.");
-        out.push_str("#[rustfmt::skip]\n");
-        let _ = writeln!(out, "pub const {name}: [[i32; 64]; 6] = [");
-        for (role, role_name) in ROLES.iter().enumerate() {
-            let _ = writeln!(out, "    [ // {role_name}");
-            for rank in 0..8 {
-                out.push_str("       ");
-                for file in 0..8 {
-                    let v = params[offset + role * 64 + rank * 8 + file].round() as i32;
-                    let _ = write!(out, " {v:4},");
-                }
-                out.push('\n');
+    out.push_str("/// Every evaluation weight, laid out as [`WEIGHT_SECTIONS`] says.\n");
+    out.push_str("#[rustfmt::skip]\n");
+    out.push_str("pub const WEIGHTS: [S; WEIGHT_COUNT] = [\n");
+    for section in WEIGHT_SECTIONS {
+        let _ = writeln!(out, "    // {}", section.name);
+        for (row, start) in (section.start..section.start + section.len).step_by(section.row).enumerate() {
+            if section.name == "psqt" && row % 8 == 0 {
+                let _ = writeln!(out, "    // {} (a8 first)", ROLES[row / 8]);
             }
-            out.push_str("    ],\n");
+            out.push_str("   ");
+            for i in start..(start + section.row).min(section.start + section.len) {
+                let (mg, eg) = (params[i].round() as i32, params[WEIGHT_COUNT + i].round() as i32);
+                let _ = write!(out, " S({mg}, {eg}),");
+            }
+            out.push('\n');
         }
-        out.push_str("];\n");
     }
+    out.push_str("];\n");
     out
 }
 
@@ -285,7 +257,7 @@ pub fn run(args: &TuneArgs) -> Result<bool> {
     );
 
     // Adam, keeping the parameters with the best validation loss (early stopping: past that
-    // point the tables fit the training games' noise).
+    // point the weights fit the training games' noise).
     let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8);
     let mut m = vec![0.0; PARAMS];
     let mut v = vec![0.0; PARAMS];
@@ -326,9 +298,9 @@ pub fn run(args: &TuneArgs) -> Result<bool> {
             initial.1,
             last.1
         );
-        std::fs::write(path, tables_source(&rounded, &note))
+        std::fs::write(path, weights_source(&rounded, &note))
             .with_context(|| format!("cannot write {}", path.display()))?;
-        println!("tables written to {}", path.display());
+        println!("weights written to {}", path.display());
     }
     Ok(true)
 }
@@ -338,7 +310,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_model_is_the_engine_evaluation_at_the_current_tables() {
+    fn the_model_is_the_engine_evaluation_at_the_current_weights() {
         let params = current_params();
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -346,23 +318,27 @@ mod tests {
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
             "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1",
+            // A king attack with queen and rooks, passed pawns, threats by pawns.
+            "r4rk1/1b3p1p/p3pPpQ/1p2P3/3q4/P2B4/1P4PP/R4R1K w - - 0 1",
+            "2k5/8/1P6/8/3n4/4P3/8/4K2R b K - 0 1",
         ] {
             let pos: Position = fen.parse().unwrap();
             let s = sample(&pos, 0.5, None).unwrap();
-            let engine = f64::from(trace(&pos).white_value);
+            let engine = f64::from(tempo_engine::trace(&pos).white_value);
             // The engine rounds its integer arithmetic; the model does not.
             assert!((s.eval(&params) - engine).abs() <= 2.0, "{fen}: model {} engine {engine}", s.eval(&params));
         }
     }
 
     #[test]
-    fn the_source_reproduces_the_current_tables() {
-        let text = tables_source(&current_params(), "test");
-        let shipped = include_str!("../../engine/src/psqt_tables.rs");
+    fn the_source_reproduces_the_current_weights() {
+        let text = weights_source(&current_params(), "test");
+        let shipped = include_str!("../../engine/src/eval/tuned_weights.rs");
         let body = |t: &str| {
             t.lines()
-                .filter(|l| !l.starts_with("//") && !l.trim().is_empty())
-                .map(|l| l.split_whitespace().collect::<String>())
+                .filter(|l| !l.trim_start().starts_with("//") && !l.trim().is_empty())
+                .flat_map(|l| l.split("),").map(|w| w.split_whitespace().collect::<String>()).collect::<Vec<_>>())
+                .filter(|w| !w.is_empty())
                 .collect::<Vec<_>>()
         };
         assert_eq!(body(&text), body(shipped));

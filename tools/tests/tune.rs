@@ -1,4 +1,4 @@
-//! `tempo-tools tune` on self-play data: the loss falls and the tables are written as Rust
+//! `tempo-tools tune` on self-play data: the loss falls and the weights are written as Rust
 //! source in the engine's format.
 
 use std::process::Command;
@@ -8,7 +8,7 @@ fn tools() -> Command {
 }
 
 #[test]
-fn tuning_lowers_the_loss_and_writes_tables() {
+fn tuning_lowers_the_loss_and_writes_weights() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data.txt");
     let out = tools()
@@ -18,7 +18,7 @@ fn tuning_lowers_the_loss_and_writes_tables() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 
-    let tables = dir.path().join("psqt_tables.rs");
+    let tables = dir.path().join("tuned_weights.rs");
     let out = tools().arg("tune").arg(&data).args(["--epochs", "20", "--write"]).arg(&tables).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
@@ -30,9 +30,11 @@ fn tuning_lowers_the_loss_and_writes_tables() {
     assert!(numbers[0] < numbers[2], "{last}");
 
     let source = std::fs::read_to_string(&tables).unwrap();
-    assert!(source.contains("pub const MG: [[i32; 64]; 6] = ["), "{source}");
-    assert!(source.contains("pub const EG: [[i32; 64]; 6] = ["), "{source}");
-    assert_eq!(source.matches("    [ // ").count(), 12);
+    assert!(source.contains("pub const WEIGHTS: [S; WEIGHT_COUNT] = ["), "{source}");
+    for section in tempo_engine::WEIGHT_SECTIONS {
+        assert!(source.contains(&format!("    // {}\n", section.name)), "{}", section.name);
+    }
+    assert_eq!(source.matches(" S(").count(), tempo_engine::WEIGHT_COUNT);
 
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "not a fen | 0 | 1.0\n").unwrap();

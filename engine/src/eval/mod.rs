@@ -1,20 +1,28 @@
 //! Static evaluation: a tapered (middlegame/endgame) sum of material, piece-square tables,
-//! mobility, pawn structure, passed pawns, piece bonuses and king safety, with endgame
-//! scaling for drawish material.
+//! mobility, pawn structure, passed pawns, piece bonuses, threats and king safety, with
+//! endgame scaling for drawish material.
 //!
-//! Material and piece-square tables are PeSTO's (see [`crate::psqt`]). The other weights
-//! are conventional hand-set starting values (in the ranges published for classical
-//! evaluations such as Stockfish 11's and the chessprogramming.org articles on each term),
-//! kept deliberately modest because PeSTO's tables were tuned without them; the tuning tools
-//! of the tools issue fit all of them together.
+//! Every weight lives in [`weights::WEIGHTS`] and the evaluation is linear in them: each
+//! feature it counts goes through [`Terms::add`], which adds the weighted count and tells a
+//! [`Tracer`]. Search uses the no-op tracer `()`, which compiles away; [`linear_eval`] uses
+//! one that records the counts, which is how the tuner sees the evaluation as the engine
+//! computes it, term for term, without a second copy of the evaluation code.
 
-use crate::psqt::{psqt, MAX_PHASE, PHASE_WEIGHT};
+mod scale;
+mod weights;
+
+pub use weights::{
+    psqt_index, WeightSection, KING_DANGER_UNITS, MAX_PHASE, PHASE_WEIGHT, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS,
+};
+
 use crate::score::Value;
+use scale::scale_factor;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 use tempo_core::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks, Bitboard, Color, File,
     Position, Rank, Role, Square,
 };
+use weights::*;
 
 /// A (middlegame, endgame) pair of centipawn values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,6 +82,8 @@ pub enum Term {
     PassedPawns,
     /// Bishop pair, rooks on open files.
     Pieces,
+    /// Pieces attacked by pawns.
+    Threats,
     /// Attacks on the king zone and pawn shelter.
     KingSafety,
     /// The side to move's initiative.
@@ -82,12 +92,13 @@ pub enum Term {
 
 impl Term {
     /// Every term, in report order.
-    pub const ALL: [Term; 7] = [
+    pub const ALL: [Term; 8] = [
         Term::Psqt,
         Term::Mobility,
         Term::PawnStructure,
         Term::PassedPawns,
         Term::Pieces,
+        Term::Threats,
         Term::KingSafety,
         Term::Tempo,
     ];
@@ -100,6 +111,7 @@ impl Term {
             Term::PawnStructure => "Pawn structure",
             Term::PassedPawns => "Passed pawns",
             Term::Pieces => "Pieces",
+            Term::Threats => "Threats",
             Term::KingSafety => "King safety",
             Term::Tempo => "Tempo",
         }
@@ -121,27 +133,62 @@ pub struct EvalTrace {
     pub white_value: Value,
 }
 
-// Mobility: linear in the number of safe reachable squares, centred on a typical count.
-const MOBILITY: [(S, i32); 6] = [(S(0, 0), 0), (S(4, 4), 4), (S(5, 5), 6), (S(2, 4), 7), (S(1, 2), 13), (S(0, 0), 0)];
-const DOUBLED: S = S(-10, -25);
-const ISOLATED: S = S(-6, -14);
-const BACKWARD: S = S(-8, -10);
-const PASSED: [S; 8] = [S(0, 0), S(0, 5), S(3, 10), S(8, 20), S(15, 35), S(30, 60), S(45, 90), S(0, 0)];
-const BISHOP_PAIR: S = S(25, 55);
-const ROOK_OPEN_FILE: S = S(25, 8);
-const ROOK_SEMI_OPEN_FILE: S = S(12, 6);
-const SHELTER_RANK2: S = S(10, 0);
-const SHELTER_RANK3: S = S(5, 0);
-const SHELTER_MISSING: S = S(-15, 0);
-const SHELTER_OPEN_FILE: S = S(-10, 0);
-const TEMPO: S = S(15, 10);
-// King-zone attack units per attacked zone square, by attacker role.
+/// Receives every weighted feature the evaluation counts: `count` occurrences of weight
+/// `param` for `color`.
+pub(crate) trait Tracer {
+    fn feature(&mut self, color: Color, param: usize, count: i32);
+}
+
+/// Search's tracer: records nothing, and compiles away.
+impl Tracer for () {
+    #[inline(always)]
+    fn feature(&mut self, _: Color, _: usize, _: i32) {}
+}
+
+/// The evaluation as a linear function of [`WEIGHTS`], for tuning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinearEval {
+    /// `(weight index, White's count minus Black's)` for every weight with a non-zero net count.
+    pub features: Vec<(u16, i16)>,
+    /// Game phase, 24 (all pieces) to 0 (pawns and kings only).
+    pub phase: i32,
+    /// Endgame scale factor in 64ths applied to the endgame part.
+    pub scale: i32,
+    /// The final evaluation from White's point of view, in centipawns.
+    pub white_value: Value,
+}
+
+/// The per-term sums being built, and the tracer told of each feature.
+struct Terms<'t, T: Tracer> {
+    by_color: [[S; TERMS]; 2],
+    tracer: &'t mut T,
+}
+
+impl<T: Tracer> Terms<'_, T> {
+    /// Adds `count` times weight `param` to `color`'s `term`.
+    #[inline(always)]
+    fn add(&mut self, color: Color, term: Term, param: usize, count: i32) {
+        self.by_color[color.index()][term as usize] += WEIGHTS[param] * count;
+        self.tracer.feature(color, param, count);
+    }
+
+    /// Adds a piece's material and square value.
+    #[inline(always)]
+    fn add_piece(&mut self, color: Color, role: Role, square: Square) {
+        self.by_color[color.index()][Term::Psqt as usize] += weights::piece_square(color, role, square);
+        self.tracer.feature(color, MATERIAL + role.index(), 1);
+        self.tracer.feature(color, psqt_index(color, role, square), 1);
+    }
+}
+
+/// King-zone attack units per attacked zone square, by attacker role. Not tuned: the
+/// danger table indexed by their sum is.
 const KING_ATTACK_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
 
 /// The static evaluation from the side to move's point of view.
 #[inline]
 pub fn evaluate(pos: &Position) -> Value {
-    let white = compute(pos).white_value;
+    let white = compute(pos, &mut ()).white_value;
     if pos.turn() == Color::White {
         white
     } else {
@@ -151,7 +198,29 @@ pub fn evaluate(pos: &Position) -> Value {
 
 /// The evaluation with its breakdown (for the `eval` developer command).
 pub fn trace(pos: &Position) -> EvalTrace {
-    compute(pos)
+    compute(pos, &mut ())
+}
+
+/// The evaluation with the net count of every weighted feature: `white_value` equals the
+/// sum over `features` of count times weight, tapered by `phase` and scaled by `scale`
+/// (up to integer rounding), except in dead positions, which are 0 whatever the terms say.
+pub fn linear_eval(pos: &Position) -> LinearEval {
+    struct Counts(Vec<i32>);
+    impl Tracer for Counts {
+        fn feature(&mut self, color: Color, param: usize, count: i32) {
+            self.0[param] += if color == Color::White { count } else { -count };
+        }
+    }
+    let mut counts = Counts(vec![0; WEIGHT_COUNT]);
+    let t = compute(pos, &mut counts);
+    let features = counts
+        .0
+        .iter()
+        .enumerate()
+        .filter(|&(_, &c)| c != 0)
+        .map(|(i, &c)| (i as u16, c.clamp(i16::MIN.into(), i16::MAX.into()) as i16))
+        .collect();
+    LinearEval { features, phase: t.phase, scale: t.scale, white_value: t.white_value }
 }
 
 #[inline]
@@ -188,8 +257,8 @@ fn pawn_attack_span(color: Color, pawns: Bitboard) -> Bitboard {
     pawns.fold(Bitboard::EMPTY, |acc, sq| acc | pawn_attacks(color, sq))
 }
 
-fn compute(pos: &Position) -> EvalTrace {
-    let mut terms = [[S::default(); TERMS]; 2];
+fn compute<T: Tracer>(pos: &Position, tracer: &mut T) -> EvalTrace {
+    let mut terms = Terms { by_color: [[S::default(); TERMS]; 2], tracer };
     let occupied = pos.occupied();
     let mut phase = 0;
     let pawn_attacks_by = [
@@ -199,7 +268,6 @@ fn compute(pos: &Position) -> EvalTrace {
 
     for us in Color::ALL {
         let them = !us;
-        let t = &mut terms[us.index()];
         let ours = pos.by_color(us);
         let our_pawns = pos.pieces(us, Role::Pawn);
         let their_pawns = pos.pieces(them, Role::Pawn);
@@ -209,7 +277,7 @@ fn compute(pos: &Position) -> EvalTrace {
         // Material and piece-square tables, and the game phase.
         for sq in ours {
             let role = pos.role_at(sq).unwrap_or(Role::Pawn);
-            t[Term::Psqt as usize] += psqt(us, role, sq);
+            terms.add_piece(us, role, sq);
             phase += PHASE_WEIGHT[role.index()];
         }
 
@@ -222,16 +290,25 @@ fn compute(pos: &Position) -> EvalTrace {
         };
         let mut attack_units = 0;
         let mut attackers = 0;
-        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-            let (weight, centre) = MOBILITY[role.index()];
-            for sq in pos.pieces(us, role) {
+        for (role, mobility) in [
+            (Role::Knight, MOBILITY_KNIGHT),
+            (Role::Bishop, MOBILITY_BISHOP),
+            (Role::Rook, MOBILITY_ROOK),
+            (Role::Queen, MOBILITY_QUEEN),
+        ] {
+            let pieces = pos.pieces(us, role);
+            let threatened = (pieces & pawn_attacks_by[them.index()]).count() as i32;
+            if threatened > 0 {
+                terms.add(us, Term::Threats, THREAT_BY_PAWN + role.index(), threatened);
+            }
+            for sq in pieces {
                 let attacks = match role {
                     Role::Knight => knight_attacks(sq),
                     Role::Bishop => bishop_attacks(sq, occupied),
                     Role::Rook => rook_attacks(sq, occupied),
                     _ => queen_attacks(sq, occupied),
                 };
-                t[Term::Mobility as usize] += weight * ((attacks & area).count() as i32 - centre);
+                terms.add(us, Term::Mobility, mobility + (attacks & area).count() as usize, 1);
                 let zone_hits = (attacks & their_zone).count() as i32;
                 if zone_hits > 0 {
                     attackers += 1;
@@ -240,22 +317,21 @@ fn compute(pos: &Position) -> EvalTrace {
                 if role == Role::Rook {
                     let file = Bitboard::file(sq.file());
                     if (file & our_pawns).is_empty() {
-                        t[Term::Pieces as usize] +=
-                            if (file & their_pawns).is_empty() { ROOK_OPEN_FILE } else { ROOK_SEMI_OPEN_FILE };
+                        let param = if (file & their_pawns).is_empty() { ROOK_OPEN_FILE } else { ROOK_SEMI_OPEN_FILE };
+                        terms.add(us, Term::Pieces, param, 1);
                     }
                 }
             }
         }
-        // One attacker is rarely dangerous; the penalty grows quadratically with the attack
-        // and needs the queen, as in the classical "attack units" schemes.
+        // One attacker is rarely dangerous; the danger grows with the attack and needs the
+        // queen, as in the classical "attack units" schemes.
         if attackers >= 2 && pos.pieces(us, Role::Queen).any() {
-            let penalty = (attack_units * attack_units / 5).min(400);
-            terms[them.index()][Term::KingSafety as usize] -= S(penalty, 0);
+            let units = (attack_units as usize).min(KING_DANGER_UNITS - 1);
+            terms.add(them, Term::KingSafety, KING_DANGER + units, 1);
         }
-        let t = &mut terms[us.index()];
 
         if pos.pieces(us, Role::Bishop).has_more_than_one() {
-            t[Term::Pieces as usize] += BISHOP_PAIR;
+            terms.add(us, Term::Pieces, BISHOP_PAIR, 1);
         }
 
         // Pawn shelter in front of our king, on its file and the neighbouring ones.
@@ -264,56 +340,61 @@ fn compute(pos: &Position) -> EvalTrace {
         for file_sq in (Bitboard::file(king_file) | adjacent_files(king_file)) & Bitboard::rank(Rank::First) {
             let file_bb = Bitboard::file(file_sq.file());
             let shield = file_bb & our_pawns & ranks_ahead(us, our_king);
-            let second = Bitboard::relative_rank(us, Rank::Second);
-            let third = Bitboard::relative_rank(us, Rank::Third);
-            if (shield & second).any() {
-                t[Term::KingSafety as usize] += SHELTER_RANK2;
-            } else if (shield & third).any() {
-                t[Term::KingSafety as usize] += SHELTER_RANK3;
+            if (shield & Bitboard::relative_rank(us, Rank::Second)).any() {
+                terms.add(us, Term::KingSafety, SHELTER_RANK2, 1);
+            } else if (shield & Bitboard::relative_rank(us, Rank::Third)).any() {
+                terms.add(us, Term::KingSafety, SHELTER_RANK3, 1);
             } else {
-                t[Term::KingSafety as usize] += SHELTER_MISSING;
+                terms.add(us, Term::KingSafety, SHELTER_MISSING, 1);
                 if (file_bb & their_pawns).is_empty() {
-                    t[Term::KingSafety as usize] += SHELTER_OPEN_FILE;
+                    terms.add(us, Term::KingSafety, SHELTER_OPEN_FILE, 1);
                 }
             }
         }
 
         // Pawn structure and passed pawns.
+        let our_pawn_attacks = pawn_attacks_by[us.index()];
         for sq in our_pawns {
             let file = sq.file();
             let file_bb = Bitboard::file(file);
             let neighbours = adjacent_files(file);
             let ahead = ranks_ahead(us, sq);
+            let rank = sq.rank().relative_to(us).index();
             if (our_pawns & file_bb & ahead).any() {
-                t[Term::PawnStructure as usize] += DOUBLED;
+                terms.add(us, Term::PawnStructure, PAWN_DOUBLED, 1);
             }
             if (our_pawns & neighbours).is_empty() {
-                t[Term::PawnStructure as usize] += ISOLATED;
+                terms.add(us, Term::PawnStructure, PAWN_ISOLATED, 1);
             } else if (our_pawns & neighbours & !ahead).is_empty() {
                 // No neighbour level or behind can ever support it; backward if the stop
                 // square is controlled by an enemy pawn.
                 if let Some(stop) = sq.offset(us.fold(8, -8)) {
                     if pawn_attacks_by[them.index()].contains(stop) {
-                        t[Term::PawnStructure as usize] += BACKWARD;
+                        terms.add(us, Term::PawnStructure, PAWN_BACKWARD, 1);
                     }
                 }
             }
+            let phalanx = (our_pawns & neighbours & Bitboard::rank(sq.rank())).any();
+            if phalanx || our_pawn_attacks.contains(sq) {
+                terms.add(us, Term::PawnStructure, PAWN_CONNECTED + rank, 1);
+            }
             if (their_pawns & (file_bb | neighbours) & ahead).is_empty() && (our_pawns & file_bb & ahead).is_empty() {
-                let rank = sq.rank().relative_to(us).index();
-                let mut bonus = PASSED[rank];
+                terms.add(us, Term::PassedPawns, PASSED + rank, 1);
                 if let Some(stop) = sq.offset(us.fold(8, -8)) {
                     // In the endgame a passer is as strong as the kings' race to its path.
-                    let weight = (rank as i32 - 2).max(0);
-                    bonus += S(0, (distance(their_king, stop) * 5 - distance(our_king, stop) * 2) * weight);
+                    let advance = (rank as i32 - 2).max(0);
+                    if advance > 0 {
+                        terms.add(us, Term::PassedPawns, PASSED_THEIR_KING, distance(their_king, stop) * advance);
+                        terms.add(us, Term::PassedPawns, PASSED_OUR_KING, distance(our_king, stop) * advance);
+                    }
                 }
-                t[Term::PassedPawns as usize] += bonus;
             }
         }
     }
-    terms[pos.turn().index()][Term::Tempo as usize] += TEMPO;
+    terms.add(pos.turn(), Term::Tempo, TEMPO, 1);
 
     let mut total = S::default();
-    for (white, black) in terms[0].iter().zip(&terms[1]) {
+    for (white, black) in terms.by_color[0].iter().zip(&terms.by_color[1]) {
         total += *white - *black;
     }
     let phase = phase.min(MAX_PHASE);
@@ -325,56 +406,8 @@ fn compute(pos: &Position) -> EvalTrace {
     } else {
         (total.0 * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
     };
-    EvalTrace { terms, phase, scale, white_value }
+    EvalTrace { terms: terms.by_color, phase, scale, white_value }
 }
-
-fn non_pawn_material(pos: &Position, color: Color) -> i32 {
-    pos.pieces(color, Role::Knight).count() as i32 * 3
-        + pos.pieces(color, Role::Bishop).count() as i32 * 3
-        + pos.pieces(color, Role::Rook).count() as i32 * 5
-        + pos.pieces(color, Role::Queen).count() as i32 * 9
-}
-
-/// Endgame knowledge: how much of the endgame score the stronger side can realise (64 =
-/// all of it).
-fn scale_factor(pos: &Position, eg: i32) -> i32 {
-    if pos.is_insufficient_material() {
-        return 0;
-    }
-    let strong = if eg >= 0 { Color::White } else { Color::Black };
-    let weak = !strong;
-    let strong_npm = non_pawn_material(pos, strong);
-    let weak_npm = non_pawn_material(pos, weak);
-    if pos.pieces(strong, Role::Pawn).is_empty() && strong_npm - weak_npm <= 3 {
-        // Without pawns, a minor piece more does not win (KNK, KBK, KRKB, KRKN are draws
-        // or nearly so); only a rook or more against bare or thinly defended kings does.
-        return if strong_npm < 5 {
-            0
-        } else if weak_npm <= 3 {
-            8
-        } else {
-            16
-        };
-    }
-    let bishops = pos.by_role(Role::Bishop);
-    if strong_npm == 3
-        && weak_npm == 3
-        && pos.pieces(strong, Role::Bishop).any()
-        && pos.pieces(weak, Role::Bishop).any()
-    {
-        let light = (bishops & Bitboard::LIGHT_SQUARES).count();
-        if light == 1 {
-            // Opposite-coloured bishops alone: notoriously drawish even pawns up.
-            return 24;
-        }
-    }
-    if pos.pieces(strong, Role::Pawn).count() == 1 && strong_npm <= weak_npm && weak_npm > 0 {
-        // A single pawn against equal pieces is usually held by sacrificing for it.
-        return 32;
-    }
-    64
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
