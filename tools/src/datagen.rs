@@ -90,7 +90,12 @@ fn white_cp(score: Score, turn: Color) -> i32 {
 
 /// Plays one game; returns its samples and result (from White's view), or `None` if the
 /// random plies ended the game or left it unbalanced.
-fn play_game(args: &DatagenArgs, opening: &Opening, seed: u64) -> Result<Option<(Vec<Sample>, f32)>> {
+fn play_game(
+    args: &DatagenArgs,
+    engine: &mut Engine,
+    opening: &Opening,
+    seed: u64,
+) -> Result<Option<(Vec<Sample>, f32)>> {
     let mut rng = SplitMix(seed);
     let mut game = Game::new(opening.start);
     for &m in &opening.moves {
@@ -107,8 +112,9 @@ fn play_game(args: &DatagenArgs, opening: &Opening, seed: u64) -> Result<Option<
         return Ok(None);
     }
 
-    let mut engine = Engine::new();
-    engine.set_option(EngineOption::Hash(8)).context("hash")?;
+    // A fresh game for the engine too: the output must not depend on which games the same
+    // worker played before.
+    engine.new_game().context("new game")?;
     let mut samples = Vec::new();
     let mut streak: (i32, u32) = (0, 0); // sign of the agreed winner, consecutive plies
     let mut first_search = true;
@@ -184,12 +190,21 @@ pub fn run(args: &DatagenArgs) -> Result<bool> {
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}").expect("valid template"));
     let games: Vec<Option<(Vec<Sample>, f32)>> = (0..args.games)
         .into_par_iter()
-        .map(|i| {
-            let seed = args.seed ^ (i as u64).wrapping_mul(0xd6e8_feb8_6659_fd93);
-            let r = play_game(args, &openings[i % openings.len()], seed);
-            bar.inc(1);
-            r
-        })
+        // One engine per worker, not per game: besides saving the allocations, megabyte
+        // tables freed between long-lived sample strings fragment the heap until it runs out.
+        .map_init(
+            || {
+                let mut engine = Engine::new();
+                engine.set_option(EngineOption::Hash(8)).map(|()| engine)
+            },
+            |engine, i| {
+                let engine = engine.as_mut().map_err(|e| anyhow::anyhow!("engine: {e}"))?;
+                let seed = args.seed ^ (i as u64).wrapping_mul(0xd6e8_feb8_6659_fd93);
+                let r = play_game(args, engine, &openings[i % openings.len()], seed);
+                bar.inc(1);
+                r
+            },
+        )
         .collect::<Result<_>>()?;
     bar.finish_and_clear();
 
