@@ -45,9 +45,29 @@ pub struct TuneArgs {
     /// on unseen games.
     #[arg(long, default_value_t = 0.1)]
     validation: f64,
+    /// Keep these weight sections (names as in the written source, e.g. `psqt`) at their
+    /// current values; repeatable or comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    freeze: Vec<String>,
     /// Write the tuned weights as Rust source (e.g. engine/src/eval/tuned_weights.rs).
     #[arg(long)]
     write: Option<PathBuf>,
+}
+
+/// Which parameters the tuner may change: all but the frozen sections' (both halves).
+fn trainable(frozen: &[String]) -> Result<Vec<bool>> {
+    let mut mask = vec![true; PARAMS];
+    for name in frozen {
+        let Some(section) = WEIGHT_SECTIONS.iter().find(|s| s.name == name.as_str()) else {
+            let names: Vec<&str> = WEIGHT_SECTIONS.iter().map(|s| s.name).collect();
+            bail!("no weight section `{name}` (sections: {})", names.join(", "));
+        };
+        for i in section.start..section.start + section.len {
+            mask[i] = false;
+            mask[WEIGHT_COUNT + i] = false;
+        }
+    }
+    Ok(mask)
 }
 
 /// One position reduced to what the model needs.
@@ -236,6 +256,7 @@ pub(crate) fn weights_source(params: &[f64], note: &str) -> String {
 
 /// Runs the tuner.
 pub fn run(args: &TuneArgs) -> Result<bool> {
+    let trainable = trainable(&args.freeze)?;
     let mut samples = load(&args.data)?;
     if samples.len() < 100 {
         bail!("{} usable positions: too few to tune on", samples.len());
@@ -265,7 +286,7 @@ pub fn run(args: &TuneArgs) -> Result<bool> {
     for epoch in 1..=args.epochs {
         let grad = gradient(&training, &params, k, args.lambda);
         let t = epoch as i32;
-        for j in 0..PARAMS {
+        for j in (0..PARAMS).filter(|&j| trainable[j]) {
             m[j] = beta1 * m[j] + (1.0 - beta1) * grad[j];
             v[j] = beta2 * v[j] + (1.0 - beta2) * grad[j] * grad[j];
             let m_hat = m[j] / (1.0 - beta1.powi(t));
@@ -328,6 +349,17 @@ mod tests {
             // The engine rounds its integer arithmetic; the model does not.
             assert!((s.eval(&params) - engine).abs() <= 2.0, "{fen}: model {} engine {engine}", s.eval(&params));
         }
+    }
+
+    #[test]
+    fn frozen_sections_are_masked_and_unknown_ones_rejected() {
+        let mask = trainable(&["tempo".to_owned(), "psqt".to_owned()]).unwrap();
+        let tempo = WEIGHT_SECTIONS.iter().find(|s| s.name == "tempo").unwrap();
+        assert!(!mask[tempo.start] && !mask[WEIGHT_COUNT + tempo.start]);
+        let psqt = WEIGHT_SECTIONS.iter().find(|s| s.name == "psqt").unwrap();
+        assert_eq!(mask.iter().filter(|&&m| !m).count(), 2 * (psqt.len + tempo.len));
+        let err = trainable(&["nonsense".to_owned()]).unwrap_err().to_string();
+        assert!(err.contains("no weight section `nonsense`") && err.contains("psqt"), "{err}");
     }
 
     #[test]
