@@ -73,7 +73,7 @@ pub const SHELTER_MISSING: usize = SHELTER_RANK3 + 1;
 pub const SHELTER_OPEN_FILE: usize = SHELTER_MISSING + 1;
 /// King danger by attack units against the king zone (capped at the last entry).
 pub const KING_DANGER: usize = SHELTER_OPEN_FILE + 1;
-/// The number of [`KING_DANGER`] entries.
+/// The number of king-danger entries (attack units beyond the last share its weight).
 pub const KING_DANGER_UNITS: usize = 46;
 /// The side to move's initiative.
 pub const TEMPO: usize = KING_DANGER + KING_DANGER_UNITS;
