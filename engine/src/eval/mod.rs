@@ -446,6 +446,32 @@ mod tests {
     }
 
     #[test]
+    fn linear_eval_is_the_evaluation_as_weighted_counts() {
+        for fen in [
+            tempo_core::STARTING_FEN,
+            "r4rk1/1b3p1p/p3pPpQ/1p2P3/3q4/P2B4/1P4PP/R4R1K w - - 0 1",
+            "2k5/8/1P6/8/3n4/4P3/8/4K2R b K - 0 1",
+            "8/5pk1/6p1/8/2P5/1P6/P5K1/8 w - - 0 1",
+        ] {
+            let pos: Position = fen.parse().unwrap();
+            let linear = linear_eval(&pos);
+            let total = linear.features.iter().fold(S(0, 0), |acc, &(i, n)| acc + WEIGHTS[usize::from(i)] * n.into());
+            let eg = total.1 * linear.scale / 64;
+            let value = (total.0 * linear.phase + eg * (MAX_PHASE - linear.phase)) / MAX_PHASE;
+            assert_eq!(value, linear.white_value, "{fen}");
+            assert_eq!(linear.white_value, trace(&pos).white_value, "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_knight_attacked_by_a_pawn_is_a_threat_feature() {
+        // The black knight on d4 is attacked by the pawn on e3: Black's threat, net -1.
+        let linear = linear_eval(&"2k5/8/1P6/8/3n4/4P3/8/4K2R b K - 0 1".parse().unwrap());
+        let threat = THREAT_BY_PAWN + Role::Knight.index();
+        assert!(linear.features.contains(&(threat as u16, -1)), "{:?}", linear.features);
+    }
+
+    #[test]
     fn trace_sums_to_the_evaluation() {
         let pos: Position = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8".parse().unwrap();
         let t = trace(&pos);
