@@ -11,9 +11,7 @@
 mod scale;
 mod weights;
 
-pub use weights::{
-    psqt_index, WeightSection, KING_DANGER_UNITS, MAX_PHASE, PHASE_WEIGHT, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS,
-};
+pub use weights::{WeightSection, MAX_PHASE, PHASE_WEIGHT, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS};
 
 use crate::score::Value;
 use scale::scale_factor;
