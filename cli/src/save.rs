@@ -179,9 +179,8 @@ mod tests {
 
     #[test]
     fn round_trip_with_clocks() {
-        let dir = std::env::temp_dir().join(format!("tempo-save-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("game.pgn");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.pgn");
         let mut game = Game::with_time_control(Position::startpos(), "180+2".parse().unwrap());
         let record =
             Record { white: "Alice".into(), black: "Tempo".into(), date: "2026.11.22".into(), time: "07:00:00".into() };
@@ -196,6 +195,5 @@ mod tests {
         assert_eq!(loaded.game.moves(), game.moves());
         assert_eq!(loaded.game.clock(), game.clock(), "clocks rebuilt from %clk");
         assert_eq!(loaded.result, None);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -3,8 +3,10 @@
 //! exactly that much), so that every transcript is reproducible.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
 use std::process::{Command, Stdio};
+use tempfile::TempDir;
 
 struct Run {
     stdout: String,
@@ -12,12 +14,9 @@ struct Run {
     code: i32,
 }
 
-/// A fresh directory per test, so that saved games never collide.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tempo-cli-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory per test, so that saved games never collide; removed when dropped.
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new().prefix(&format!("tempo-cli-test-{name}-")).tempdir().unwrap()
 }
 
 fn tempo(dir: &Path, args: &[&str], input: &str) -> Run {
@@ -59,7 +58,8 @@ fn args<'a>(base: &[&'a str], more: &[&'a str]) -> Vec<&'a str> {
 
 #[test]
 fn whole_game_to_checkmate() {
-    let dir = scratch("mate");
+    let tmp = scratch("mate");
+    let dir = tmp.path();
     let run = tempo(&dir, &args(&HOTSEAT, &["--ascii", "--save", "game.pgn"]), "f3\ne5\ng4\nQh4\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("Checkmate: Black wins (0-1)"), "{}", run.stdout);
@@ -72,7 +72,8 @@ fn whole_game_to_checkmate() {
 
 #[test]
 fn engine_mates() {
-    let dir = scratch("engine-mate");
+    let tmp = scratch("engine-mate");
+    let dir = tmp.path();
     let run = tempo(
         &dir,
         &["--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--white", "engine:10", "--depth", "3", "--save", "g.pgn"],
@@ -86,7 +87,8 @@ fn engine_mates() {
 
 #[test]
 fn engine_against_engine() {
-    let dir = scratch("engines");
+    let tmp = scratch("engines");
+    let dir = tmp.path();
     let run = tempo(
         &dir,
         &["--fen", "k7/8/1K6/8/8/8/8/7R b - - 0 1", "--white", "engine:10", "--black", "engine:10", "--depth", "3"],
@@ -100,7 +102,8 @@ fn engine_against_engine() {
 
 #[test]
 fn illegal_and_misunderstood_moves_change_nothing() {
-    let dir = scratch("illegal");
+    let tmp = scratch("illegal");
+    let dir = tmp.path();
     let input = "e5\nKe2\nbanana\nNd2 now\n\nBb5\ne2e4\nfen\nquit\nn\n";
     let run = tempo(&dir, &HOTSEAT, input);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -117,14 +120,16 @@ fn illegal_and_misunderstood_moves_change_nothing() {
 
 #[test]
 fn ambiguous_move_names_the_candidates() {
-    let dir = scratch("ambiguous");
+    let tmp = scratch("ambiguous");
+    let dir = tmp.path();
     let run = tempo(&dir, &args(&HOTSEAT, &["--fen", "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"]), "Nd2\nquit\n");
     assert!(run.stdout.contains("Ambiguous move Nd2: it could be Nbd2 or Nfd2"), "{}", run.stdout);
 }
 
 #[test]
 fn draw_claims() {
-    let dir = scratch("claim");
+    let tmp = scratch("claim");
+    let dir = tmp.path();
     // An unfounded claim is refused with the reason; then the knights dance until the start
     // position stands for the third time, announced with the move.
     let input = "claim\nNf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nclaim Ng8\n";
@@ -150,7 +155,8 @@ fn draw_claims() {
 
 #[test]
 fn flag_fall_against_a_lone_king() {
-    let dir = scratch("flag");
+    let tmp = scratch("flag");
+    let dir = tmp.path();
     let timed = ["--tc", "0.01+0", "--fake-move-time", "1000"];
     // Black's flag falls: White's queen could still mate, so White wins.
     let fen = ["--fen", "4k3/8/8/8/8/8/8/4K2Q b - - 0 1"];
@@ -170,7 +176,8 @@ fn flag_fall_against_a_lone_king() {
 
 #[test]
 fn undo_restores_the_clocks() {
-    let dir = scratch("undo");
+    let tmp = scratch("undo");
+    let dir = tmp.path();
     let run = tempo(
         &dir,
         &["--black", "engine:10", "--depth", "1", "--tc", "1+0", "--fake-move-time", "5000", "--ascii"],
@@ -186,7 +193,8 @@ fn undo_restores_the_clocks() {
 
 #[test]
 fn resignation() {
-    let dir = scratch("resign");
+    let tmp = scratch("resign");
+    let dir = tmp.path();
     let run = tempo(&dir, &args(&HOTSEAT, &["--save", "r.pgn"]), "e4\nresign\n");
     assert!(run.stdout.contains("Black resigns: White wins (1-0)"), "{}", run.stdout);
     assert!(pgn(&dir.join("r.pgn")).contains("[Termination \"resignation\"]"));
@@ -194,14 +202,16 @@ fn resignation() {
 
 #[test]
 fn engine_declines_an_early_draw() {
-    let dir = scratch("draw");
+    let tmp = scratch("draw");
+    let dir = tmp.path();
     let run = tempo(&dir, &["--black", "engine:10", "--depth", "2"], "draw\nquit\nn\n");
     assert!(run.stdout.contains("Tempo declines the draw offer."), "{}", run.stdout);
 }
 
 #[test]
 fn end_of_input_saves_and_the_game_resumes() {
-    let dir = scratch("resume");
+    let tmp = scratch("resume");
+    let dir = tmp.path();
     let run =
         tempo(&dir, &args(&HOTSEAT, &["--save", "unfinished.pgn", "--tc", "5+3", "--fake-move-time", "2000"]), "e4\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -217,7 +227,8 @@ fn end_of_input_saves_and_the_game_resumes() {
 
 #[test]
 fn bad_options_are_explained() {
-    let dir = scratch("options");
+    let tmp = scratch("options");
+    let dir = tmp.path();
     let run = tempo(&dir, &["--white", "robot"], "");
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("unknown player \"robot\""), "{}", run.stderr);
@@ -229,7 +240,8 @@ fn bad_options_are_explained() {
 
 #[test]
 fn perft_show_and_analyze_json() {
-    let dir = scratch("json");
+    let tmp = scratch("json");
+    let dir = tmp.path();
     let run = tempo(&dir, &["perft", "--depth", "3", "--json"], "");
     let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(v["nodes"], 8902);
@@ -256,7 +268,8 @@ fn perft_show_and_analyze_json() {
 
 #[test]
 fn draw_by_agreement_between_people() {
-    let dir = scratch("agreement");
+    let tmp = scratch("agreement");
+    let dir = tmp.path();
     // The offer made before moving stands until the opponent answers.
     let run = tempo(&dir, &args(&HOTSEAT, &["--save", "d.pgn"]), "draw\ne4\naccept\n");
     assert!(run.stdout.contains("Player 1 offers a draw"), "{}", run.stdout);
@@ -266,7 +279,8 @@ fn draw_by_agreement_between_people() {
 
 #[test]
 fn hint_moves_and_analysis() {
-    let dir = scratch("hint");
+    let tmp = scratch("hint");
+    let dir = tmp.path();
     let run = tempo(&dir, &["--black", "engine:10", "--depth", "2"], "hint\nmoves\nanalyze\nbogus command\nquit\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("Hint: "), "{}", run.stdout);
@@ -278,7 +292,8 @@ fn hint_moves_and_analysis() {
 
 #[test]
 fn fifty_move_claims() {
-    let dir = scratch("fifty");
+    let tmp = scratch("fifty");
+    let dir = tmp.path();
     // 99 half-moves without a capture or pawn move: the next quiet move reaches fifty moves.
     let fen = ["--fen", "7r/8/4k3/8/8/3K4/8/R7 w - - 99 80"];
     let run = tempo(&dir, &args(&HOTSEAT, &fen), "claim Ra2\n");
@@ -291,7 +306,8 @@ fn fifty_move_claims() {
 
 #[test]
 fn saved_games_can_be_shown_but_not_continued_once_over() {
-    let dir = scratch("show-pgn");
+    let tmp = scratch("show-pgn");
+    let dir = tmp.path();
     tempo(&dir, &args(&HOTSEAT, &["--save", "mate.pgn"]), "f3\ne5\ng4\nQh4\n");
     let run = tempo(&dir, &["show", "--pgn", "mate.pgn", "--json"], "");
     let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
@@ -324,7 +340,8 @@ fn scripted_engine(dir: &Path, reply: &str) -> String {
 #[cfg(unix)]
 #[test]
 fn external_uci_engine() {
-    let dir = scratch("uci");
+    let tmp = scratch("uci");
+    let dir = tmp.path();
     let engine = scripted_engine(&dir, "e7e5");
     let run = tempo(&dir, &["--black", &engine, "--save", "u.pgn"], "e4\nresign\n");
     assert_eq!(run.code, 0, "{}", run.stderr);

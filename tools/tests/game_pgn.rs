@@ -82,9 +82,8 @@ fn pgn_check_fixtures_and_broken_files() {
     assert!(out.status.success());
     assert_eq!(stdout(&out).trim(), "8 games ok, 0 with errors");
 
-    let dir = std::env::temp_dir().join(format!("tempo-tools-pgn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let broken = dir.join("broken.pgn");
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.pgn");
     std::fs::write(
         &broken,
         "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 Ke7 2. Kf3 *\n\n[Event \"c\"]\n\n1. d4 *\n",
@@ -97,7 +96,6 @@ fn pgn_check_fixtures_and_broken_files() {
     assert_eq!(lines.len(), 2, "{text}");
     assert!(lines[0].starts_with("game 2, line 7, column 7: no such move \"Ke7\""), "{text}");
     assert_eq!(lines[1], "2 games ok, 1 with errors");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -11,9 +11,8 @@ fn book_moves_are_played_from_a_loaded_file() {
     let h3 = start.legal_moves().iter().copied().find(|m| format!("{m:?}") == "h2h3").unwrap();
     let mut builder = BookBuilder::new();
     builder.add(&start, h3, 1);
-    let dir = std::env::temp_dir().join(format!("tempo-uci-book-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("book.bin");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("book.bin");
     std::fs::write(&path, builder.build(1).to_bytes()).unwrap();
 
     let load = format!("setoption name BookFile value {}", path.display());
@@ -35,7 +34,6 @@ fn book_moves_are_played_from_a_loaded_file() {
         "go depth 3",
     ]);
     assert_ne!(bestmoves(&text), vec!["bestmove h2h3"]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
