@@ -74,9 +74,14 @@ pub fn pgn_text(game: &Game, record: &Record) -> String {
         for (i, node) in pgn.moves.iter_mut().enumerate() {
             if let Some(left) = clock.remaining_after(i) {
                 node.comments.retain(|c| !c.contains("[%clk"));
-                node.comments.push(format!("[%clk {}]", clk_text(left)));
+                // First, before any comment on how the game ended.
+                node.comments.insert(0, format!("[%clk {}]", clk_text(left)));
             }
         }
+    }
+    if game.outcome().is_none() {
+        // The PGN standard's word for a game saved before it ended (to be resumed).
+        set_tag(&mut pgn.tags, "Termination", "unterminated");
     }
     set_tag(&mut pgn.tags, "UTCTime", &record.time);
     pgn_string(&pgn)

@@ -93,6 +93,7 @@ pub enum Termination {
 
 impl Termination {
     /// A stable snake-case name (`"checkmate"`, `"fivefold_repetition"`, ...), used in JSON.
+    /// Both kinds of flag fall are `"time_forfeit"`: the result tells a loss from a draw.
     pub fn as_str(self) -> &'static str {
         match self {
             Termination::Checkmate => "checkmate",
@@ -105,7 +106,7 @@ impl Termination {
             Termination::Agreement => "agreement",
             Termination::Resignation => "resignation",
             Termination::TimeForfeit => "time_forfeit",
-            Termination::TimeoutVsInsufficientMaterial => "timeout_vs_insufficient_material",
+            Termination::TimeoutVsInsufficientMaterial => "time_forfeit",
         }
     }
 }
@@ -241,19 +242,21 @@ pub fn repetition_key(pos: &Position) -> u64 {
     }
 }
 
-/// `true` if `color` could checkmate its opponent by some legal sequence of moves, however
-/// unlikely (helpmates count): the material test of FIDE article 6.9 for a flag fall.
+/// `true` if `color` has enough material to checkmate its opponent: the material test of
+/// FIDE article 6.9 for a flag fall (the player whose flag fell loses unless the opponent
+/// cannot checkmate), decided the way python-chess decides `has_insufficient_material`, the
+/// rule most arbiters' software applies:
+/// - a bare king cannot mate; pawns, rooks and queens can (a pawn may promote);
+/// - a lone knight can only if the opponent has a pawn, knight, bishop or rook, which can
+///   block its own king's last flight square (Ka8, Bb8 v Kb6, Nc7#); an opposing queen
+///   does not count, since it can always capture or interpose;
+/// - bishops alone, all on one square colour, cannot mate unless the board has a knight, a
+///   pawn, or a bishop on the other colour (anything able to block a flight square of the
+///   colour the bishops never reach; rooks and queens are not counted, as python-chess);
+/// - any other two minor pieces can.
 ///
-/// Decided by material alone, which errs only towards "can mate" (a blocked pawn chain where
-/// no mate is possible still counts as mating material):
-/// - a bare king cannot mate;
-/// - pawns, rooks or queens can (a pawn may promote);
-/// - two or more minor pieces can, unless they are all bishops on one square colour;
-/// - a single knight can only if the opponent has any piece besides the king (that piece can
-///   block its own king's last flight square, e.g. Ka8, Bb8 v Kb6, Nc7#);
-/// - bishops all on one square colour can only if the opponent has a knight, a pawn, a rook,
-///   a queen or a bishop on the other colour (something able to block a flight square of the
-///   colour the bishops never reach).
+/// Helpmates with exotic blockers can make this test call a position drawn that is not
+/// dead in the strictest reading; it never calls a lost position drawn in the usual cases.
 pub fn can_ever_checkmate(pos: &Position, color: Color) -> bool {
     let kings = pos.by_role(Role::King);
     let ours = pos.by_color(color) - kings;
@@ -264,21 +267,16 @@ pub fn can_ever_checkmate(pos: &Position, color: Color) -> bool {
     if (ours & (pos.by_role(Role::Pawn) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen))).any() {
         return true;
     }
-    let bishops = ours & pos.by_role(Role::Bishop);
-    if ours == bishops {
-        let colour =
-            if (bishops & Bitboard::LIGHT_SQUARES).any() { Bitboard::LIGHT_SQUARES } else { Bitboard::DARK_SQUARES };
-        if (bishops - colour).any() {
-            return true; // bishops on both colours
-        }
-        // Only opposing pieces that can stand on the other colour help.
-        let their_same_bishops = theirs & pos.by_role(Role::Bishop) & colour;
-        return (theirs - their_same_bishops).any();
+    let knights = ours & pos.by_role(Role::Knight);
+    if knights.any() {
+        // A knight with any other piece of ours mates with help; a lone knight needs a
+        // blocker that is not a queen.
+        return ours.has_more_than_one() || (theirs - pos.by_role(Role::Queen)).any();
     }
-    if ours.has_more_than_one() {
-        return true; // knight plus another minor
-    }
-    theirs.any() // a single knight
+    // Only bishops: they mate when the board has something that can cover the other colour.
+    let bishops = pos.by_role(Role::Bishop);
+    let one_colour = (bishops & Bitboard::LIGHT_SQUARES).is_empty() || (bishops & Bitboard::DARK_SQUARES).is_empty();
+    !one_colour || (pos.by_role(Role::Pawn) | pos.by_role(Role::Knight)).any()
 }
 
 impl Game {
@@ -788,13 +786,22 @@ mod tests {
             ("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
             ("4k3/8/8/8/8/8/8/N3K2Q w - - 0 1", Color::Black, Termination::TimeForfeit),
             ("4k3/8/8/8/8/8/8/N3K2Q w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
-            ("4kn2/8/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeForfeit),
+            // A lone knight cannot mate against a queen, which captures or interposes.
+            ("4kn2/8/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
+            // Bishops on both colours (one each side) can mate.
             ("4kb2/8/8/8/8/8/8/4KB1Q w - - 0 1", Color::White, Termination::TimeForfeit),
-            // The flagger's own queen could block a light flight square of its king.
-            ("4kb2/8/8/8/8/8/8/4K1BQ w - - 0 1", Color::White, Termination::TimeForfeit),
+            // A bishop against queen, rook or same-colour bishop: no mate (python-chess).
+            ("4kb2/8/8/8/8/8/8/4K1BQ w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
             ("4kb2/8/8/8/8/8/8/4K1B1 w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
+            ("4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1", Color::Black, Termination::TimeoutVsInsufficientMaterial),
+            ("4k3/8/8/8/8/8/3q4/4KN2 w - - 0 1", Color::Black, Termination::TimeoutVsInsufficientMaterial),
+            // A knight against a rook, or a bishop against a knight or a pawn: a helpmate exists.
+            ("4k3/8/8/8/8/8/3r4/4KN2 w - - 0 1", Color::Black, Termination::TimeForfeit),
+            ("4kn2/8/8/8/8/8/8/4KB2 w - - 0 1", Color::Black, Termination::TimeForfeit),
+            ("4k3/p7/8/8/8/8/8/4KB2 w - - 0 1", Color::Black, Termination::TimeForfeit),
             ("3nkn2/8/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeForfeit),
             ("4k3/p7/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeForfeit),
+            ("4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", Color::Black, Termination::TimeForfeit),
         ];
         for (fen, flagged, termination) in cases {
             let pos = Position::from_fen(fen).unwrap();

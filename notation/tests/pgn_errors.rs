@@ -99,7 +99,7 @@ fn games_convert_both_ways() {
     let back = PgnGame::from_game(&game);
     assert_eq!(back.mainline(), read.mainline());
     let text = pgn_string(&back);
-    assert!(text.contains("[Termination \"checkmate\"]") && text.ends_with("2. g4 Qh4# 0-1\n\n"), "{text}");
+    assert!(text.contains("[Termination \"normal\"]") && text.ends_with("2. g4 Qh4# {Black mates} 0-1\n\n"), "{text}");
     assert_eq!(back.start, Position::startpos());
 
     let mut timed = Game::with_time_control(Position::startpos(), "180+2".parse().unwrap());

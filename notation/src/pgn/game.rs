@@ -4,7 +4,7 @@
 use super::annotations::Annotations;
 use super::visitor::Visitor;
 use super::PgnResult;
-use tempo_core::{Game, GameError, Move, Position, TimeControl, TimeControlError};
+use tempo_core::{Color, Game, GameError, Move, Outcome, Position, Termination, TimeControl, TimeControlError};
 
 /// A move of the tree with everything written around it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,13 +129,13 @@ impl PgnGame {
             tags.push(("FEN".to_owned(), start.fen()));
         }
         if let Some(outcome) = game.outcome() {
-            tags.push(("Termination".to_owned(), outcome.termination.as_str().to_owned()));
+            tags.push(("Termination".to_owned(), termination_tag(outcome.termination).to_owned()));
         }
         let clock = game.clock().filter(|c| c.control().is_timed());
         if let Some(clock) = clock {
             tags.push(("TimeControl".to_owned(), clock.control().to_string()));
         }
-        let moves = game
+        let mut moves: Vec<PgnNode> = game
             .moves()
             .iter()
             .enumerate()
@@ -147,7 +147,17 @@ impl PgnGame {
                 node
             })
             .collect();
-        PgnGame { tags, start, comments: Vec::new(), moves, result: Some(result) }
+        // The tag only says "normal" or "time forfeit"; the reason goes in words after the
+        // last move (or before the moves when the game ended without one), as GUIs do.
+        let mut comments = Vec::new();
+        if let Some(outcome) = game.outcome() {
+            let reason = termination_comment(outcome, game.position().turn());
+            match moves.last_mut() {
+                Some(last) => last.comments.push(reason),
+                None => comments.push(reason),
+            }
+        }
+        PgnGame { tags, start, comments, moves, result: Some(result) }
     }
 
     /// Replays the main line through the arbiter (a [`Game`] knows how it ended).
@@ -267,5 +277,37 @@ impl Visitor for GameBuilder {
         }
         self.game.moves = main;
         std::mem::take(&mut self.game)
+    }
+}
+
+/// The PGN standard `Termination` tag value of an ending: `normal` for every ending by the
+/// rules of play (checkmate, resignation, agreement, draws), `time forfeit` for a flag fall.
+pub fn termination_tag(termination: Termination) -> &'static str {
+    match termination {
+        Termination::TimeForfeit | Termination::TimeoutVsInsufficientMaterial => "time forfeit",
+        _ => "normal",
+    }
+}
+
+/// How a game ended, in words for a comment: `Black mates`, `White resigns`, `Draw by
+/// threefold repetition (claimed)`. `to_move` is the side to move in the final position.
+pub fn termination_comment(outcome: Outcome, to_move: Color) -> String {
+    let name = |c: Color| if c == Color::White { "White" } else { "Black" };
+    let winner = outcome.result.winner();
+    match (outcome.termination, winner) {
+        (Termination::Checkmate, _) => format!("{} mates", name(!to_move)),
+        (Termination::Resignation, Some(w)) => format!("{} resigns", name(!w)),
+        (Termination::TimeForfeit, Some(w)) => format!("{} loses on time", name(!w)),
+        (Termination::TimeoutVsInsufficientMaterial, _) => {
+            "Draw: a flag fell, but the opponent cannot checkmate".to_owned()
+        }
+        (Termination::Stalemate, _) => "Draw by stalemate".to_owned(),
+        (Termination::InsufficientMaterial, _) => "Draw by insufficient material".to_owned(),
+        (Termination::FivefoldRepetition, _) => "Draw by fivefold repetition".to_owned(),
+        (Termination::SeventyFiveMoves, _) => "Draw by the seventy-five-move rule".to_owned(),
+        (Termination::ThreefoldRepetition, _) => "Draw by threefold repetition (claimed)".to_owned(),
+        (Termination::FiftyMoves, _) => "Draw by the fifty-move rule (claimed)".to_owned(),
+        (Termination::Agreement, _) => "Draw by agreement".to_owned(),
+        (termination, _) => termination.as_str().replace('_', " "),
     }
 }

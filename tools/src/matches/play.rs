@@ -5,7 +5,7 @@ use super::openings::Opening;
 use std::time::{Duration, Instant};
 use tempo_core::{CastlingMode, Color, Game, GameResult, Outcome, Termination, TimeControl};
 use tempo_engine::Limits;
-use tempo_notation::{format_clock, parse_uci_move, uci_move, PgnGame};
+use tempo_notation::{format_clock, parse_uci_move, termination_tag, uci_move, PgnGame};
 use tempo_uci::{go_params, ClientError, ScoreMessage, UciClient};
 
 /// How to start one engine.
@@ -124,14 +124,18 @@ pub fn play_game(
     }
 
     let mut clients: [Option<UciClient>; 2] = [None, None];
-    let mut outcome: Option<(GameResult, String)> = None;
+    let mut outcome: Option<(GameResult, String, &'static str)> = None;
     for (i, spec) in engines.iter().enumerate() {
         match start_engine(spec, chess960, rules.hang_timeout) {
             Ok(client) => clients[i] = Some(client),
             Err(e) => {
                 record.crashes[i] += 1;
                 let loser = if i == 0 { Color::White } else { Color::Black };
-                outcome.get_or_insert((GameResult::win_for(!loser), format!("{} failed to start: {e}", spec.name)));
+                outcome.get_or_insert((
+                    GameResult::win_for(!loser),
+                    format!("{} failed to start: {e}", spec.name),
+                    "abandoned",
+                ));
             }
         }
     }
@@ -143,18 +147,18 @@ pub fn play_game(
     let start_fen = opening.start.fen();
     while outcome.is_none() {
         if let Some(o) = game.outcome() {
-            outcome = Some((o.result, o.termination.as_str().replace('_', " ")));
+            outcome = Some((o.result, o.termination.as_str().replace('_', " "), termination_tag(o.termination)));
             break;
         }
         if let Some(claim) = game.claimable().first() {
             // The runner claims every draw the rules allow, as tournament managers do.
             let o = game.claim_draw().expect("a claimable draw can be claimed");
-            outcome = Some((o.result, claim.as_str().replace('_', " ")));
+            outcome = Some((o.result, claim.as_str().replace('_', " "), "normal"));
             break;
         }
         if let Some(max) = rules.max_moves {
             if game.position().fullmove_number() > max {
-                outcome = Some((GameResult::Draw, format!("adjudication: {max} moves")));
+                outcome = Some((GameResult::Draw, format!("adjudication: {max} moves"), "adjudication"));
                 break;
             }
         }
@@ -224,10 +228,7 @@ pub fn play_game(
                             if o.termination == Termination::TimeForfeit {
                                 record.time_forfeits[idx] += 1;
                             }
-                            outcome = Some((
-                                o.result,
-                                format!("{} {}", engines[idx].name, o.termination.as_str().replace('_', " ")),
-                            ));
+                            outcome = Some((o.result, flag_text(&engines[idx].name, o), "time forfeit"));
                             None
                         }
                         Ok(_) => {
@@ -242,23 +243,23 @@ pub fn play_game(
             Err(ClientError::Timeout { .. }) if game.clock().is_some() => {
                 record.time_forfeits[idx] += 1;
                 let o: Outcome = game.flag(side).expect("the game is still open");
-                outcome = Some((o.result, format!("{} lost on time", engines[idx].name)));
+                outcome = Some((o.result, flag_text(&engines[idx].name, o), "time forfeit"));
                 None
             }
             Err(e) => Some(Fault::Crash(e.to_string())),
         };
         if let Some(fault) = fault {
-            let text = match fault {
+            let (text, tag) = match fault {
                 Fault::Illegal(m) => {
                     record.illegal_moves[idx] += 1;
-                    format!("{} played an illegal move: {m}", engines[idx].name)
+                    (format!("{} played an illegal move: {m}", engines[idx].name), "rules infraction")
                 }
                 Fault::Crash(e) => {
                     record.crashes[idx] += 1;
-                    format!("{} crashed or hung: {e}", engines[idx].name)
+                    (format!("{} crashed or hung: {e}", engines[idx].name), "abandoned")
                 }
             };
-            outcome = Some((GameResult::win_for(!side), text));
+            outcome = Some((GameResult::win_for(!side), text, tag));
             break;
         }
 
@@ -290,12 +291,16 @@ pub fn play_game(
                 && losing_streak[idx] >= rules.resign_moves
                 && winning_streak[other] >= rules.resign_moves
             {
-                outcome = Some((GameResult::win_for(!side), format!("adjudication: {} resigns", engines[idx].name)));
+                outcome = Some((
+                    GameResult::win_for(!side),
+                    format!("adjudication: {} resigns", engines[idx].name),
+                    "adjudication",
+                ));
             } else if rules.draw_score.is_some()
                 && draw_streak[idx] >= rules.draw_moves
                 && draw_streak[other] >= rules.draw_moves
             {
-                outcome = Some((GameResult::Draw, "adjudication: draw".to_owned()));
+                outcome = Some((GameResult::Draw, "adjudication: draw".to_owned(), "adjudication"));
             }
         }
     }
@@ -303,10 +308,10 @@ pub fn play_game(
     for client in clients.into_iter().flatten() {
         client.quit();
     }
-    let (result, reason) = outcome.expect("the loop ends with an outcome");
+    let (result, reason, tag) = outcome.expect("the loop ends with an outcome");
     record.result = result;
     record.reason = reason;
-    record.pgn = pgn_of(&game, engines, limit, result, &record.reason, &clocks_after, round);
+    record.pgn = pgn_of(&game, engines, limit, result, (&record.reason, tag), &clocks_after, round);
     record
 }
 
@@ -315,7 +320,7 @@ fn pgn_of(
     engines: [&EngineSpec; 2],
     limit: &MoveLimit,
     result: GameResult,
-    reason: &str,
+    (reason, termination): (&str, &str),
     clocks: &[Option<Duration>],
     round: &str,
 ) -> PgnGame {
@@ -333,8 +338,14 @@ fn pgn_of(
     if let MoveLimit::Clock(control) = limit {
         set(&mut pgn, "TimeControl", control.to_string());
     }
-    set(&mut pgn, "Termination", reason.to_owned());
+    // The standard tag value, and the reason in words after the last move (in place of the
+    // arbiter's own wording, which a runner-decided ending does not have).
+    set(&mut pgn, "Termination", termination.to_owned());
     pgn.result = Some(Some(result).into());
+    pgn.comments.clear();
+    for node in &mut pgn.moves {
+        node.comments.clear();
+    }
     for (node, clock) in pgn.moves.iter_mut().zip(clocks) {
         if let Some(left) = clock {
             // Tenths of a second: the precision a clock display shows.
@@ -342,5 +353,18 @@ fn pgn_of(
             node.comments.push(format!("[%clk {}]", format_clock(tenths)));
         }
     }
+    match pgn.moves.last_mut() {
+        Some(last) => last.comments.push(reason.to_owned()),
+        None => pgn.comments.push(reason.to_owned()),
+    }
     pgn
+}
+
+/// How a flag fall ended the game, in words.
+fn flag_text(name: &str, outcome: Outcome) -> String {
+    if outcome.result == GameResult::Draw {
+        format!("{name} ran out of time, but the opponent cannot checkmate: draw")
+    } else {
+        format!("{name} lost on time")
+    }
 }
