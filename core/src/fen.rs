@@ -40,6 +40,21 @@ impl Position {
         write_fen(self)
     }
 
+    /// The FEN as python-chess, lichess and Stockfish print it: like [`Position::fen`], but
+    /// with an en passant square only when an en passant capture is legal. The FEN standard
+    /// records the square after every double step ([`Position::fen`] keeps it, so that
+    /// parsing and writing is lossless); this form is the one to show and compare, since
+    /// positions differing only by an unusable square are the same position.
+    pub fn fen_with_legal_ep(&self) -> String {
+        let fen = self.fen();
+        if self.ep_square().is_none() || self.legal_ep_square().is_some() {
+            return fen;
+        }
+        let mut fields: Vec<&str> = fen.split(' ').collect();
+        fields[3] = "-";
+        fields.join(" ")
+    }
+
     /// The FEN with a Shredder-FEN castling field (rook file letters, e.g. `HAha`).
     pub fn shredder_fen(&self) -> String {
         write_fen_with(self, true)
@@ -269,6 +284,19 @@ fn write_fen_with(pos: &Position, shredder: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn en_passant_square_is_shown_only_when_capturable() {
+        // After 1. e4 no black pawn can take en passant; after 1. e4 ... 3. e5 f5 one can.
+        let pushed = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
+        assert_eq!(pushed.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+        assert_eq!(pushed.fen_with_legal_ep(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        let capturable = "rnbqkbnr/ppppp1pp/8/4Pp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+        assert_eq!(Position::from_fen(capturable).unwrap().fen_with_legal_ep(), capturable);
+        // A pinned pawn cannot take: the square is not shown.
+        let pinned = Position::from_fen("4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 2").unwrap();
+        assert_eq!(pinned.fen_with_legal_ep(), "4k3/8/8/2KPp2r/8/8/8/8 w - - 0 2");
+    }
 
     #[test]
     fn start_position_round_trips_and_hashes_to_the_polyglot_key() {

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 use std::path::PathBuf;
-use tempo_core::{CastlingMode, Position};
+use tempo_core::Position;
 use tempo_notation::{pgn_string, san_line, uci_move, Annotations, PgnGame, PgnNode, PgnReader};
 
 fn data_dir() -> PathBuf {
@@ -41,15 +41,7 @@ fn count(line: &[PgnNode], depth: u64, c: &mut Counts) {
 /// The FEN as python-chess writes it: X-FEN castling (`KQkq`) where possible and the en
 /// passant square only when a capture is legal.
 fn fen_of(pos: &Position) -> String {
-    let mut pos = *pos;
-    if pos.castling_mode() == CastlingMode::Chess960 {
-        let _ = pos.set_castling_mode(CastlingMode::Standard);
-    }
-    let fen = pos.fen();
-    let mut fields: Vec<&str> = fen.split(' ').collect();
-    let ep = pos.legal_ep_square().map_or("-".to_owned(), |sq| sq.to_string());
-    fields[3] = &ep;
-    fields.join(" ")
+    pos.fen_with_legal_ep()
 }
 
 /// Tags in writer order: the Seven Tag Roster first.

@@ -76,7 +76,8 @@ pub fn run(args: &GameArgs) -> Result<bool> {
     let result = outcome.map_or("*", |o| o.result.as_str());
     let termination = outcome.map(|o| o.termination.as_str());
     let claimable: Vec<&str> = game.claimable().iter().map(|c| c.as_str()).collect();
-    let fen = if pos.castling_mode() == CastlingMode::Chess960 { pos.shredder_fen() } else { pos.fen() };
+    // As python-chess prints it: X-FEN castling, en passant square only when capturable.
+    let fen = pos.fen_with_legal_ep();
     let legal_moves = pos.count_legal_moves();
     if args.json {
         // Written field by field to keep the documented key order.

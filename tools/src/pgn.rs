@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
-use tempo_core::{CastlingMode, Move, Position};
+use tempo_core::{Move, Position};
 use tempo_notation::{pgn_string, san_line, uci_move, PgnGame, PgnReader, Visitor};
 
 #[derive(Subcommand)]
@@ -98,12 +98,10 @@ fn check(path: &Path) -> Result<bool> {
     Ok(broken == 0)
 }
 
+/// The FEN as python-chess prints it: X-FEN castling (`KQkq` unless an inner rook needs its
+/// file letter), the en passant square only when a capture is legal.
 fn fen_of(pos: &Position) -> String {
-    if pos.castling_mode() == CastlingMode::Chess960 {
-        pos.shredder_fen()
-    } else {
-        pos.fen()
-    }
+    pos.fen_with_legal_ep()
 }
 
 /// The UCI `position` arguments that set up the game's final position.

@@ -63,9 +63,21 @@ fn game_flag_fall() {
     assert_eq!((v["result"].as_str(), v["termination"].as_str()), (Some("1-0"), Some("time_forfeit")));
     let lone = "4k3/8/8/8/8/8/8/4K2Q w - - 0 1";
     let v = json(&tools(&["game", "--fen", lone, "--flag", "white", "--json"]));
-    assert_eq!(v["result"], "1/2-1/2");
+    assert_eq!((v["result"].as_str(), v["termination"].as_str()), (Some("1/2-1/2"), Some("time_forfeit")));
     let v = json(&tools(&["game", "--fen", lone, "--flag", "black", "--json"]));
     assert_eq!(v["result"], "1-0");
+    // A lone bishop cannot mate a king with a rook (python-chess's material test).
+    let bishop = "4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1";
+    let v = json(&tools(&["game", "--fen", bishop, "--flag", "black", "--json"]));
+    assert_eq!((v["result"].as_str(), v["termination"].as_str()), (Some("1/2-1/2"), Some("time_forfeit")));
+}
+
+#[test]
+fn game_fen_shows_en_passant_only_when_capturable() {
+    let v = json(&tools(&["game", "--moves", "e2e4", "--json"]));
+    assert_eq!(v["fen"], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    let v = json(&tools(&["game", "--moves", "e2e4 a7a6 e4e5 d7d5", "--json"]));
+    assert_eq!(v["fen"], "rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
 }
 
 #[test]
