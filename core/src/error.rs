@@ -39,14 +39,24 @@ pub enum FenError {
     Turn(String),
     #[error("castling field {0:?} is malformed")]
     Castling(String),
-    #[error("en passant field {0:?} must be '-' or a square on rank 3 or 6")]
+    #[error(
+        "en passant field {0:?} must be '-' or a square on rank 6 with white to move, on rank 3 with black to move"
+    )]
     EnPassant(String),
-    #[error("halfmove clock {0:?} must be a non-negative integer")]
+    #[error("halfmove clock {0:?} must be an integer from 0 to 4294967295")]
     HalfmoveClock(String),
-    #[error("fullmove number {0:?} must be a positive integer")]
+    #[error("fullmove number {0:?} must be an integer from 1 to 4294967295")]
     FullmoveNumber(String),
+    /// The fields are well formed but the position is illegal. Not a `#[source]`: the
+    /// message already contains the cause, and error reporters would print it twice.
     #[error("illegal position: {0}")]
-    Position(#[from] PositionError),
+    Position(PositionError),
+}
+
+impl From<PositionError> for FenError {
+    fn from(e: PositionError) -> FenError {
+        FenError::Position(e)
+    }
 }
 
 /// A move that cannot be played.

@@ -243,6 +243,13 @@ fn parse_go(rest: &[&str]) -> Result<GoParams, CommandError> {
             Ok(())
         })();
         if let Err(e) = parsed {
+            // `go perft` is a developer command, not a search: without a depth it is refused
+            // rather than turned into a search nobody asked for.
+            if key == "perft" {
+                return Err(e);
+            }
+            // Otherwise, as Stockfish does, a go searches with what it understood (a plain
+            // `go` searches until `stop`, which always gets its bestmove).
             p.warnings.push(e.to_string());
             // A keyword with a bad value: skip the value only if it is not the next keyword.
             if consumed == 2 && value.is_some_and(|v| GO_KEYWORDS.contains(&v)) {
@@ -294,6 +301,8 @@ mod tests {
         }
         let Ok(Some(Command::Go(go))) = parse_command("go depth nodes 5") else { panic!("go did not parse") };
         assert_eq!(go.nodes, Some(5));
+        assert!(matches!(parse_command("go perft"), Err(CommandError::Malformed { .. })));
+        assert!(matches!(parse_command("go perft x"), Err(CommandError::Malformed { .. })));
         assert!(matches!(parse_command("position"), Err(CommandError::Malformed { .. })));
         assert!(matches!(parse_command("position fen"), Err(CommandError::Malformed { .. })));
         assert!(matches!(parse_command("setoption Hash 3"), Err(CommandError::Malformed { .. })));

@@ -5,8 +5,30 @@ use anyhow::Context as _;
 use std::io::{stdin, stdout};
 use tempo_uci::Server;
 
+const USAGE: &str = "\
+tempo-uci: the Tempo chess engine, speaking the UCI protocol on stdin and stdout.
+
+Usage:
+  tempo-uci                      start a UCI session (for GUIs and tournament managers)
+  tempo-uci COMMAND...           run UCI commands and exit, e.g.
+  tempo-uci bench                the fixed benchmark; last line `Bench: N nodes M nps`
+  tempo-uci bench 13             the benchmark to depth 13
+  tempo-uci \"position startpos\" \"go depth 12\"   one command per quoted argument
+
+Besides the UCI commands, the session understands `d` (board, FEN and key), `eval`
+(evaluation breakdown), `go perft D` (move counts) and `bench [DEPTH]`.
+";
+
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if matches!(args.first().map(String::as_str), Some("-h" | "--help" | "help")) {
+        print!("{USAGE}");
+        return Ok(());
+    }
+    if matches!(args.first().map(String::as_str), Some("-V" | "--version")) {
+        println!("tempo-uci {}", env!("CARGO_PKG_VERSION"));
+        return Ok(());
+    }
     let mut server = Server::new(stdout());
     if args.is_empty() {
         server.run(stdin().lock()).context("reading stdin")?;

@@ -52,6 +52,10 @@ pub struct Server<W: Write + Send + 'static> {
     /// The root position, kept to write the engine's moves in UCI notation.
     root: Position,
     chess960: bool,
+    /// The running search waits for `stop` or `ponderhit` (infinite, ponder, or no limit).
+    open_ended: bool,
+    /// The running search is `go infinite` (still open-ended after `ponderhit`).
+    infinite: bool,
 }
 
 impl<W: Write + Send + 'static> Server<W> {
@@ -62,6 +66,8 @@ impl<W: Write + Send + 'static> Server<W> {
             out: Output(Arc::new(Mutex::new(out))),
             root: Position::startpos(),
             chess960: false,
+            open_ended: false,
+            infinite: false,
         }
     }
 
@@ -115,6 +121,21 @@ impl<W: Write + Send + 'static> Server<W> {
                 return Flow::Continue;
             }
         };
+        // A client that sends its next position before the previous bestmove arrived (a
+        // script piping commands) gets them in order, as from Stockfish: a search with a
+        // limit ends by itself, so such commands wait for it. An open-ended search would never
+        // end, so for it they are refused instead (see `go` and `set_position`).
+        let changes_state = matches!(
+            command,
+            Command::Position { .. }
+                | Command::Go(_)
+                | Command::UciNewGame
+                | Command::SetOption { .. }
+                | Command::Bench { .. }
+        );
+        if changes_state && !self.open_ended {
+            self.engine.wait();
+        }
         match command {
             Command::Uci => {
                 self.out.line(&format!("id name {ENGINE_NAME}"));
@@ -138,7 +159,10 @@ impl<W: Write + Send + 'static> Server<W> {
             Command::Position { start, moves } => self.set_position(start, &moves),
             Command::Go(params) => self.go(params),
             Command::Stop => self.engine.stop(),
-            Command::PonderHit => self.engine.ponderhit(),
+            Command::PonderHit => {
+                self.open_ended = self.infinite;
+                self.engine.ponderhit();
+            }
             Command::Quit => {
                 self.finish();
                 return Flow::Quit;
@@ -198,7 +222,7 @@ impl<W: Write + Send + 'static> Server<W> {
                 let mut pos = Position::startpos();
                 pos.set_castling_mode(mode).map(|()| pos).map_err(|e| e.to_string())
             }
-            StartPosition::Fen(fen) => tempo_core::parse_fen(fen, mode).map_err(|e| e.to_string()),
+            StartPosition::Fen(fen) => tempo_core::parse_fen(&complete_fen(fen), mode).map_err(|e| e.to_string()),
         };
         let start_pos = match parsed {
             Ok(pos) => pos,
@@ -259,6 +283,12 @@ impl<W: Write + Send + 'static> Server<W> {
             ponder: params.ponder,
             searchmoves,
         };
+        let has_limit = [limits.wtime, limits.btime, limits.movetime].iter().any(Option::is_some)
+            || limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.mate.is_some();
+        self.infinite = limits.infinite || !has_limit;
+        self.open_ended = self.infinite || limits.ponder;
         let out = self.out.clone();
         let show_ponder = self.engine.options().ponder;
         let result = self.engine.go(limits, move |event| match event {
@@ -266,7 +296,13 @@ impl<W: Write + Send + 'static> Server<W> {
             Event::CurrMove { depth, mv, number } => {
                 out.line(&format!("info depth {depth} currmove {} currmovenumber {number}", uci_move(&root, mv)));
             }
-            Event::BestMove { best: None, .. } => out.line("bestmove 0000"),
+            Event::BestMove { best: None, .. } => {
+                // No legal move: say why (mated or stalemate) before the null move, so that
+                // a GUI has a score to show.
+                let score = if root.is_check() { "mate 0" } else { "cp 0" };
+                out.line(&format!("info depth 0 score {score}"));
+                out.line("bestmove 0000");
+            }
             Event::BestMove { best: Some(best), ponder } => {
                 let mut line = format!("bestmove {}", uci_move(&root, best));
                 if let (true, Some(p)) = (show_ponder, ponder) {
@@ -285,8 +321,10 @@ impl<W: Write + Send + 'static> Server<W> {
     }
 
     fn perft(&self, root: &Position, depth: u32) {
-        let mut total = 0;
-        for (m, count) in divide(root, depth) {
+        // Depth 0 counts the root itself, with no moves to divide by.
+        let mut total = u64::from(depth == 0);
+        let moves = if depth == 0 { Vec::new() } else { divide(root, depth) };
+        for (m, count) in moves {
             self.out.line(&format!("{}: {count}", uci_move(root, m)));
             total += count;
         }
@@ -310,4 +348,21 @@ impl<W: Write + Send + 'static> Server<W> {
         self.out.line(&format!("Nodes/second    : {}", report.nps()));
         self.out.line(&format!("Bench: {} nodes {} nps", report.nodes, report.nps()));
     }
+}
+
+/// GUIs and puzzle files send FENs without the clocks (EPD-style, four fields) or with move
+/// number 0; Stockfish accepts both, so the server completes them before the strict parser
+/// sees them: missing clocks become `0 1`, move number 0 becomes 1.
+fn complete_fen(fen: &str) -> String {
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() == 4 {
+        fields.push("0");
+    }
+    if fields.len() == 5 {
+        fields.push("1");
+    }
+    if fields.len() == 6 && fields[5] == "0" {
+        fields[5] = "1";
+    }
+    fields.join(" ")
 }

@@ -69,9 +69,14 @@ fn go_with_an_empty_line_list_still_answers_once() {
 #[test]
 fn mate_and_stalemate_answer_bestmove_0000() {
     // Fool's mate (White is mated) and a stalemate.
-    for fen in ["rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"] {
+    let cases = [
+        ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "info depth 0 score mate 0"),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "info depth 0 score cp 0"),
+    ];
+    for (fen, score) in cases {
         let text = transcript(&[&format!("position fen {fen}"), "go depth 5"]);
         assert_eq!(bestmoves(&text), vec!["bestmove 0000"], "{fen}");
+        assert!(text.contains(&format!("{score}\nbestmove 0000")), "{text}");
         let text = transcript(&[&format!("position fen {fen}"), "go wtime 1000 btime 1000"]);
         assert_eq!(bestmoves(&text), vec!["bestmove 0000"], "{fen}");
     }
@@ -126,6 +131,49 @@ fn multipv_reports_distinct_lines() {
     let firsts: Vec<&str> = last.iter().map(|l| l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap()).collect();
     assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
     assert!(last[0].contains("multipv 1") && last[2].contains("multipv 3"));
+}
+
+#[test]
+fn commands_sent_before_bestmove_wait_for_a_search_that_ends_by_itself() {
+    // A script piping commands without waiting: each go still gets its own answer.
+    let (mut server, buffer) = server();
+    for line in ["position startpos", "go depth 4", "position startpos moves e2e4", "go depth 4"] {
+        server.handle_line(line);
+    }
+    server.wait();
+    let text = buffer.text();
+    assert_eq!(bestmoves(&text).len(), 2, "{text}");
+    assert!(!text.contains("ignored"), "{text}");
+}
+
+#[test]
+fn tiny_limits_and_odd_fens_still_give_a_searched_move() {
+    // Even one node or an immediate stop completes the first iteration.
+    let text = transcript(&["position startpos", "go nodes 1"]);
+    assert!(text.contains("info depth 1 "), "{text}");
+    let (mut server, buffer) = server();
+    server.handle_line("position startpos");
+    server.handle_line("go infinite");
+    server.handle_line("stop");
+    server.wait();
+    assert!(buffer.text().contains("info depth 1 "), "{}", buffer.text());
+    // The other side's clock only: our time counts as zero, the move comes at once.
+    let text = transcript(&["position startpos", "go btime 60000"]);
+    assert_eq!(bestmoves(&text).len(), 1, "{text}");
+    // FENs without clocks, or with move number 0, as GUIs and puzzle files send them.
+    let text = transcript(&["position fen 4k3/8/8/8/8/8/8/4K2R w K -", "d"]);
+    assert!(text.contains("4k3/8/8/8/8/8/8/4K2R w K - 0 1"), "{text}");
+    let text = transcript(&["position fen 4k3/8/8/8/8/8/8/4K2R w K - 3 0", "d"]);
+    assert!(text.contains("4k3/8/8/8/8/8/8/4K2R w K - 3 1"), "{text}");
+}
+
+#[test]
+fn go_perft_counts_like_perft() {
+    let text = transcript(&["position startpos", "go perft 0", "go perft 2", "go perft"]);
+    assert!(text.starts_with("\nNodes searched: 1\n"), "{text}");
+    assert!(text.contains("Nodes searched: 400"), "{text}");
+    assert!(text.contains("info string malformed go: perft needs a value"), "{text}");
+    assert!(bestmoves(&text).is_empty(), "{text}");
 }
 
 #[test]
