@@ -38,15 +38,18 @@ pub enum Input {
 
 /// The help text, one command per line.
 pub const HELP: &str = "\
-Moves: SAN (e4, Nf3, nf3, exd5, O-O, 0-0, e8=Q, e8Q) or coordinates (e2e4, e2-e4, e7e8q).
+Moves: SAN (e4, Nf3, nf3, exd5, O-O, 0-0, e8=Q, e8Q)
+       or coordinates (e2e4, e2-e4, e7e8q).
 Commands:
   help            this list
   moves           the legal moves
-  undo, takeback  take back your last move (and the engine's reply), clocks restored
+  undo, takeback  take back your last move (and the engine's reply);
+                  the clocks are restored
   hint            the engine's suggestion
-  draw            offer a draw (or accept one offered to you); accept / decline answer an offer
-  claim [MOVE]    claim a draw by threefold repetition or the fifty-move rule (optionally by
-                  announcing the move that produces it)
+  draw            offer a draw, or accept one offered to you
+  accept, decline answer a draw offer
+  claim [MOVE]    claim a draw by threefold repetition or the fifty-move
+                  rule (optionally by announcing the move that makes it)
   resign          give up the game
   flip            turn the board around
   fen, pgn        the position as FEN, the game so far as PGN
@@ -168,6 +171,13 @@ pub fn legal_moves_san(pos: &Position) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn help_fits_an_80_column_terminal() {
+        for line in HELP.lines() {
+            assert!(line.chars().count() <= 78, "{line:?}");
+        }
+    }
 
     fn mv(pos: &Position, text: &str) -> String {
         match read(pos, text) {

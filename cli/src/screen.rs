@@ -119,11 +119,15 @@ pub struct Terminal {
     drawn: usize,
     /// The clock rows as last written, so that only a change is sent to the terminal.
     clock_rows: Vec<String>,
+    /// The text after each line: a colour reset when lines may carry colours, nothing under
+    /// `NO_COLOR` or `--no-color` (which promise no colour escapes at all).
+    line_end: &'static str,
 }
 
 impl Terminal {
-    pub fn new(width: usize, height: usize) -> Terminal {
-        Terminal { width, height, drawn: 0, clock_rows: Vec::new() }
+    /// A terminal of `width` x `height`; `colour` says whether lines may carry colours.
+    pub fn new(width: usize, height: usize, colour: bool) -> Terminal {
+        Terminal { width, height, drawn: 0, clock_rows: Vec::new(), line_end: if colour { "\x1b[0m" } else { "" } }
     }
 
     /// Clears the screen and draws `lines`, leaving the cursor after them.
@@ -137,7 +141,8 @@ impl Terminal {
         let mut out = String::from("\x1b[H\x1b[2J");
         for line in lines {
             out.push_str(line);
-            out.push_str("\x1b[0m\n");
+            out.push_str(self.line_end);
+            out.push('\n');
         }
         self.drawn = lines.len();
         self.clock_rows = CLOCK_ROWS.iter().filter_map(|&r| lines.get(r).cloned()).collect();
@@ -167,7 +172,7 @@ impl Terminal {
         let mut out = String::from("\x1b7");
         for row in CLOCK_ROWS {
             if let Some(line) = lines.get(row) {
-                out.push_str(&format!("\x1b[{};1H\x1b[2K{line}\x1b[0m", row + 1));
+                out.push_str(&format!("\x1b[{};1H\x1b[2K{line}{}", row + 1, self.line_end));
             }
         }
         out.push_str("\x1b8");
@@ -286,7 +291,7 @@ mod tests {
             lines[CLOCK_ROWS[1]] = format!("  files   White {white}");
             lines
         };
-        let mut t = Terminal::new(80, 24);
+        let mut t = Terminal::new(80, 24, true);
         let drawn = t.redraw_text(&screen("5:00", "4:59"));
         assert!(drawn.starts_with("\x1b[H\x1b[2Jline 0\x1b[0m\n"));
         assert_eq!(t.clock_update_text(&screen("5:00", "4:59")), None, "nothing changed");
@@ -296,9 +301,14 @@ mod tests {
             "\\e7\\e[3;1H\\e[2K8 board   Black 5:00\\e[0m\\e[11;1H\\e[2K  files   White 4:58\\e[0m\\e8"
         );
         // A screen taller than the terminal scrolled: the rows are no longer where they were.
-        let mut small = Terminal::new(80, 12);
+        let mut small = Terminal::new(80, 12, true);
         small.redraw_text(&screen("5:00", "4:59"));
         assert_eq!(small.clock_update_text(&screen("5:00", "4:58")), None);
+        // Without colours, no colour escapes at all (only cursor movement).
+        let mut plain = Terminal::new(80, 24, false);
+        assert!(plain.redraw_text(&screen("5:00", "4:59")).starts_with("\x1b[H\x1b[2Jline 0\nline 1\n"));
+        let update = plain.clock_update_text(&screen("5:00", "4:58")).unwrap();
+        assert!(!update.contains("\x1b[0m"), "{update:?}");
     }
 
     #[test]

@@ -43,9 +43,13 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
         (None, None) => (Game::new(Position::startpos()), None),
     };
     let pos = *game.position();
-    let (status, mut result) = status(&game);
+    let (mut status, mut result) = status(&game);
     if let Some(r) = pgn_result {
         result = r.as_str();
+        // Ended off the board (resignation, agreement, a claim, time): the file says so.
+        if game.outcome().is_none() {
+            status = "finished";
+        }
     }
     let claimable: Vec<&str> = game.claimable().iter().map(|c| c.as_str()).collect();
     let moves = san_line(game.initial_position(), game.moves());

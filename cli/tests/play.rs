@@ -330,6 +330,9 @@ fn saved_games_can_be_shown_but_not_continued_once_over() {
     let run = tempo(dir, &["--pgn", "resigned.pgn"], "");
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("is already over (1-0); nothing to continue"), "{}", run.stderr);
+    let run = tempo(dir, &["show", "--pgn", "resigned.pgn", "--json"], "");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!((v["status"].as_str(), v["result"].as_str()), (Some("finished"), Some("1-0")));
 }
 
 /// A scripted UCI engine: answers the handshake and plays `reply` to every `go`.

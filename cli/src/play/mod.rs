@@ -170,10 +170,11 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
     record.black = black_side.view.name.clone();
 
     let caps = capabilities();
+    let colour = caps.colour && !args.no_color;
     let size = terminal_size::terminal_size().map(|(w, h)| (w.0 as usize, h.0 as usize));
     let mut notes = Vec::new();
     let terminal = match (caps.screen, size) {
-        (true, Some((w, h))) if w >= FULL_WIDTH && h >= MIN_HEIGHT => Some(Terminal::new(w, h)),
+        (true, Some((w, h))) if w >= FULL_WIDTH && h >= MIN_HEIGHT => Some(Terminal::new(w, h, colour)),
         (true, Some((w, h))) => {
             notes.push(format!(
                 "This terminal is {w}x{h}; the full board view needs {FULL_WIDTH}x{MIN_HEIGHT}, so the game scrolls instead."
@@ -182,7 +183,7 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
         }
         _ => None,
     };
-    let style = BoardStyle { unicode: !args.ascii && caps.unicode, colour: caps.colour && !args.no_color };
+    let style = BoardStyle { unicode: !args.ascii && caps.unicode, colour };
     // The human's side at the bottom; Black's side when Black is the only human.
     let flipped = (white_side.spec != PlayerSpec::Human && black_side.spec == PlayerSpec::Human) ^ args.flip;
     let tc_text = game.clock().map_or_else(|| "no clock".to_owned(), |c| describe_tc(c.control()));
@@ -190,7 +191,7 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
     let save_path = args.save.clone().or_else(|| args.pgn.clone()).unwrap_or_else(|| save::default_path(&stamp));
 
     let snapshot = Arc::new(Mutex::new(Snapshot { path: save_path.clone(), unfinished: None }));
-    install_ctrl_c(Arc::clone(&snapshot));
+    install_ctrl_c(Arc::clone(&snapshot), style.colour);
 
     let mut session = Session {
         game,
@@ -238,10 +239,10 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
     code
 }
 
-fn install_ctrl_c(snapshot: Arc<Mutex<Snapshot>>) {
+fn install_ctrl_c(snapshot: Arc<Mutex<Snapshot>>, colour: bool) {
     let handler = move || {
         // Restore the terminal's colours first: the handler exits the process.
-        print_flush("\x1b[0m\n");
+        print_flush(if colour { "\x1b[0m\n" } else { "\n" });
         let snap = snapshot.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(text) = &snap.unfinished {
             match save::write_file(&snap.path, text) {
@@ -545,8 +546,10 @@ impl Session {
             return Limits { movetime: Some(self.think), ..Limits::default() };
         };
         let mut limits = if let TimeControl::MoveTime(limit) = clock.control() {
-            // Leave a margin for the round trip, or the engine would lose on time by design.
-            let margin = (*limit / 20).min(Duration::from_millis(200));
+            // Leave a margin for the round trip and for a busy machine (a search thread that
+            // waits for a core overshoots), or the engine would lose on time by design: a
+            // tenth of the limit, at least 50 ms, at most 300 ms, never more than half.
+            let margin = (*limit / 10).clamp(Duration::from_millis(50), Duration::from_millis(300)).min(*limit / 2);
             Limits { movetime: Some(limit.saturating_sub(margin)), ..Limits::default() }
         } else {
             Limits {
