@@ -5,7 +5,7 @@ use super::openings::Opening;
 use std::time::{Duration, Instant};
 use tempo_core::{CastlingMode, Color, Game, GameResult, Outcome, Termination, TimeControl};
 use tempo_engine::Limits;
-use tempo_notation::{format_clock, parse_uci_move, termination_tag, uci_move, PgnGame};
+use tempo_notation::{format_clock, parse_uci_move, termination_comment, termination_tag, uci_move, PgnGame};
 use tempo_uci::{go_params, ClientError, ScoreMessage, UciClient};
 
 /// How to start one engine.
@@ -353,9 +353,15 @@ fn pgn_of(
             node.comments.push(format!("[%clk {}]", format_clock(tenths)));
         }
     }
+    // The arbiter's words for an ending by the rules ("Black mates", "Draw by the
+    // fifty-move rule (claimed)"), the runner's own for everything it decided.
+    let words = match game.outcome() {
+        Some(o) if termination == "normal" => termination_comment(o, game.position().turn()),
+        _ => reason.to_owned(),
+    };
     match pgn.moves.last_mut() {
-        Some(last) => last.comments.push(reason.to_owned()),
-        None => pgn.comments.push(reason.to_owned()),
+        Some(last) => last.comments.push(words),
+        None => pgn.comments.push(words),
     }
     pgn
 }
