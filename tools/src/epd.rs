@@ -78,7 +78,7 @@ pub fn run(args: &EpdArgs) -> Result<bool> {
             _ => format!("bm {} am {}", list(best), list(avoid)),
         };
         let found_text = found.map(|m| san(&pos, m)).unwrap_or_else(|| "(none)".to_owned());
-        bar.suspend(|| println!("{id}: expected {expected}, found {found_text}: {}", if ok { "ok" } else { "FAIL" }));
+        bar.suspend(|| outln!("{id}: expected {expected}, found {found_text}: {}", if ok { "ok" } else { "FAIL" }))?;
         bar.inc(1);
         if ok {
             passed += 1;
@@ -87,6 +87,6 @@ pub fn run(args: &EpdArgs) -> Result<bool> {
         }
     }
     bar.finish_and_clear();
-    println!("{passed} passed, {failed} failed");
+    outln!("{passed} passed, {failed} failed")?;
     Ok(true)
 }

@@ -1,5 +1,12 @@
 //! `tempo-tools`: developer tooling for Tempo. A thin binary: argument parsing here, the
 //! work in one module per command, the chess in the libraries.
+//!
+//! Exit status: 0 on success, 1 when a check fails or on an error. A closed standard output
+//! (`tempo-tools ... | head`) ends any command quietly with status 0: see [`output`].
+
+// First, so that every command module can use `outln!`.
+#[macro_use]
+mod output;
 
 mod bench;
 mod book;
@@ -17,7 +24,13 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "tempo-tools", version, about = "Developer tools for the Tempo chess toolkit")]
+#[command(
+    name = "tempo-tools",
+    version,
+    about = "Developer tools for the Tempo chess toolkit",
+    after_help = "Exit status: 0 on success, 1 when a check fails or on an error. When standard output is \
+                  closed early (`tempo-tools ... | head`), the command stops quietly with status 0."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -75,6 +88,8 @@ fn main() -> ExitCode {
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
+        // The reader of our output has gone (`| head`): stop without a word.
+        Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE

@@ -87,7 +87,7 @@ fn single(pos: &Position, depth: u32, divide: bool) -> Result<bool> {
     } else if divide {
         let counts = parallel_perft(pos, depth);
         for (m, n) in &counts {
-            println!("{}: {n}", uci_move(pos, *m));
+            outln!("{}: {n}", uci_move(pos, *m))?;
         }
         counts.iter().map(|(_, n)| n).sum()
     } else if depth >= 4 {
@@ -96,9 +96,9 @@ fn single(pos: &Position, depth: u32, divide: bool) -> Result<bool> {
         perft(pos, depth)
     };
     if divide {
-        println!();
+        outln!()?;
     }
-    println!("Nodes searched: {total}");
+    outln!("Nodes searched: {total}")?;
     Ok(true)
 }
 
@@ -181,9 +181,9 @@ fn suites(args: &PerftArgs) -> Result<bool> {
         .collect();
     bar.finish_and_clear();
     for line in malformed.iter().chain(&failures) {
-        println!("{line}");
+        outln!("{line}")?;
     }
     let failed = failures.len() + malformed.len();
-    println!("{} passed, {failed} failed", jobs.len() - failures.len());
+    outln!("{} passed, {failed} failed", jobs.len() - failures.len())?;
     Ok(failed == 0)
 }
