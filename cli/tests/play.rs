@@ -60,7 +60,7 @@ fn args<'a>(base: &[&'a str], more: &[&'a str]) -> Vec<&'a str> {
 fn whole_game_to_checkmate() {
     let tmp = scratch("mate");
     let dir = tmp.path();
-    let run = tempo(&dir, &args(&HOTSEAT, &["--ascii", "--save", "game.pgn"]), "f3\ne5\ng4\nQh4\n");
+    let run = tempo(dir, &args(&HOTSEAT, &["--ascii", "--save", "game.pgn"]), "f3\ne5\ng4\nQh4\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("Checkmate: Black wins (0-1)"), "{}", run.stdout);
     assert!(run.stdout.contains("The game is saved in game.pgn."));
@@ -75,7 +75,7 @@ fn engine_mates() {
     let tmp = scratch("engine-mate");
     let dir = tmp.path();
     let run = tempo(
-        &dir,
+        dir,
         &["--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--white", "engine:10", "--depth", "3", "--save", "g.pgn"],
         "",
     );
@@ -90,7 +90,7 @@ fn engine_against_engine() {
     let tmp = scratch("engines");
     let dir = tmp.path();
     let run = tempo(
-        &dir,
+        dir,
         &["--fen", "k7/8/1K6/8/8/8/8/7R b - - 0 1", "--white", "engine:10", "--black", "engine:10", "--depth", "3"],
         "",
     );
@@ -105,7 +105,7 @@ fn illegal_and_misunderstood_moves_change_nothing() {
     let tmp = scratch("illegal");
     let dir = tmp.path();
     let input = "e5\nKe2\nbanana\nNd2 now\n\nBb5\ne2e4\nfen\nquit\nn\n";
-    let run = tempo(&dir, &HOTSEAT, input);
+    let run = tempo(dir, &HOTSEAT, input);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let messages: Vec<&str> = run
         .stdout
@@ -115,14 +115,14 @@ fn illegal_and_misunderstood_moves_change_nothing() {
     insta::assert_snapshot!(messages.join("\n"));
     assert!(run.stdout.contains("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"));
     assert!(run.stdout.contains("Not saved."));
-    assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "nothing written");
+    assert!(std::fs::read_dir(dir).unwrap().next().is_none(), "nothing written");
 }
 
 #[test]
 fn ambiguous_move_names_the_candidates() {
     let tmp = scratch("ambiguous");
     let dir = tmp.path();
-    let run = tempo(&dir, &args(&HOTSEAT, &["--fen", "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"]), "Nd2\nquit\n");
+    let run = tempo(dir, &args(&HOTSEAT, &["--fen", "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"]), "Nd2\nquit\n");
     assert!(run.stdout.contains("Ambiguous move Nd2: it could be Nbd2 or Nfd2"), "{}", run.stdout);
 }
 
@@ -133,7 +133,7 @@ fn draw_claims() {
     // An unfounded claim is refused with the reason; then the knights dance until the start
     // position stands for the third time, announced with the move.
     let input = "claim\nNf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nclaim Ng8\n";
-    let run = tempo(&dir, &args(&HOTSEAT, &["--save", "claim.pgn"]), input);
+    let run = tempo(dir, &args(&HOTSEAT, &["--save", "claim.pgn"]), input);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("No draw to claim: this position has occurred 1 time (3 needed)"), "{}", run.stdout);
     assert!(run.stdout.contains("Draw by threefold repetition (claimed) (1/2-1/2)"), "{}", run.stdout);
@@ -142,13 +142,13 @@ fn draw_claims() {
     assert!(saved.contains("4. Ng1 Ng8 1/2-1/2"), "{saved}");
 
     // A claim announced with a move that repeats nothing: refused, and the move stands.
-    let run = tempo(&dir, &HOTSEAT, "claim e4\nfen\nquit\nn\n");
+    let run = tempo(dir, &HOTSEAT, "claim e4\nfen\nquit\nn\n");
     assert!(run.stdout.contains("Claim refused"), "{}", run.stdout);
     assert!(run.stdout.contains("4P3/8/PPPP1PPP/RNBQKBNR b KQkq"), "{}", run.stdout);
 
     // The same repetition claimed after it happened, by the player to move.
     let input = "Nf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nNg8\nclaim\n";
-    let run = tempo(&dir, &args(&HOTSEAT, &["--save", "claim2.pgn"]), input);
+    let run = tempo(dir, &args(&HOTSEAT, &["--save", "claim2.pgn"]), input);
     assert!(run.stdout.contains("You may claim a draw by threefold repetition: type claim."), "{}", run.stdout);
     assert!(run.stdout.contains("Draw by threefold repetition (claimed) (1/2-1/2)"), "{}", run.stdout);
 }
@@ -160,12 +160,12 @@ fn flag_fall_against_a_lone_king() {
     let timed = ["--tc", "0.01+0", "--fake-move-time", "1000"];
     // Black's flag falls: White's queen could still mate, so White wins.
     let fen = ["--fen", "4k3/8/8/8/8/8/8/4K2Q b - - 0 1"];
-    let run = tempo(&dir, &args(&args(&HOTSEAT, &fen), &args(&timed, &["--save", "a.pgn"])), "Kd7\n");
+    let run = tempo(dir, &args(&args(&HOTSEAT, &fen), &args(&timed, &["--save", "a.pgn"])), "Kd7\n");
     assert!(run.stdout.contains("Black lost on time: White wins (1-0)"), "{}", run.stdout);
     assert!(pgn(&dir.join("a.pgn")).contains("[Termination \"time_forfeit\"]"));
     // White's flag falls, but Black has a bare king: a draw.
     let fen = ["--fen", "4k3/8/8/8/8/8/8/4K2Q w - - 0 1"];
-    let run = tempo(&dir, &args(&args(&HOTSEAT, &fen), &args(&timed, &["--save", "b.pgn"])), "Qh5\n");
+    let run = tempo(dir, &args(&args(&HOTSEAT, &fen), &args(&timed, &["--save", "b.pgn"])), "Qh5\n");
     assert!(
         run.stdout.contains("White's flag fell, but Black has no material to checkmate: draw (1/2-1/2)"),
         "{}",
@@ -179,7 +179,7 @@ fn undo_restores_the_clocks() {
     let tmp = scratch("undo");
     let dir = tmp.path();
     let run = tempo(
-        &dir,
+        dir,
         &["--black", "engine:10", "--depth", "1", "--tc", "1+0", "--fake-move-time", "5000", "--ascii"],
         "e4\nundo\nquit\nn\n",
     );
@@ -195,7 +195,7 @@ fn undo_restores_the_clocks() {
 fn resignation() {
     let tmp = scratch("resign");
     let dir = tmp.path();
-    let run = tempo(&dir, &args(&HOTSEAT, &["--save", "r.pgn"]), "e4\nresign\n");
+    let run = tempo(dir, &args(&HOTSEAT, &["--save", "r.pgn"]), "e4\nresign\n");
     assert!(run.stdout.contains("Black resigns: White wins (1-0)"), "{}", run.stdout);
     assert!(pgn(&dir.join("r.pgn")).contains("[Termination \"resignation\"]"));
 }
@@ -204,7 +204,7 @@ fn resignation() {
 fn engine_declines_an_early_draw() {
     let tmp = scratch("draw");
     let dir = tmp.path();
-    let run = tempo(&dir, &["--black", "engine:10", "--depth", "2"], "draw\nquit\nn\n");
+    let run = tempo(dir, &["--black", "engine:10", "--depth", "2"], "draw\nquit\nn\n");
     assert!(run.stdout.contains("Tempo declines the draw offer."), "{}", run.stdout);
 }
 
@@ -213,13 +213,13 @@ fn end_of_input_saves_and_the_game_resumes() {
     let tmp = scratch("resume");
     let dir = tmp.path();
     let run =
-        tempo(&dir, &args(&HOTSEAT, &["--save", "unfinished.pgn", "--tc", "5+3", "--fake-move-time", "2000"]), "e4\n");
+        tempo(dir, &args(&HOTSEAT, &["--save", "unfinished.pgn", "--tc", "5+3", "--fake-move-time", "2000"]), "e4\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("the unfinished game is saved in unfinished.pgn"), "{}", run.stdout);
     let saved = pgn(&dir.join("unfinished.pgn"));
     assert!(saved.contains("[TimeControl \"300+3\"]") && saved.contains("1. e4 {[%clk 0:05:01]} *"), "{saved}");
     let run =
-        tempo(&dir, &args(&HOTSEAT, &["--pgn", "unfinished.pgn", "--fake-move-time", "2000"]), "e5\nfen\nresign\n");
+        tempo(dir, &args(&HOTSEAT, &["--pgn", "unfinished.pgn", "--fake-move-time", "2000"]), "e5\nfen\nresign\n");
     assert!(run.stdout.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq"), "{}", run.stdout);
     let saved = pgn(&dir.join("unfinished.pgn"));
     assert!(saved.contains("1. e4 {[%clk 0:05:01]} 1... e5 {[%clk 0:05:01]} 0-1"), "{saved}");
@@ -229,12 +229,12 @@ fn end_of_input_saves_and_the_game_resumes() {
 fn bad_options_are_explained() {
     let tmp = scratch("options");
     let dir = tmp.path();
-    let run = tempo(&dir, &["--white", "robot"], "");
+    let run = tempo(dir, &["--white", "robot"], "");
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("unknown player \"robot\""), "{}", run.stderr);
-    let run = tempo(&dir, &["--fen", "not a fen"], "");
+    let run = tempo(dir, &["--fen", "not a fen"], "");
     assert!(run.stderr.contains("--fen: invalid FEN \"not a fen\""), "{}", run.stderr);
-    let run = tempo(&dir, &["--tc", "fast"], "");
+    let run = tempo(dir, &["--tc", "fast"], "");
     assert!(run.stderr.contains("cannot read time control"), "{}", run.stderr);
 }
 
@@ -242,26 +242,26 @@ fn bad_options_are_explained() {
 fn perft_show_and_analyze_json() {
     let tmp = scratch("json");
     let dir = tmp.path();
-    let run = tempo(&dir, &["perft", "--depth", "3", "--json"], "");
+    let run = tempo(dir, &["perft", "--depth", "3", "--json"], "");
     let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(v["nodes"], 8902);
-    let run = tempo(&dir, &["perft", "--depth", "2"], "");
+    let run = tempo(dir, &["perft", "--depth", "2"], "");
     assert!(run.stdout.starts_with("perft 2: 400 nodes"), "{}", run.stdout);
 
-    let run = tempo(&dir, &["show", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "--json"], "");
+    let run = tempo(dir, &["show", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "--json"], "");
     let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(v["status"], "checkmate");
     assert_eq!(v["result"], "0-1");
     assert_eq!(v["legal_moves"], 0);
-    let run = tempo(&dir, &["show", "--ascii"], "");
+    let run = tempo(dir, &["show", "--ascii"], "");
     insta::assert_snapshot!(run.stdout);
 
-    let run = tempo(&dir, &["analyze", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--depth", "3", "--json"], "");
+    let run = tempo(dir, &["analyze", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--depth", "3", "--json"], "");
     let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(v["bestmove"], "Ra8#");
     assert_eq!(v["lines"][0]["score"]["mate"], 1);
     let run =
-        tempo(&dir, &["analyze", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--depth", "3", "--multipv", "2"], "");
+        tempo(dir, &["analyze", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--depth", "3", "--multipv", "2"], "");
     assert!(run.stdout.contains("    #1  d3   1. Ra8#"), "{}", run.stdout);
     assert!(run.stdout.contains("Best move: Ra8#"), "{}", run.stdout);
 }
@@ -271,7 +271,7 @@ fn draw_by_agreement_between_people() {
     let tmp = scratch("agreement");
     let dir = tmp.path();
     // The offer made before moving stands until the opponent answers.
-    let run = tempo(&dir, &args(&HOTSEAT, &["--save", "d.pgn"]), "draw\ne4\naccept\n");
+    let run = tempo(dir, &args(&HOTSEAT, &["--save", "d.pgn"]), "draw\ne4\naccept\n");
     assert!(run.stdout.contains("Player 1 offers a draw"), "{}", run.stdout);
     assert!(run.stdout.contains("Draw by agreement (1/2-1/2)"), "{}", run.stdout);
     assert!(pgn(&dir.join("d.pgn")).contains("[Termination \"agreement\"]"));
@@ -281,7 +281,7 @@ fn draw_by_agreement_between_people() {
 fn hint_moves_and_analysis() {
     let tmp = scratch("hint");
     let dir = tmp.path();
-    let run = tempo(&dir, &["--black", "engine:10", "--depth", "2"], "hint\nmoves\nanalyze\nbogus command\nquit\n");
+    let run = tempo(dir, &["--black", "engine:10", "--depth", "2"], "hint\nmoves\nanalyze\nbogus command\nquit\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("Hint: "), "{}", run.stdout);
     assert!(run.stdout.contains("Legal moves (20): Na3 Nc3 Nf3 Nh3 a3"), "{}", run.stdout);
@@ -296,10 +296,10 @@ fn fifty_move_claims() {
     let dir = tmp.path();
     // 99 half-moves without a capture or pawn move: the next quiet move reaches fifty moves.
     let fen = ["--fen", "7r/8/4k3/8/8/3K4/8/R7 w - - 99 80"];
-    let run = tempo(&dir, &args(&HOTSEAT, &fen), "claim Ra2\n");
+    let run = tempo(dir, &args(&HOTSEAT, &fen), "claim Ra2\n");
     assert!(run.stdout.contains("Draw by the fifty-move rule (claimed) (1/2-1/2)"), "{}", run.stdout);
     // An engine claims for itself when its move reaches the draw.
-    let run = tempo(&dir, &[fen[0], fen[1], "--white", "engine:10", "--depth", "2"], "");
+    let run = tempo(dir, &[fen[0], fen[1], "--white", "engine:10", "--depth", "2"], "");
     assert!(run.stdout.contains("Tempo claims a draw with this move."), "{}", run.stdout);
     assert!(run.stdout.contains("Draw by the fifty-move rule (claimed) (1/2-1/2)"), "{}", run.stdout);
 }
@@ -308,18 +308,18 @@ fn fifty_move_claims() {
 fn saved_games_can_be_shown_but_not_continued_once_over() {
     let tmp = scratch("show-pgn");
     let dir = tmp.path();
-    tempo(&dir, &args(&HOTSEAT, &["--save", "mate.pgn"]), "f3\ne5\ng4\nQh4\n");
-    let run = tempo(&dir, &["show", "--pgn", "mate.pgn", "--json"], "");
+    tempo(dir, &args(&HOTSEAT, &["--save", "mate.pgn"]), "f3\ne5\ng4\nQh4\n");
+    let run = tempo(dir, &["show", "--pgn", "mate.pgn", "--json"], "");
     let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(v["status"], "checkmate");
     assert_eq!(v["result"], "0-1");
     assert_eq!(v["moves"], serde_json::json!(["f3", "e5", "g4", "Qh4#"]));
-    let run = tempo(&dir, &["show", "--pgn", "mate.pgn", "--ascii"], "");
+    let run = tempo(dir, &["show", "--pgn", "mate.pgn", "--ascii"], "");
     assert!(run.stdout.contains("Moves: 1. f3 e5 2. g4 Qh4#"), "{}", run.stdout);
     assert!(run.stdout.contains("Checkmate: Black wins (0-1)"), "{}", run.stdout);
 
-    tempo(&dir, &args(&HOTSEAT, &["--save", "resigned.pgn"]), "e4\nresign\n");
-    let run = tempo(&dir, &["--pgn", "resigned.pgn"], "");
+    tempo(dir, &args(&HOTSEAT, &["--save", "resigned.pgn"]), "e4\nresign\n");
+    let run = tempo(dir, &["--pgn", "resigned.pgn"], "");
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("is already over (1-0); nothing to continue"), "{}", run.stderr);
 }
@@ -342,15 +342,15 @@ fn scripted_engine(dir: &Path, reply: &str) -> String {
 fn external_uci_engine() {
     let tmp = scratch("uci");
     let dir = tmp.path();
-    let engine = scripted_engine(&dir, "e7e5");
-    let run = tempo(&dir, &["--black", &engine, "--save", "u.pgn"], "e4\nresign\n");
+    let engine = scripted_engine(dir, "e7e5");
+    let run = tempo(dir, &["--black", &engine, "--save", "u.pgn"], "e4\nresign\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("Scripted plays 1... e5"), "{}", run.stdout);
     assert!(pgn(&dir.join("u.pgn")).contains("[Black \"Scripted\"]"));
 
     // An engine that claims to have no move in a position with legal moves forfeits.
-    let engine = scripted_engine(&dir, "(none)");
-    let run = tempo(&dir, &["--black", &engine, "--save", "f.pgn"], "e4\n");
+    let engine = scripted_engine(dir, "(none)");
+    let run = tempo(dir, &["--black", &engine, "--save", "f.pgn"], "e4\n");
     assert!(run.stdout.contains("Scripted failed: it answered no move"), "{}", run.stdout);
     assert!(run.stdout.contains("Black resigns: White wins (1-0)"), "{}", run.stdout);
 }
