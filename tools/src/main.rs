@@ -17,6 +17,7 @@ mod game;
 mod matches;
 mod perft;
 mod pgn;
+mod suite;
 mod tune;
 
 use anyhow::Result;
