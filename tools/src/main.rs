@@ -56,6 +56,14 @@ enum Command {
         command: book::BookCommand,
     },
     /// Run a `bm`/`am` EPD test suite with the built-in engine.
+    ///
+    /// One line per record, `ID: expected bm X, found Y: ok` (or `FAIL`), in file order; a
+    /// record that cannot be run (not EPD, an invalid position, a `bm`/`am` move that is not
+    /// legal) is a line `FILE:LINE: unreadable record (WHY): FAIL`, and the suite goes on. The
+    /// last line is `N passed, M failed`, unreadable records counted as failed.
+    ///
+    /// Exit status: 0 when every record could be run, however many positions the engine
+    /// missed (those are results); 1 when some record could not be read, or on an error.
     Epd(epd::EpdArgs),
     /// The engine's fixed bench: `Bench: N nodes M nps`.
     Bench(bench::BenchArgs),
