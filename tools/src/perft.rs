@@ -33,7 +33,7 @@ pub struct PerftArgs {
     /// A single position.
     #[arg(long, requires = "depth")]
     fen: Option<String>,
-    /// Depth for `--fen`.
+    /// Depth for `--fen` (at most 64).
     #[arg(long)]
     depth: Option<u32>,
     /// Print the count below each root move (UCI notation).
@@ -54,6 +54,10 @@ pub fn run(args: &PerftArgs) -> Result<bool> {
     }
     if let Some(fen) = &args.fen {
         let depth = args.depth.context("--fen needs --depth")?;
+        if depth > MAX_DEPTH {
+            // Deeper would only overflow the stack: fail with a reason instead.
+            bail!("--depth {depth} is above the deepest perft, {MAX_DEPTH}");
+        }
         let pos = parse_any(fen, args.chess960).with_context(|| format!("invalid fen {fen:?}"))?;
         return single(&pos, depth, args.divide);
     }
@@ -81,9 +85,9 @@ fn parse_any(fen: &str, chess960: bool) -> Result<Position, FenError> {
 /// (the jobs of a suite run in parallel anyway).
 const PARALLEL_ABOVE: u64 = 5_000_000;
 
-/// The deepest `;D` entry a suite may hold. Each ply is a stack frame of the count, and a
-/// count deeper than 64 plies that fits the 64 bits of a count needs fewer than two legal
-/// moves per ply on average: no real suite has one.
+/// The deepest count, for `--depth` and a suite's `;D` entries. Each ply is a stack frame,
+/// and a count deeper than 64 plies that fits the 64 bits of a count needs fewer than two
+/// legal moves per ply on average: no real position has one.
 const MAX_DEPTH: u32 = 64;
 
 /// The leaf count below each root move, the moves shared out across threads; `None` as soon

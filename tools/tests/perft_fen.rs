@@ -46,6 +46,15 @@ fn perft_without_divide_prints_only_the_total() {
 }
 
 #[test]
+fn perft_refuses_depths_beyond_any_count() {
+    let out =
+        tools(&["perft", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "--depth", "100000"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--depth 100000 is above the deepest perft, 64"), "{err}");
+}
+
+#[test]
 fn perft_suite_reports_failures_and_exit_status() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("suite.epd");
