@@ -71,23 +71,23 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
             "lines": lines,
             "time_ms": elapsed.as_millis() as u64,
         });
-        println!("{out}");
+        outln!("{out}")?;
         return Ok(0);
     }
-    println!("FEN: {}", pos.fen());
+    outln!("FEN: {}", pos.fen())?;
     if best.is_none() {
         let why = if pos.is_checkmate() { "checkmate" } else { "stalemate" };
-        println!("No legal move: {why}.");
+        outln!("No legal move: {why}.")?;
         return Ok(0);
     }
     let side = if pos.turn() == tempo_core::Color::White { "White" } else { "Black" };
-    println!("{side} to move; scores are {side}'s, in pawns (#N: mate in N moves).");
+    outln!("{side} to move; scores are {side}'s, in pawns (#N: mate in N moves).")?;
     for line in &lines {
-        println!("{}", format_line(&pos, line, 16));
+        outln!("{}", format_line(&pos, line, 16))?;
     }
     let nodes = lines.iter().map(|l| l.nodes).max().unwrap_or(0);
     if let Some(m) = best {
-        println!("Best move: {} ({} nodes, {:.1} s)", san(&pos, m), nodes, elapsed.as_secs_f64());
+        outln!("Best move: {} ({} nodes, {:.1} s)", san(&pos, m), nodes, elapsed.as_secs_f64())?;
     }
     Ok(0)
 }

@@ -1,6 +1,10 @@
 //! `tempo`: the program people run. Plays chess in the terminal (a person or an engine on
 //! each side, with clocks) and inspects positions (`show`, `analyze`, `perft`).
 
+// First, so that every command module can use `outln!`.
+#[macro_use]
+mod output;
+
 mod analyze;
 mod args;
 mod board_view;
@@ -30,6 +34,8 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(code) => ExitCode::from(code as u8),
+        // The reader of our output has gone (`| head`): stop without a word.
+        Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             // Leave the terminal's colours as they were, whatever was drawn before the error.
             if std::io::IsTerminal::is_terminal(&std::io::stdout()) {

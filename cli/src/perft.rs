@@ -35,13 +35,13 @@ pub fn run(args: &PerftArgs) -> Result<i32> {
                 split.iter().map(|&(m, n)| (tempo_notation::uci_move(&pos, m), json!(n))).collect();
             out["divide"] = serde_json::Value::Object(moves);
         }
-        println!("{out}");
+        outln!("{out}")?;
         return Ok(0);
     }
     for (m, n) in &split {
-        println!("{:<8} {n}", san(&pos, *m));
+        outln!("{:<8} {n}", san(&pos, *m))?;
     }
     let nps = nodes as f64 / secs.max(1e-9);
-    println!("perft {}: {nodes} nodes ({:.3} s, {:.1} Mnps)", args.depth, secs, nps / 1e6);
+    outln!("perft {}: {nodes} nodes ({:.3} s, {:.1} Mnps)", args.depth, secs, nps / 1e6)?;
     Ok(0)
 }

@@ -66,20 +66,20 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
         if args.pgn.is_some() {
             out["moves"] = json!(moves);
         }
-        println!("{out}");
+        outln!("{out}")?;
         return Ok(0);
     }
     let caps = capabilities();
     let style = BoardStyle { unicode: !args.ascii && caps.unicode, colour: caps.colour };
     for line in render_board(&pos, style, args.flip, &Highlights::of(&pos, game.moves().last().copied())) {
-        println!("{line}");
+        outln!("{line}")?;
     }
-    println!();
+    outln!()?;
     if !moves.is_empty() {
-        println!("Moves: {}", numbered(game.initial_position(), &moves));
+        outln!("Moves: {}", numbered(game.initial_position(), &moves))?;
     }
-    println!("FEN: {}", pos.fen());
-    println!("{}", describe_position(&game, pgn_result));
+    outln!("FEN: {}", pos.fen())?;
+    outln!("{}", describe_position(&game, pgn_result))?;
     Ok(0)
 }
 

@@ -47,6 +47,6 @@ pub use game::{
 };
 pub use movegen::MoveFilter;
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
-pub use perft::{divide, perft, perft_plain};
+pub use perft::{divide, perft, perft_plain, perft_within};
 pub use position::{Ending, Position, Setup};
 pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};

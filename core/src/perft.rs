@@ -1,5 +1,6 @@
 //! perft: the number of leaf nodes of the legal move tree, the standard test of a move
-//! generator. `perft` counts the last ply in bulk; `perft_plain` plays every move.
+//! generator. `perft` counts the last ply in bulk; `perft_plain` plays every move;
+//! `perft_within` is `perft` that gives up as soon as the count exceeds a limit.
 
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -21,6 +22,45 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
             nodes
         }
     }
+}
+
+/// Leaf count at `depth` if it is at most `limit`, else `None`, found without counting
+/// further: the search stops as soon as the leaves counted so far exceed `limit`.
+///
+/// For checking an expected count that may be wrong (a perft suite's `;D300 5`): the work is
+/// bounded by the limit, not by the size of the tree. Bulk counting as in [`perft`], with one
+/// comparison per subtree on top, kept out of `perft` itself so that `perft` pays nothing.
+/// Like `perft`, it recurses once per ply (under a kilobyte of stack each): callers reading
+/// depths from untrusted input bound them.
+///
+/// ```
+/// use tempo_core::{perft_within, Position};
+///
+/// let start = Position::startpos();
+/// assert_eq!(perft_within(&start, 3, 8_902), Some(8_902));
+/// assert_eq!(perft_within(&start, 3, 8_901), None);
+/// // Returns at once, where `perft(&start, 300)` would never end.
+/// assert_eq!(perft_within(&start, 300, 5), None);
+/// ```
+pub fn perft_within(pos: &Position, depth: u32, limit: u64) -> Option<u64> {
+    let count = match depth {
+        0 => 1,
+        1 => pos.count_legal_moves(),
+        _ => {
+            let mut nodes = 0;
+            let mut moves = MoveList::new();
+            pos.legal_moves_into(&mut moves);
+            for &m in &moves {
+                let mut child = *pos;
+                child.play_unchecked(m);
+                // What is left of the limit bounds each subtree, so `nodes <= limit` holds
+                // throughout (no overflow, whatever the depth).
+                nodes += perft_within(&child, depth - 1, limit - nodes)?;
+            }
+            nodes
+        }
+    };
+    (count <= limit).then_some(count)
 }
 
 /// Leaf count at `depth`, playing every move including the last ply.
@@ -47,4 +87,33 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
             (m, perft(&child, depth.saturating_sub(1)))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{parse_fen, CastlingMode};
+
+    const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+    #[test]
+    fn within_agrees_with_perft_at_and_above_the_count() {
+        let pos = parse_fen(KIWIPETE, CastlingMode::Standard).unwrap();
+        for depth in 0..=3 {
+            let n = perft(&pos, depth);
+            assert_eq!(perft_within(&pos, depth, n), Some(n), "depth {depth}");
+            assert_eq!(perft_within(&pos, depth, u64::MAX), Some(n), "depth {depth}");
+            assert_eq!(perft_within(&pos, depth, n - 1), None, "depth {depth}");
+        }
+    }
+
+    #[test]
+    fn within_ends_on_absurd_depths() {
+        let pos = Position::startpos();
+        assert_eq!(perft_within(&pos, 300, 1_000), None);
+        assert_eq!(perft_within(&pos, 2, 0), None);
+        // No legal move: every depth has no leaf, and the answer is immediate.
+        let mate = parse_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", CastlingMode::Standard).unwrap();
+        assert_eq!(perft_within(&mate, 1_000_000, 0), Some(0));
+    }
 }

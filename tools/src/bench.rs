@@ -19,8 +19,8 @@ pub struct BenchArgs {
 pub fn run(args: &BenchArgs) -> Result<bool> {
     let report = run_bench(args.depth, args.hash.max(1), |_, _| {});
     for (i, nodes) in report.nodes_per_position.iter().enumerate() {
-        println!("position {:>2}: {nodes} nodes", i + 1);
+        outln!("position {:>2}: {nodes} nodes", i + 1)?;
     }
-    println!("Bench: {} nodes {} nps", report.nodes, report.nps());
+    outln!("Bench: {} nodes {} nps", report.nodes, report.nps())?;
     Ok(true)
 }

@@ -84,7 +84,7 @@ fn build(pgn: &PathBuf, out: &PathBuf, max_ply: usize, min_score: u64) -> Result
     }
     let book = builder.build(min_score);
     std::fs::write(out, book.to_bytes()).with_context(|| format!("cannot write {}", out.display()))?;
-    println!("{} entries from {used} games ({skipped} skipped) written to {}", book.len(), out.display());
+    outln!("{} entries from {used} games ({skipped} skipped) written to {}", book.len(), out.display())?;
     Ok(true)
 }
 
@@ -94,7 +94,7 @@ fn probe(fen: &str, path: &PathBuf) -> Result<bool> {
     let book = Book::from_bytes(&bytes).with_context(|| format!("{} is not a Polyglot book", path.display()))?;
     let moves = book.probe(&pos);
     if moves.is_empty() {
-        println!("no book moves (key {:016x})", pos.key());
+        outln!("no book moves (key {:016x})", pos.key())?;
         return Ok(true);
     }
     let total: u64 = moves.iter().map(|&(_, w)| u64::from(w)).sum();
@@ -102,12 +102,12 @@ fn probe(fen: &str, path: &PathBuf) -> Result<bool> {
         bail!("the book's weights here are all zero");
     }
     for (m, weight) in moves {
-        println!(
+        outln!(
             "{:<6} {:<8} weight {weight:>5}  {:5.1}%",
             uci_move(&pos, m),
             san(&pos, m),
             100.0 * f64::from(weight) / total as f64
-        );
+        )?;
     }
     Ok(true)
 }

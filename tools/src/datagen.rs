@@ -226,13 +226,13 @@ pub fn run(args: &DatagenArgs) -> Result<bool> {
         }
     }
     out.flush()?;
-    println!(
+    outln!(
         "{positions} positions from {played} games (+{} ={} -{} for White; {} games discarded: ended in the random plies or started beyond --max-start-score) written to {}",
         tally[0],
         tally[1],
         tally[2],
         args.games - played,
         args.out.display()
-    );
+    )?;
     Ok(true)
 }

@@ -26,11 +26,11 @@ pub fn run(command: &FenCommand) -> Result<bool> {
             let mode = if *chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
             match parse_fen(&fen, mode) {
                 Ok(pos) => {
-                    println!("{}", if *chess960 { pos.shredder_fen() } else { pos.fen() });
+                    outln!("{}", if *chess960 { pos.shredder_fen() } else { pos.fen() })?;
                     Ok(true)
                 }
                 Err(e) => {
-                    println!("invalid fen: {e}");
+                    outln!("invalid fen: {e}")?;
                     Ok(false)
                 }
             }

@@ -82,7 +82,7 @@ pub fn run(args: &GameArgs) -> Result<bool> {
     if args.json {
         // Written field by field to keep the documented key order.
         let json = |v: serde_json::Value| v.to_string();
-        println!(
+        outln!(
             "{{\"fen\":{},\"result\":{},\"termination\":{},\"claimable\":{},\"check\":{},\"legal_moves\":{}}}",
             json(fen.into()),
             json(result.into()),
@@ -90,14 +90,14 @@ pub fn run(args: &GameArgs) -> Result<bool> {
             json(claimable.into()),
             pos.is_check(),
             legal_moves
-        );
+        )?;
     } else {
-        println!("fen: {fen}");
-        println!("result: {result}");
-        println!("termination: {}", termination.unwrap_or("-"));
-        println!("claimable: {}", if claimable.is_empty() { "-".to_owned() } else { claimable.join(", ") });
-        println!("check: {}", pos.is_check());
-        println!("legal moves: {legal_moves}");
+        outln!("fen: {fen}")?;
+        outln!("result: {result}")?;
+        outln!("termination: {}", termination.unwrap_or("-"))?;
+        outln!("claimable: {}", if claimable.is_empty() { "-".to_owned() } else { claimable.join(", ") })?;
+        outln!("check: {}", pos.is_check())?;
+        outln!("legal moves: {legal_moves}")?;
     }
     Ok(true)
 }

@@ -1,5 +1,12 @@
 //! `tempo-tools`: developer tooling for Tempo. A thin binary: argument parsing here, the
 //! work in one module per command, the chess in the libraries.
+//!
+//! Exit status: 0 on success, 1 when a check fails or on an error. A closed standard output
+//! (`tempo-tools ... | head`) ends any command quietly with status 0: see [`output`].
+
+// First, so that every command module can use `outln!`.
+#[macro_use]
+mod output;
 
 mod bench;
 mod book;
@@ -10,6 +17,7 @@ mod game;
 mod matches;
 mod perft;
 mod pgn;
+mod suite;
 mod tune;
 
 use anyhow::Result;
@@ -17,7 +25,13 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "tempo-tools", version, about = "Developer tools for the Tempo chess toolkit")]
+#[command(
+    name = "tempo-tools",
+    version,
+    about = "Developer tools for the Tempo chess toolkit",
+    after_help = "Exit status: 0 on success, 1 when a check fails or on an error. When standard output is \
+                  closed early (`tempo-tools ... | head`), the command stops quietly with status 0."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -42,6 +56,14 @@ enum Command {
         command: book::BookCommand,
     },
     /// Run a `bm`/`am` EPD test suite with the built-in engine.
+    ///
+    /// One line per record, `ID: expected bm X, found Y: ok` (or `FAIL`), in file order; a
+    /// record that cannot be run (not EPD, an invalid position, a `bm`/`am` move that is not
+    /// legal) is a line `FILE:LINE: unreadable record (WHY): FAIL`, and the suite goes on. The
+    /// last line is `N passed, M failed`, unreadable records counted as failed.
+    ///
+    /// Exit status: 0 when every record could be run, however many positions the engine
+    /// missed (those are results); 1 when some record could not be read, or on an error.
     Epd(epd::EpdArgs),
     /// The engine's fixed bench: `Bench: N nodes M nps`.
     Bench(bench::BenchArgs),
@@ -75,6 +97,8 @@ fn main() -> ExitCode {
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
+        // The reader of our output has gone (`| head`): stop without a word.
+        Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE

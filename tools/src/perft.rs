@@ -3,19 +3,28 @@
 //! Output contract (DESIGN.md): with `--epd`, one line per failure and a last line
 //! `N passed, M failed` (exit 1 on any failure); with `--fen`, `move: count` lines under
 //! `--divide` and a last line `Nodes searched: N`.
+//!
+//! A suite is data to distrust: a line that is not a `FEN ;D1 n ;D2 m` record is a failure
+//! (a broken suite must not pass), and every count is checked with `perft_within`, which gives
+//! up once the leaves exceed the expected count, so a wrong or absurd entry (`;D300 5`) costs
+//! no more than a right one.
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use std::path::PathBuf;
-use tempo_core::{parse_fen, perft, CastlingMode, FenError, Position, PositionError};
+use std::path::{Path, PathBuf};
+use tempo_core::{parse_fen, perft_within, CastlingMode, FenError, Move, Position, PositionError};
 use tempo_notation::uci_move;
+
+use crate::suite;
 
 #[derive(Args)]
 pub struct PerftArgs {
     /// EPD perft suites (`FEN ;D1 20 ;D2 400 ...`). Files whose header comments mention
-    /// CHESS960 use Chess960 castling.
+    /// CHESS960 use Chess960 castling. A line that is not such a record (no `;D` entry, an
+    /// invalid FEN, a malformed entry, a depth above 64) counts as a failure, as does a count
+    /// that exceeds the expected one (found without counting further).
     #[arg(long, num_args = 1.., conflicts_with = "fen")]
     epd: Vec<PathBuf>,
     /// Only check counts up to this many nodes.
@@ -24,7 +33,7 @@ pub struct PerftArgs {
     /// A single position.
     #[arg(long, requires = "depth")]
     fen: Option<String>,
-    /// Depth for `--fen`.
+    /// Depth for `--fen` (at most 64).
     #[arg(long)]
     depth: Option<u32>,
     /// Print the count below each root move (UCI notation).
@@ -45,6 +54,10 @@ pub fn run(args: &PerftArgs) -> Result<bool> {
     }
     if let Some(fen) = &args.fen {
         let depth = args.depth.context("--fen needs --depth")?;
+        if depth > MAX_DEPTH {
+            // Deeper would only overflow the stack: fail with a reason instead.
+            bail!("--depth {depth} is above the deepest perft, {MAX_DEPTH}");
+        }
         let pos = parse_any(fen, args.chess960).with_context(|| format!("invalid fen {fen:?}"))?;
         return single(&pos, depth, args.divide);
     }
@@ -68,122 +81,168 @@ fn parse_any(fen: &str, chess960: bool) -> Result<Position, FenError> {
     }
 }
 
-/// Leaf count, split across threads at the root.
-fn parallel_perft(pos: &Position, depth: u32) -> Vec<(tempo_core::Move, u64)> {
-    let moves = pos.legal_moves();
-    moves
+/// Counts above this are split at the root across threads; smaller ones run one per thread
+/// (the jobs of a suite run in parallel anyway).
+const PARALLEL_ABOVE: u64 = 5_000_000;
+
+/// The deepest count, for `--depth` and a suite's `;D` entries. Each ply is a stack frame,
+/// and a count deeper than 64 plies that fits the 64 bits of a count needs fewer than two
+/// legal moves per ply on average: no real position has one.
+const MAX_DEPTH: u32 = 64;
+
+/// The leaf count below each root move, the moves shared out across threads; `None` as soon
+/// as one of them exceeds `limit`.
+fn parallel_divide(pos: &Position, depth: u32, limit: u64) -> Option<Vec<(Move, u64)>> {
+    pos.legal_moves()
         .par_iter()
         .map(|&m| {
             let mut child = *pos;
             child.play_unchecked(m);
-            (m, perft(&child, depth.saturating_sub(1)))
+            perft_within(&child, depth.saturating_sub(1), limit).map(|n| (m, n))
         })
         .collect()
 }
 
+/// The sum of divided counts, `None` past `limit`.
+fn total_within(counts: &[(Move, u64)], limit: u64) -> Option<u64> {
+    counts.iter().try_fold(0u64, |sum, &(_, n)| sum.checked_add(n)).filter(|&total| total <= limit)
+}
+
+/// The leaf count if it is at most `limit` (found without counting further), split at the
+/// root when it may be big. Each root move is bounded by the whole limit, so a wrong count
+/// costs at most the number of root moves times the limit.
+fn count_within(pos: &Position, depth: u32, limit: u64) -> Option<u64> {
+    if depth < 2 || limit <= PARALLEL_ABOVE {
+        return perft_within(pos, depth, limit);
+    }
+    total_within(&parallel_divide(pos, depth, limit)?, limit)
+}
+
+/// `--fen FEN --depth D [--divide]`.
 fn single(pos: &Position, depth: u32, divide: bool) -> Result<bool> {
-    let total = if depth == 0 {
-        1
-    } else if divide {
-        let counts = parallel_perft(pos, depth);
+    const TOO_MANY: &str = "the count does not fit in 64 bits";
+    let total = if divide && depth > 0 {
+        let counts = parallel_divide(pos, depth, u64::MAX).context(TOO_MANY)?;
         for (m, n) in &counts {
-            println!("{}: {n}", uci_move(pos, *m));
+            outln!("{}: {n}", uci_move(pos, *m))?;
         }
-        counts.iter().map(|(_, n)| n).sum()
-    } else if depth >= 4 {
-        parallel_perft(pos, depth).iter().map(|(_, n)| n).sum()
+        total_within(&counts, u64::MAX).context(TOO_MANY)?
     } else {
-        perft(pos, depth)
+        count_within(pos, depth, u64::MAX).context(TOO_MANY)?
     };
     if divide {
-        println!();
+        outln!()?;
     }
-    println!("Nodes searched: {total}");
+    outln!("Nodes searched: {total}")?;
     Ok(true)
 }
 
+/// One count of a suite to verify.
 struct Job {
+    /// `file:line`, for the failure message.
     origin: String,
     fen: String,
-    mode: CastlingMode,
+    pos: Position,
     depth: u32,
     expected: u64,
 }
 
-fn load_jobs(args: &PerftArgs) -> Result<(Vec<Job>, Vec<String>)> {
-    let mut jobs = Vec::new();
-    let mut malformed = Vec::new();
-    for path in &args.epd {
-        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let header_960 = text.lines().take_while(|l| l.starts_with('#')).any(|l| l.contains("CHESS960"));
-        let mode = if header_960 || args.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
+/// What a suite line asks for: counts to verify, or why it cannot be checked.
+enum Check {
+    Count(Job),
+    Malformed(String),
+}
+
+/// `D<depth> <count>`, as (depth, count).
+fn parse_entry(entry: &str) -> Option<(u32, u64)> {
+    let (depth, count) = entry.strip_prefix('D')?.split_once(char::is_whitespace)?;
+    Some((depth.parse().ok()?, count.trim().parse().ok()?))
+}
+
+/// The checks of one record `FEN ;D1 20 ;D2 400`: one per entry whose count is within
+/// `max_nodes`, one failure per malformed entry, and a single failure for the whole line when
+/// it has no entry or its FEN is invalid.
+fn read_record(origin: &str, line: &str, chess960: bool, max_nodes: Option<u64>) -> Vec<Check> {
+    let mut parts = line.split(';');
+    let fen = parts.next().unwrap_or_default().trim();
+    // Empty entries are the separators' slack: `... 0 1;D1 20;D2 400;`.
+    let entries: Vec<&str> = parts.map(str::trim).filter(|e| !e.is_empty()).collect();
+    if entries.is_empty() {
+        return vec![Check::Malformed(format!("{origin}: not a perft record (FEN ;D1 n ;D2 m ...): {line:?}"))];
+    }
+    let pos = match parse_any(fen, chess960) {
+        Ok(pos) => pos,
+        Err(e) => return vec![Check::Malformed(format!("{origin}: {fen}: {e}"))],
+    };
+    let mut checks = Vec::new();
+    for entry in entries {
+        match parse_entry(entry) {
+            None => checks.push(Check::Malformed(format!("{origin}: malformed depth entry {entry:?}"))),
+            Some((depth, _)) if depth > MAX_DEPTH => {
+                checks.push(Check::Malformed(format!("{origin}: depth entry {entry:?}: depth above {MAX_DEPTH}")))
             }
-            let origin = format!("{}:{}", path.display(), i + 1);
-            let mut parts = line.split(';');
-            let fen = parts.next().unwrap_or_default().trim().to_owned();
-            for part in parts {
-                let part = part.trim();
-                let parsed = part
-                    .strip_prefix('D')
-                    .and_then(|p| p.split_once(char::is_whitespace))
-                    .and_then(|(d, n)| Some((d.parse::<u32>().ok()?, n.trim().parse::<u64>().ok()?)));
-                match parsed {
-                    Some((depth, expected)) => {
-                        if args.max_nodes.is_none_or(|max| expected <= max) {
-                            jobs.push(Job { origin: origin.clone(), fen: fen.clone(), mode, depth, expected });
-                        }
-                    }
-                    None => malformed.push(format!("{origin}: malformed depth entry {part:?}")),
+            Some((depth, expected)) => {
+                if max_nodes.is_none_or(|max| expected <= max) {
+                    let job = Job { origin: origin.to_owned(), fen: fen.to_owned(), pos, depth, expected };
+                    checks.push(Check::Count(job));
                 }
             }
         }
     }
-    Ok((jobs, malformed))
+    checks
 }
 
+/// The checks of one suite file, in file order.
+fn read_suite(path: &Path, chess960: bool, max_nodes: Option<u64>) -> Result<Vec<Check>> {
+    let text = suite::read(path)?;
+    let header_960 = text.lines().take_while(|l| l.starts_with('#')).any(|l| l.contains("CHESS960"));
+    let mut checks = Vec::new();
+    for (number, line) in suite::records(&text) {
+        let origin = format!("{}:{number}", path.display());
+        checks.extend(read_record(&origin, line, chess960 || header_960, max_nodes));
+    }
+    Ok(checks)
+}
+
+/// The failure line of a check, `None` if it passes.
+fn verify(check: &Check) -> Option<String> {
+    let job = match check {
+        Check::Count(job) => job,
+        Check::Malformed(why) => return Some(why.clone()),
+    };
+    let got = match count_within(&job.pos, job.depth, job.expected) {
+        Some(got) if got == job.expected => return None,
+        Some(got) => got.to_string(),
+        None => format!("more than {}", job.expected),
+    };
+    Some(format!("{}: {} depth {}: expected {}, got {got}", job.origin, job.fen, job.depth, job.expected))
+}
+
+/// `--epd FILE...`.
 fn suites(args: &PerftArgs) -> Result<bool> {
-    let (jobs, malformed) = load_jobs(args)?;
-    let total_nodes: u64 = jobs.iter().map(|j| j.expected).sum();
-    let bar = ProgressBar::new(total_nodes);
+    let mut checks = Vec::new();
+    for path in &args.epd {
+        checks.extend(read_suite(path, args.chess960, args.max_nodes)?);
+    }
+    let expected = |check: &Check| if let Check::Count(job) = check { job.expected } else { 0 };
+    let bar = ProgressBar::new(checks.iter().map(expected).sum());
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {percent:>3}% {human_pos}/{human_len} nodes, eta {eta}")
             .expect("valid template"),
     );
-    // Big counts split at the root; small ones run one per thread.
-    let failures: Vec<String> = jobs
+    let failures: Vec<String> = checks
         .par_iter()
-        .filter_map(|job| {
-            let parsed = match job.mode {
-                CastlingMode::Chess960 => parse_fen(&job.fen, CastlingMode::Chess960),
-                // A file without the CHESS960 header may still hold Shredder-FEN lines.
-                CastlingMode::Standard => parse_any(&job.fen, false),
-            };
-            let result = match parsed {
-                Ok(pos) => {
-                    let got = if job.expected > 5_000_000 {
-                        parallel_perft(&pos, job.depth).iter().map(|(_, n)| n).sum()
-                    } else {
-                        perft(&pos, job.depth)
-                    };
-                    (got != job.expected).then(|| {
-                        format!("{}: {} depth {}: expected {}, got {got}", job.origin, job.fen, job.depth, job.expected)
-                    })
-                }
-                Err(e) => Some(format!("{}: {}: {e}", job.origin, job.fen)),
-            };
-            bar.inc(job.expected);
-            result
+        .filter_map(|check| {
+            let failure = verify(check);
+            bar.inc(expected(check));
+            failure
         })
         .collect();
     bar.finish_and_clear();
-    for line in malformed.iter().chain(&failures) {
-        println!("{line}");
+    for line in &failures {
+        outln!("{line}")?;
     }
-    let failed = failures.len() + malformed.len();
-    println!("{} passed, {failed} failed", jobs.len() - failures.len());
-    Ok(failed == 0)
+    let passed = checks.len() - failures.len();
+    outln!("{passed} passed, {} failed", failures.len())?;
+    Ok(failures.is_empty())
 }

@@ -4,6 +4,8 @@
 use anyhow::{Context, Result};
 use clap::{Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use serde::{Serialize, Serializer};
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -23,7 +25,9 @@ pub enum PgnCommand {
         /// The PGN file (`-` for standard input).
         file: PathBuf,
         /// Output form: `pgn` (export format), `uci` (a UCI `position` argument per game),
-        /// `fen` (the final position of each game), `json` (one object per line).
+        /// `fen` (the final position of each game), `json` (one object per line: `tags` in
+        /// file order, `start_fen`, `moves_san`, `moves_uci`, `result`, `final_fen`; the
+        /// result is the termination marker, else the `Result` tag, else `*`, as in `pgn`).
         #[arg(long, value_enum)]
         to: Format,
     },
@@ -119,24 +123,42 @@ fn uci_line(game: &PgnGame) -> String {
     line
 }
 
-fn json_line(game: &PgnGame) -> String {
+/// A game as one JSON line (`--to json`), keys in this order.
+#[derive(Serialize)]
+struct JsonGame<'a> {
+    tags: Tags<'a>,
+    start_fen: String,
+    moves_san: Vec<String>,
+    moves_uci: Vec<String>,
+    /// The result `--to pgn` writes: the marker, else the `Result` tag, else `*`.
+    result: &'static str,
+    final_fen: String,
+}
+
+/// Tag pairs as a JSON object in file order, like `headers` in `data/pgn/expected.json`
+/// (a `serde_json::Map` would sort them). A repeated tag keeps its first value, the one
+/// `PgnGame::tag` reads.
+struct Tags<'a>(&'a [(String, String)]);
+
+impl Serialize for Tags<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seen = HashSet::new();
+        serializer.collect_map(self.0.iter().filter(|(name, _)| seen.insert(name.as_str())).map(|(n, v)| (n, v)))
+    }
+}
+
+fn json_line(game: &PgnGame) -> serde_json::Result<String> {
     let moves: Vec<Move> = game.mainline();
     let positions = game.mainline_positions();
-    let uci: Vec<String> = moves.iter().zip(&positions).map(|(m, pos)| uci_move(pos, *m)).collect();
-    let mut tags = serde_json::Map::new();
-    for (name, value) in &game.tags {
-        tags.entry(name.clone()).or_insert_with(|| value.clone().into());
-    }
     let last = positions.last().copied().unwrap_or(game.start);
-    serde_json::json!({
-        "tags": tags,
-        "start_fen": fen_of(&game.start),
-        "moves_san": san_line(&game.start, &moves),
-        "moves_uci": uci,
-        "result": game.result.map(|r| r.as_str()),
-        "final_fen": fen_of(&last),
+    serde_json::to_string(&JsonGame {
+        tags: Tags(&game.tags),
+        start_fen: fen_of(&game.start),
+        moves_san: san_line(&game.start, &moves),
+        moves_uci: moves.iter().zip(&positions).map(|(m, pos)| uci_move(pos, *m)).collect(),
+        result: game.export_result().as_str(),
+        final_fen: fen_of(&last),
     })
-    .to_string()
 }
 
 fn convert(path: &Path, format: Format) -> Result<bool> {
@@ -154,7 +176,7 @@ fn convert(path: &Path, format: Format) -> Result<bool> {
                 Format::Pgn => out.write_all(pgn_string(&game).as_bytes())?,
                 Format::Uci => writeln!(out, "{}", uci_line(&game))?,
                 Format::Fen => writeln!(out, "{}", fen_of(&game.final_position()))?,
-                Format::Json => writeln!(out, "{}", json_line(&game))?,
+                Format::Json => writeln!(out, "{}", json_line(&game)?)?,
             },
             Err(e) => {
                 broken += 1;

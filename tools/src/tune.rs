@@ -269,13 +269,13 @@ pub fn run(args: &TuneArgs) -> Result<bool> {
     let mut params = current_params();
     let k = fit_k(&training, &params);
     let initial = (loss(&training, &params, k, args.lambda), loss(&validation, &params, k, args.lambda));
-    println!(
+    outln!(
         "{} training and {} validation positions; K = {k:.3}; loss {:.6} / {:.6}",
         training.len(),
         validation.len(),
         initial.0,
         initial.1
-    );
+    )?;
 
     // Adam, keeping the parameters with the best validation loss (early stopping: past that
     // point the weights fit the training games' noise).
@@ -299,13 +299,13 @@ pub fn run(args: &TuneArgs) -> Result<bool> {
             best = (judged_loss, params.clone(), epoch);
         }
         if epoch % 50 == 0 || epoch == args.epochs {
-            println!("epoch {epoch}: loss {:.6} / {:.6}", loss(&training, &params, k, args.lambda), judged_loss);
+            outln!("epoch {epoch}: loss {:.6} / {:.6}", loss(&training, &params, k, args.lambda), judged_loss)?;
         }
     }
-    println!("best validation loss at epoch {}", best.2);
+    outln!("best validation loss at epoch {}", best.2)?;
     let rounded: Vec<f64> = best.1.iter().map(|p| p.round()).collect();
     let last = (loss(&training, &rounded, k, args.lambda), loss(&validation, &rounded, k, args.lambda));
-    println!("tuned (rounded): loss {:.6} / {:.6} (from {:.6} / {:.6})", last.0, last.1, initial.0, initial.1);
+    outln!("tuned (rounded): loss {:.6} / {:.6} (from {:.6} / {:.6})", last.0, last.1, initial.0, initial.1)?;
     if let Some(path) = &args.write {
         let note = format!(
             "Tuned on {} positions of {}: K {k:.3}, lambda {}, epoch {} of {}; loss {:.6} -> {:.6} (validation {:.6} -> {:.6}).",
@@ -321,7 +321,7 @@ pub fn run(args: &TuneArgs) -> Result<bool> {
         );
         std::fs::write(path, weights_source(&rounded, &note))
             .with_context(|| format!("cannot write {}", path.display()))?;
-        println!("weights written to {}", path.display());
+        outln!("weights written to {}", path.display())?;
     }
     Ok(true)
 }

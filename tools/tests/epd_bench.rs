@@ -33,6 +33,39 @@ fn epd_suite_reports_each_position_and_a_summary() {
 }
 
 #[test]
+fn epd_suite_reports_unreadable_records_and_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("suite.epd");
+    // A byte order mark first; then a move that is not legal, a line that is not EPD and a
+    // position without a white king, between positions that run.
+    std::fs::write(
+        &path,
+        "\u{feff}6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"first\";\n\
+         # a comment\n\
+         6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Qd8#; id \"illegal bm\";\n\
+         garbage line\n\
+         6k1/5ppp/8/8/8/8/8/R6k w - - bm Ra8#;\n\
+         6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#;\n",
+    )
+    .unwrap();
+    let out = tools(&["epd", path.to_str().unwrap(), "--movetime", "50"]);
+    let text = String::from_utf8(out.stdout).unwrap().replace(path.to_str().unwrap(), "suite.epd");
+    // Unreadable records make the suite itself broken: exit status 1.
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6, "{text}");
+    assert!(lines[0].starts_with("first: expected bm Ra8#, found Ra8#: ok"), "{text}");
+    assert_eq!(lines[1], "suite.epd:3: unreadable record (operand \"Qd8#\" of bm: no such move \"Qd8#\"): FAIL");
+    assert!(lines[2].starts_with("suite.epd:4: unreadable record (epd \"garbage line\""), "{text}");
+    assert!(lines[2].ends_with("): FAIL"), "{text}");
+    assert!(lines[3].starts_with("suite.epd:5: unreadable record (invalid position"), "{text}");
+    assert!(lines[3].ends_with("): FAIL"), "{text}");
+    // A record without an id is named by its line.
+    assert!(lines[4].starts_with("line 6: expected bm Ra8#, found Ra8#: ok"), "{text}");
+    assert_eq!(lines[5], "2 passed, 3 failed");
+}
+
+#[test]
 fn bench_prints_the_signature_line() {
     let out = tools(&["bench", "--depth", "3"]);
     let text = String::from_utf8(out.stdout).unwrap();

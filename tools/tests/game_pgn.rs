@@ -126,3 +126,65 @@ fn pgn_convert_forms() {
     assert!(pgn.lines().all(|l| l.starts_with('[') || l.chars().count() <= 80));
     assert_eq!(pgn.matches("[Event ").count(), 8);
 }
+
+/// The tag names of every game of a PGN text, in file order.
+fn tag_names(pgn: &str) -> Vec<Vec<String>> {
+    let mut games: Vec<Vec<String>> = Vec::new();
+    let mut in_tags = false;
+    for line in pgn.lines() {
+        let Some(name) = line.strip_prefix('[').and_then(|l| l.split_whitespace().next()) else {
+            in_tags = false;
+            continue;
+        };
+        if !in_tags {
+            games.push(Vec::new());
+            in_tags = true;
+        }
+        games.last_mut().unwrap().push(name.to_owned());
+    }
+    games
+}
+
+#[test]
+fn pgn_convert_json_keeps_tags_in_file_order() {
+    // Not alphabetical, and not the Seven Tag Roster's order either: EventDate before Round,
+    // Result before White.
+    let file = data("kasparov-deep-blue-1997.pgn");
+    let expected = tag_names(&std::fs::read_to_string(&file).unwrap());
+    let text = stdout(&tools(&["pgn", "convert", &file, "--to", "json"]));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), expected.len());
+    for (line, names) in lines.iter().zip(&expected) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["tags"].as_object().unwrap().len(), names.len(), "{line}");
+        // serde_json::Value sorts keys: read the order from the text itself.
+        let at: Vec<usize> = names.iter().map(|n| line.find(&format!("\"{n}\":")).expect("tag in line")).collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "tags out of file order: {line}");
+        assert!(line.starts_with("{\"tags\":{\"Event\":"), "{line}");
+    }
+}
+
+#[test]
+fn pgn_convert_json_repeated_tags_and_result_from_the_tag() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.pgn");
+    std::fs::write(
+        &path,
+        "[White \"w\"]\n[Event \"e\"]\n[Result \"0-1\"]\n[Event \"again\"]\n\n1. e4 e5\n\n\
+         [Event \"marker wins\"]\n[Result \"1-0\"]\n\n1. e4 e5 1/2-1/2\n\n\
+         [Event \"neither\"]\n\n1. e4 e5\n",
+    )
+    .unwrap();
+    let json = stdout(&tools(&["pgn", "convert", path.to_str().unwrap(), "--to", "json"]));
+    let lines: Vec<&str> = json.lines().collect();
+    assert_eq!(lines.len(), 3, "{json}");
+    // File order; a repeated tag keeps its first value.
+    assert!(lines[0].starts_with("{\"tags\":{\"White\":\"w\",\"Event\":\"e\",\"Result\":\"0-1\"},"), "{json}");
+    let results: Vec<serde_json::Value> =
+        lines.iter().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["result"].clone()).collect();
+    assert_eq!(results, ["0-1", "1/2-1/2", "*"]);
+    // --to pgn ends each game with the same result.
+    let pgn = stdout(&tools(&["pgn", "convert", path.to_str().unwrap(), "--to", "pgn"]));
+    let ends: Vec<&str> = pgn.lines().filter(|l| l.starts_with("1. ")).map(|l| l.rsplit(' ').next().unwrap()).collect();
+    assert_eq!(ends, ["0-1", "1/2-1/2", "*"], "{pgn}");
+}

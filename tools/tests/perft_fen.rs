@@ -46,6 +46,15 @@ fn perft_without_divide_prints_only_the_total() {
 }
 
 #[test]
+fn perft_refuses_depths_beyond_any_count() {
+    let out =
+        tools(&["perft", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "--depth", "100000"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--depth 100000 is above the deepest perft, 64"), "{err}");
+}
+
+#[test]
 fn perft_suite_reports_failures_and_exit_status() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("suite.epd");
@@ -107,4 +116,71 @@ fn fen_check_normalises_valid_and_explains_invalid() {
     let out = tools(&["fen", "check", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("castling"), "{}", stdout(&out));
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Runs `perft --epd` on a suite with the given text; (exit code, stdout lines).
+fn suite(text: &str, extra: &[&str]) -> (Option<i32>, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("suite.epd");
+    std::fs::write(&path, text).unwrap();
+    let mut args = vec!["perft", "--epd", path.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let out = tools(&args);
+    let lines = stdout(&out).lines().map(|l| l.replace(path.to_str().unwrap(), "suite.epd")).collect();
+    (out.status.code(), lines)
+}
+
+#[test]
+fn perft_suite_reports_lines_that_are_not_records() {
+    let text = format!("# comment\n\ngarbage line here\n{START}\n{START} ;D1 20\n{START} ;D1 20 ;D2 abc\n");
+    let (code, lines) = suite(&text, &[]);
+    assert_eq!(code, Some(1), "{lines:?}");
+    assert_eq!(
+        lines,
+        [
+            "suite.epd:3: not a perft record (FEN ;D1 n ;D2 m ...): \"garbage line here\"",
+            &format!("suite.epd:4: not a perft record (FEN ;D1 n ;D2 m ...): \"{START}\""),
+            "suite.epd:6: malformed depth entry \"D2 abc\"",
+            "2 passed, 3 failed",
+        ]
+    );
+}
+
+#[test]
+fn perft_suite_accepts_tight_separators_a_bom_and_crlf() {
+    let text = format!(
+        "\u{feff}# CHESS960 is not mentioned here\r\n{START};D1 20;D2 400;\r\n\r\n{START}\t;D1 20\t;D2 400\r\n"
+    );
+    let (code, lines) = suite(&text, &[]);
+    assert_eq!(code, Some(0), "{lines:?}");
+    assert_eq!(lines, ["4 passed, 0 failed"]);
+    // A byte order mark before a first line that is a record.
+    let (code, lines) = suite(&format!("\u{feff}{START} ;D1 20\n"), &[]);
+    assert_eq!((code, lines), (Some(0), vec!["1 passed, 0 failed".to_owned()]));
+}
+
+#[test]
+fn perft_suite_stops_counting_past_the_expected_count() {
+    // The true counts are 8,902 (depth 3) and astronomical (depth 64): counting the latter would
+    // never end, but a wrong expected count is disproved as soon as the leaves exceed it.
+    let text = format!("{START} ;D3 1000 ;D64 5\n");
+    let (code, lines) = suite(&text, &["--max-nodes", "10000"]);
+    assert_eq!(code, Some(1), "{lines:?}");
+    assert_eq!(
+        lines,
+        [
+            format!("suite.epd:1: {START} depth 3: expected 1000, got more than 1000"),
+            format!("suite.epd:1: {START} depth 64: expected 5, got more than 5"),
+            "0 passed, 2 failed".to_owned(),
+        ]
+    );
+    // Absurd depths are malformed entries, not counts to try.
+    let (code, lines) = suite(&format!("{START} ;D1 20 ;D300 5\n"), &[]);
+    assert_eq!(code, Some(1), "{lines:?}");
+    assert_eq!(lines, ["suite.epd:1: depth entry \"D300 5\": depth above 64", "1 passed, 1 failed"]);
+    // A position without moves has no leaves at any depth.
+    let (code, lines) = suite("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1 ;D1 0 ;D64 0\n", &[]);
+    assert_eq!((code, lines), (Some(0), vec!["2 passed, 0 failed".to_owned()]));
 }

@@ -69,6 +69,13 @@ impl PgnGame {
         self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 
+    /// The game's result as export format writes it: its termination marker, else its
+    /// `Result` tag (when that holds one of the four markers), else `*` (unknown). Every
+    /// output form of a game reads the result here, so that they agree.
+    pub fn export_result(&self) -> PgnResult {
+        self.result.or_else(|| self.tag("Result").and_then(|r| r.parse().ok())).unwrap_or(PgnResult::Ongoing)
+    }
+
     /// The `[TimeControl]` tag, parsed.
     ///
     /// # Errors
@@ -309,5 +316,24 @@ pub fn termination_comment(outcome: Outcome, to_move: Color) -> String {
         (Termination::FiftyMoves, _) => "Draw by the fifty-move rule (claimed)".to_owned(),
         (Termination::Agreement, _) => "Draw by agreement".to_owned(),
         (termination, _) => termination.as_str().replace('_', " "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(result_tag: Option<&str>, marker: Option<PgnResult>) -> PgnGame {
+        let tags = result_tag.map(|r| ("Result".to_owned(), r.to_owned())).into_iter().collect();
+        PgnGame { tags, result: marker, ..PgnGame::default() }
+    }
+
+    #[test]
+    fn export_result_is_the_marker_else_the_tag_else_unknown() {
+        assert_eq!(game(Some("1-0"), Some(PgnResult::BlackWins)).export_result(), PgnResult::BlackWins);
+        assert_eq!(game(Some("0-1"), None).export_result(), PgnResult::BlackWins);
+        assert_eq!(game(None, Some(PgnResult::Draw)).export_result(), PgnResult::Draw);
+        assert_eq!(game(Some("?"), None).export_result(), PgnResult::Ongoing);
+        assert_eq!(game(None, None).export_result(), PgnResult::Ongoing);
     }
 }

@@ -3,7 +3,6 @@
 //! parenthesised variations, wrapped at 80 columns; the termination marker last.
 
 use super::game::{play, PgnGame, PgnNode};
-use super::PgnResult;
 use crate::san::write_san;
 use std::fmt::{self, Write};
 use tempo_core::{Color, Position};
@@ -150,7 +149,7 @@ fn write_line(tokens: &mut Tokens, start: &Position, line: &[PgnNode]) {
 /// # Errors
 /// Only those of `out`.
 pub fn write_pgn(out: &mut impl Write, game: &PgnGame) -> fmt::Result {
-    let result = game.result.or_else(|| game.tag("Result").and_then(|r| r.parse().ok())).unwrap_or(PgnResult::Ongoing);
+    let result = game.export_result();
     for name in ROSTER {
         let default = match name {
             "Date" => "????.??.??",

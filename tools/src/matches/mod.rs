@@ -19,7 +19,7 @@ use stats::{Sprt, Tally, Verdict};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 use tempo_core::{GameResult, TimeControl};
 use tempo_notation::pgn_string;
@@ -226,6 +226,8 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
     let total = jobs.len();
     let stats: Vec<Mutex<PairingStats>> = pairings.iter().map(|_| Mutex::new(PairingStats::default())).collect();
     let stop = AtomicBool::new(false);
+    // The first error writing a game's line (stdout closed): it stops the match.
+    let write_error: OnceLock<std::io::Error> = OnceLock::new();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let pgn_out = match &args.pgn {
@@ -278,7 +280,10 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
                     }
                     line
                 };
-                bar.suspend(|| println!("{line}"));
+                if let Err(e) = bar.suspend(|| outln!("{line}")) {
+                    stop.store(true, Ordering::Relaxed);
+                    let _ = write_error.set(e);
+                }
                 bar.inc(1);
                 if let Some(out) = &pgn_out {
                     let mut file = out.lock().expect("pgn lock");
@@ -288,11 +293,14 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
         }
     });
     bar.finish_and_clear();
+    if let Some(e) = write_error.into_inner() {
+        return Err(e).context("writing a game's result");
+    }
 
-    println!();
+    outln!()?;
     for (p, &(a, b)) in pairings.iter().enumerate() {
         let s = stats[p].lock().expect("stats lock");
-        report(&specs[a].name, &specs[b].name, &s, sprt);
+        report(&specs[a].name, &specs[b].name, &s, sprt)?;
     }
     Ok(true)
 }
@@ -314,23 +322,26 @@ fn account(s: &mut PairingStats, record: &GameRecord, first_is_white: bool) {
     }
 }
 
-fn report(a: &str, b: &str, s: &PairingStats, sprt: Option<Sprt>) {
+fn report(a: &str, b: &str, s: &PairingStats, sprt: Option<Sprt>) -> std::io::Result<()> {
     let t = s.tally;
     let (elo, low, high) = t.elo();
-    println!(
+    outln!(
         "{a} vs {b}: {} games, W/D/L {}/{}/{} (score {:.1}%)",
         t.games(),
         t.wins,
         t.draws,
         t.losses,
         100.0 * t.score()
-    );
-    println!("Elo difference: {elo:.1} [{low:.1}, {high:.1}] (95%)");
+    )?;
+    outln!("Elo difference: {elo:.1} [{low:.1}, {high:.1}] (95%)")?;
     for (i, name) in [a, b].iter().enumerate() {
-        println!(
+        outln!(
             "{name}: {} time forfeits, {} illegal moves, {} crashes, {} clock oversteps within the margin",
-            s.forfeits[i], s.illegal[i], s.crashes[i], s.oversteps[i]
-        );
+            s.forfeits[i],
+            s.illegal[i],
+            s.crashes[i],
+            s.oversteps[i]
+        )?;
     }
     if let Some(sprt) = sprt {
         let (lower, upper) = sprt.bounds();
@@ -339,13 +350,14 @@ fn report(a: &str, b: &str, s: &PairingStats, sprt: Option<Sprt>) {
             Verdict::H0 => "H0 accepted",
             Verdict::Continue => "inconclusive",
         };
-        println!(
+        outln!(
             "SPRT [{}, {}] alpha {} beta {}: LLR {:.2} ({lower:.2}, {upper:.2}): {verdict}",
             sprt.elo0,
             sprt.elo1,
             sprt.alpha,
             sprt.beta,
             t.llr(sprt.elo0, sprt.elo1)
-        );
+        )?;
     }
+    Ok(())
 }
