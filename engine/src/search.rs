@@ -1,6 +1,7 @@
 //! The search: iterative deepening with aspiration windows over a principal variation
 //! search, quiescence search at the leaves, and the usual selectivity (null move, reverse
-//! futility, futility, late move pruning and reductions, SEE pruning). One [`Worker`] runs
+//! futility, futility, late move pruning and reductions, SEE pruning; singular, check and
+//! negative extensions, multi-cut). One [`Worker`] runs
 //! per thread; threads share only the transposition table and the stop flag (Lazy SMP).
 
 use crate::eval::evaluate;
@@ -141,13 +142,15 @@ struct StackEntry {
     killers: [Option<Move>; 2],
     context: usize,
     current: Option<Move>,
+    /// The move a singular-extension search leaves out at this ply.
+    excluded: Option<Move>,
 }
 
 const NO_EVAL: Value = -INFINITE;
 
 impl Default for StackEntry {
     fn default() -> StackEntry {
-        StackEntry { static_eval: NO_EVAL, killers: [None; 2], context: NO_CONTEXT, current: None }
+        StackEntry { static_eval: NO_EVAL, killers: [None; 2], context: NO_CONTEXT, current: None, excluded: None }
     }
 }
 
@@ -269,7 +272,7 @@ impl Worker {
         let mut stable_iterations = 0;
 
         for depth in 1..=max_depth {
-            if sh.control.stopped() {
+            if self.stopped(sh) {
                 break;
             }
             // Lazy SMP diversity: odd helpers skip every other depth, so the threads are
@@ -288,7 +291,7 @@ impl Worker {
                 self.aspiration(sh, root, depth, report);
                 // Stable sort keeps the previous order among equal (unsearched) moves.
                 self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                if sh.control.stopped() {
+                if self.stopped(sh) {
                     break;
                 }
             }
@@ -296,7 +299,7 @@ impl Worker {
             if main {
                 report(Progress::Iteration { depth, root_moves: &self.root_moves, lines: multipv });
             }
-            if sh.control.stopped() {
+            if self.stopped(sh) {
                 break;
             }
             self.completed_depth = depth;
@@ -347,7 +350,7 @@ impl Worker {
             let value = self.search::<true>(sh, root, alpha, beta, depth, 0, false, report);
             let pv_index = self.pv_index;
             self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-            if sh.control.stopped() {
+            if self.stopped(sh) {
                 return;
             }
             if value <= alpha {
@@ -373,6 +376,13 @@ impl Worker {
         }
     }
 
+    /// `true` once the search must end. The first iteration always completes (it takes
+    /// microseconds), so that a `stop` right after `go` still gets a searched move.
+    #[inline]
+    fn stopped(&self, sh: &Shared<'_>) -> bool {
+        self.completed_depth >= 1 && sh.control.stopped()
+    }
+
     /// Counts a node and, on the main thread, checks the node and time limits.
     #[inline]
     fn visit(&mut self, sh: &Shared<'_>) {
@@ -382,9 +392,11 @@ impl Worker {
             return;
         }
         if let Some(limit) = sh.limits.nodes {
-            // Exact for a single thread: this thread's own count is checked every node.
+            // Exact for a single thread: this thread's own count is checked every node. The
+            // first iteration always completes, so that even `go nodes 1` plays a searched
+            // move rather than the first one generated.
             let total = if sh.nodes.len() == 1 { self.nodes } else { sh.total_nodes() };
-            if total >= limit {
+            if total >= limit && self.completed_depth >= 1 {
                 sh.control.stop.store(true, Ordering::Relaxed);
             }
         }
@@ -455,7 +467,7 @@ impl Worker {
         }
 
         // Step 2. Check the stop flag, count the node, check the limits.
-        if sh.control.stopped() {
+        if self.stopped(sh) {
             return DRAW;
         }
         self.visit(sh);
@@ -481,9 +493,11 @@ impl Worker {
             }
         }
 
-        // Step 5. Transposition table lookup.
+        // Step 5. Transposition table lookup. A search that leaves out a move (for a
+        // singular extension) is about a different question than the stored entry.
         let key = pos.key();
-        let tt_entry = sh.tt.probe(key, ply);
+        let excluded = self.st(ply).excluded;
+        let tt_entry = if excluded.is_some() { None } else { sh.tt.probe(key, ply) };
         let tt_move = if root { Some(self.root_moves[self.pv_index].mv) } else { tt_entry.and_then(|e| e.mv) };
         if !PV {
             if let Some(e) = tt_entry {
@@ -530,7 +544,7 @@ impl Worker {
             }
         };
 
-        if !PV && !in_check && !root {
+        if !PV && !in_check && !root && excluded.is_none() {
             // Step 7. Razoring: far below alpha at low depth, only captures can help.
             if depth <= 3 && eval + 250 * depth + 150 < alpha {
                 let v = self.qsearch::<false>(sh, pos, alpha, alpha + 1, ply);
@@ -561,7 +575,7 @@ impl Worker {
                 self.keys.push(key);
                 let v = -self.search::<false>(sh, &child, -beta, -beta + 1, depth - r, ply + 1, !cut_node, report);
                 self.keys.pop();
-                if sh.control.stopped() {
+                if self.stopped(sh) {
                     return DRAW;
                 }
                 if v >= beta {
@@ -582,7 +596,7 @@ impl Worker {
 
         // Step 10. Internal iterative reduction: without a hash move ordering is poor, so a
         // shallower search is a better use of the time.
-        if !root && depth >= 4 && tt_move.is_none() {
+        if !root && depth >= 4 && tt_move.is_none() && excluded.is_none() {
             depth -= 1;
         }
 
@@ -625,6 +639,9 @@ impl Worker {
 
         // Step 13. Loop through the moves.
         while let Some((m, order_score)) = picker.next() {
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = is_quiet(pos, m);
             if quiet && skip_quiets {
                 continue;
@@ -659,9 +676,52 @@ impl Worker {
                 }
             }
 
-            // Step 15. Extensions: a check is searched one ply deeper (bounded so that
-            // perpetual-check lines cannot blow up the tree).
-            let extension = i32::from(check && ply < 2 * self.root_depth as usize);
+            // Step 15. Extensions, bounded so that extended lines cannot blow up the tree.
+            let mut extension = 0;
+            if ply < 2 * self.root_depth as usize {
+                // Singular extension: when every alternative to the hash move fails well
+                // below its stored score, the hash move is the only good one and deserves a
+                // deeper look. When even the alternatives beat beta, several moves refute
+                // the opponent's last move (multi-cut) and the node fails high at once.
+                let singular_candidate = tt_entry.filter(|e| {
+                    !root
+                        && depth >= 8
+                        && Some(m) == tt_move
+                        && excluded.is_none()
+                        && e.depth >= depth - 3
+                        && e.bound != Bound::Upper
+                        && !is_mate_score(e.value)
+                });
+                if let Some(e) = singular_candidate {
+                    let singular_beta = e.value - 2 * depth;
+                    self.st_mut(ply).excluded = Some(m);
+                    let value = self.search::<false>(
+                        sh,
+                        pos,
+                        singular_beta - 1,
+                        singular_beta,
+                        (depth - 1) / 2,
+                        ply,
+                        cut_node,
+                        report,
+                    );
+                    self.st_mut(ply).excluded = None;
+                    if self.stopped(sh) {
+                        return DRAW;
+                    }
+                    if value < singular_beta {
+                        extension = 1;
+                    } else if singular_beta >= beta {
+                        return singular_beta;
+                    } else if e.value >= beta {
+                        // Another move holds beta too: the hash move matters less.
+                        extension = -1;
+                    }
+                }
+                if check && extension < 1 {
+                    extension = 1;
+                }
+            }
             let new_depth = depth - 1 + extension;
 
             // Step 16. Make the move.
@@ -709,7 +769,7 @@ impl Worker {
             self.keys.pop();
 
             // Step 18. Abandon the node once stopped: its values are incomplete.
-            if sh.control.stopped() {
+            if self.stopped(sh) {
                 return DRAW;
             }
 
@@ -795,8 +855,8 @@ impl Worker {
             }
         }
 
-        // Step 21. Store the result.
-        if !root || self.pv_index == 0 {
+        // Step 21. Store the result (not of a search that left a move out: it is incomplete).
+        if excluded.is_none() && (!root || self.pv_index == 0) {
             let bound = if best_value >= beta {
                 Bound::Lower
             } else if PV && best_value > original_alpha {
@@ -818,7 +878,7 @@ impl Worker {
         ply: usize,
     ) -> Value {
         // Step 1. Check the stop flag, count the node, then draws and the maximum ply.
-        if sh.control.stopped() {
+        if self.stopped(sh) {
             return DRAW;
         }
         self.visit(sh);
@@ -917,7 +977,7 @@ impl Worker {
             self.keys.push(key);
             let value = -self.qsearch::<PV>(sh, &child, -beta, -alpha, ply + 1);
             self.keys.pop();
-            if sh.control.stopped() {
+            if self.stopped(sh) {
                 return DRAW;
             }
 

@@ -33,7 +33,12 @@ impl TimeBudget {
             Color::White => (limits.wtime, limits.winc),
             Color::Black => (limits.btime, limits.binc),
         };
-        let Some(time) = time else { return TimeBudget::default() };
+        // A clock for the other side only still means the game is timed: our own time is
+        // then taken as zero (move at once) rather than as unlimited, as Stockfish does.
+        let Some(time) = time.or_else(|| (limits.wtime.is_some() || limits.btime.is_some()).then_some(Duration::ZERO))
+        else {
+            return TimeBudget::default();
+        };
         let inc = inc.unwrap_or(Duration::ZERO);
         // What we may spend at all: the clock minus the overhead reserve, in microseconds.
         let available = time.saturating_sub(overhead).as_micros() as u64;
@@ -77,6 +82,14 @@ mod tests {
     }
 
     #[test]
+    fn a_clock_for_the_other_side_only_means_moving_at_once() {
+        let limits = Limits { btime: Some(ms(60_000)), ..Limits::default() };
+        let b = TimeBudget::new(&limits, Color::White, ms(20));
+        assert_eq!(b.hard, Some(ms(1)), "{b:?}");
+        assert_eq!(TimeBudget::new(&Limits::default(), Color::White, ms(20)), TimeBudget::default());
+    }
+
+    #[test]
     fn movetime_keeps_the_overhead() {
         let b = TimeBudget::new(&Limits::movetime(ms(1000)), Color::White, ms(20));
         assert_eq!(b.hard, Some(ms(980)));
@@ -105,8 +118,5 @@ mod tests {
     #[test]
     fn no_clock_no_budget() {
         assert_eq!(TimeBudget::new(&Limits::depth(5), Color::White, ms(20)), TimeBudget::default());
-        // The other side's clock does not limit us.
-        let limits = Limits { btime: Some(ms(1000)), ..Limits::default() };
-        assert_eq!(TimeBudget::new(&limits, Color::White, ms(20)), TimeBudget::default());
     }
 }
