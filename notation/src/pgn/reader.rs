@@ -5,7 +5,7 @@
 //! and played; a game with an error is reported with its number, line and column, the rest of
 //! it is skipped (to its termination marker or the next tag section), and reading goes on.
 
-use super::source::Source;
+use super::source::{is_line_end, Source};
 use super::visitor::Visitor;
 use super::PgnResult;
 use crate::san::{parse_san_in, resolve_fast, SanError, SanMove};
@@ -307,23 +307,7 @@ impl<R: Read> PgnReader<R> {
             if self.src.next_byte() != Some(b'"') {
                 return Err(tag_error(self, "tag value must be a quoted string"));
             }
-            let mut value = Vec::new();
-            loop {
-                match self.src.next_byte() {
-                    None | Some(b'\n') => return Err(tag_error(self, "unterminated tag value")),
-                    Some(_) if value.len() > MAX_TEXT => return Err(tag_error(self, "tag value too long")),
-                    Some(b'\\') => match self.src.next_byte() {
-                        Some(c @ (b'"' | b'\\')) => value.push(c),
-                        Some(c) => {
-                            value.push(b'\\');
-                            value.push(c);
-                        }
-                        None => return Err(tag_error(self, "unterminated tag value")),
-                    },
-                    Some(b'"') => break,
-                    Some(c) => value.push(c),
-                }
-            }
+            let value = self.read_tag_value().map_err(|what| tag_error(self, what))?;
             self.src.skip_whitespace();
             if self.src.next_byte() != Some(b']') {
                 return Err(tag_error(self, "missing ']'"));
@@ -356,6 +340,35 @@ impl<R: Read> PgnReader<R> {
         };
         visitor.begin_movetext(&start);
         Ok(start)
+    }
+
+    /// Reads a tag value after its opening quote, unescaping `\"` and `\\`, through its
+    /// closing quote.
+    ///
+    /// # Errors
+    /// What is wrong, for [`PgnErrorKind::Tag`]. A value is never continued on the next
+    /// line: the line end is left unread, so that recovery skips the rest of this line only.
+    fn read_tag_value(&mut self) -> Result<Vec<u8>, &'static str> {
+        let mut value = Vec::new();
+        loop {
+            let Some(b) = self.src.peek().filter(|&b| !is_line_end(b)) else { return Err("unterminated tag value") };
+            if value.len() > MAX_TEXT {
+                return Err("tag value too long");
+            }
+            self.src.advance();
+            match b {
+                b'"' => return Ok(value),
+                // Any other backslash is kept as written.
+                b'\\' => match self.src.peek() {
+                    Some(c @ (b'"' | b'\\')) => {
+                        self.src.advance();
+                        value.push(c);
+                    }
+                    _ => value.push(b'\\'),
+                },
+                _ => value.push(b),
+            }
+        }
     }
 
     fn read_movetext<V: Visitor>(&mut self, visitor: &mut V, start: Position) -> Result<(), (PgnError, bool)> {
@@ -574,13 +587,18 @@ impl<R: Read> PgnReader<R> {
             if self.at_tag_line() || bytes.len() > MAX_TEXT {
                 return Err(self.error(line, column, PgnErrorKind::UnclosedComment));
             }
+            let lines_before = self.src.line;
             match self.src.next_byte() {
                 None => return Err(self.error(line, column, PgnErrorKind::UnclosedComment)),
                 Some(b'}') => break,
                 // A line break in a comment is whitespace; a space keeps comments on one line
-                // and makes writing and re-reading them exact.
-                Some(b'\r') => {}
-                Some(b'\n') => bytes.push(b' '),
+                // and makes writing and re-reading them exact. The source counts a CR LF pair
+                // as one line end: so does the comment.
+                Some(b) if is_line_end(b) => {
+                    if self.src.line != lines_before {
+                        bytes.push(b' ');
+                    }
+                }
                 Some(b) => bytes.push(b),
             }
         }
@@ -591,7 +609,7 @@ impl<R: Read> PgnReader<R> {
     fn read_line_comment(&mut self) {
         let mut bytes = Vec::new();
         while let Some(b) = self.src.peek() {
-            if b == b'\n' {
+            if is_line_end(b) {
                 break;
             }
             self.src.advance();
@@ -667,5 +685,33 @@ impl<R: Read> Iterator for Games<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         self.reader.read_game(&mut self.builder)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgn::PgnGame;
+
+    /// Every game of `text` with its line ends (all `\n` in `text`) written as `ending`.
+    fn read(text: &str, ending: &str) -> Vec<Result<PgnGame, PgnError>> {
+        PgnReader::new(text.replace('\n', ending).as_bytes()).games().collect()
+    }
+
+    const ENDINGS: [&str; 3] = ["\n", "\r\n", "\r"];
+
+    #[test]
+    fn line_comments_escapes_and_tag_values_end_at_any_line_end() {
+        let text = "% escape line\n[Event \"a\"]\n\n1. e4 ; rest of line\ne5 *\n\n[Event \"b\n\n1. d4 *\n";
+        for ending in ENDINGS {
+            let results = read(text, ending);
+            assert_eq!(results.len(), 2, "{ending:?}");
+            let game = results[0].as_ref().unwrap();
+            assert_eq!(game.moves.len(), 2, "{ending:?}");
+            assert_eq!(game.moves[0].comments, ["rest of line"]);
+            let error = results[1].as_ref().unwrap_err();
+            assert_eq!((error.game, error.line, error.column), (2, 7, 1), "{ending:?}");
+            assert!(matches!(&error.kind, PgnErrorKind::Tag(what) if what == "unterminated tag value"));
+        }
     }
 }
