@@ -14,6 +14,9 @@
 //! - text with neither tags, moves nor a result (a remark after the last game) is not a game;
 //! - line breaks inside brace comments are read as spaces, so that writing a comment wrapped
 //!   at 80 columns and reading it again gives the same text;
+//! - inside a brace comment everything up to `}` is text, even a line that starts with a tag
+//!   pair, except that such a line after a blank line starts the next game (the `}` is then
+//!   reported missing): a comment left open must not swallow the games after it;
 //! - a line ends at LF, CR LF or a lone CR (old Mac OS files), for line numbers and for
 //!   everything tied to lines (tags, `;` comments, `%` escapes);
 //! - `[Variant]` values for Chess960 (`Chess960`, `fischerandom`...) switch castling to

@@ -173,6 +173,15 @@ fn lenient_fen(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
     Err(error)
 }
 
+/// How a brace comment ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CommentEnd {
+    /// At its `}`.
+    Closed,
+    /// Without a `}`: at the end of the input, at the next game's tags, or too long.
+    Unclosed,
+}
+
 struct Lines {
     /// Position before the last move of the current line (for a variation to branch from).
     before: Option<Position>,
@@ -573,34 +582,68 @@ impl<R: Read> PgnReader<R> {
         Ok(())
     }
 
-    /// `true` at the start of a line that opens a tag pair (`[Event "`, not `[%clk`): inside a
-    /// comment this means its `}` is missing and the next game has begun.
+    /// `true` at the start of a line that opens a tag pair (`[Event "`, not `[%clk`).
     fn at_tag_line(&mut self) -> bool {
         self.src.column == 1
             && self.src.peek() == Some(b'[')
             && self.src.peek2().is_some_and(|b| b.is_ascii_alphabetic())
     }
 
-    fn read_brace_comment(&mut self, line: u64, column: u64) -> Result<(), PgnError> {
-        let mut bytes = Vec::new();
+    /// Consumes a brace comment after its `{`, handing each byte of its text to `keep` (a
+    /// line end as one space) and stopping as unclosed when `keep` refuses one.
+    ///
+    /// Inside a comment everything up to `}` is text, lines that look like tag pairs included
+    /// (`{see game\n[Event "Foo"] for details}` quotes a header). Yet a comment whose `}` is
+    /// missing must not swallow the games after it, and a streaming reader cannot look ahead
+    /// for a `}` that may never come. The rule: a line that opens a tag pair ends the comment,
+    /// unclosed, only when the line before it is blank (whitespace only). Games are separated
+    /// by a blank line (export format requires it, and writers emit it), while a header quoted
+    /// in a comment continues the comment's text. The price is a comment that itself holds a
+    /// blank line followed by a tag-like line: it reads as a missing `}`, which is reported,
+    /// and reading resumes at that line. An unclosed comment followed by tags with no blank
+    /// line before them runs on to the next blank line followed by tags, so at worst one more
+    /// game is lost.
+    fn scan_brace_comment(&mut self, mut keep: impl FnMut(u8) -> bool) -> CommentEnd {
+        // The line of the `{` is not blank.
+        let (mut line_blank, mut previous_blank) = (false, false);
+        let mut line = self.src.line;
         loop {
-            if self.at_tag_line() || bytes.len() > MAX_TEXT {
-                return Err(self.error(line, column, PgnErrorKind::UnclosedComment));
+            if previous_blank && self.at_tag_line() {
+                return CommentEnd::Unclosed;
             }
-            let lines_before = self.src.line;
             match self.src.next_byte() {
-                None => return Err(self.error(line, column, PgnErrorKind::UnclosedComment)),
-                Some(b'}') => break,
-                // A line break in a comment is whitespace; a space keeps comments on one line
-                // and makes writing and re-reading them exact. The source counts a CR LF pair
-                // as one line end: so does the comment.
+                None => return CommentEnd::Unclosed,
+                Some(b'}') => return CommentEnd::Closed,
                 Some(b) if is_line_end(b) => {
-                    if self.src.line != lines_before {
-                        bytes.push(b' ');
+                    // The source counts a CR LF pair as one line end: so does the comment.
+                    if self.src.line != line {
+                        line = self.src.line;
+                        previous_blank = std::mem::replace(&mut line_blank, true);
+                        // A line break in a comment is whitespace; a space keeps comments on
+                        // one line and makes writing and re-reading them exact.
+                        if !keep(b' ') {
+                            return CommentEnd::Unclosed;
+                        }
                     }
                 }
-                Some(b) => bytes.push(b),
+                Some(b) => {
+                    line_blank &= matches!(b, b' ' | b'\t' | 0x0b | 0x0c);
+                    if !keep(b) {
+                        return CommentEnd::Unclosed;
+                    }
+                }
             }
+        }
+    }
+
+    fn read_brace_comment(&mut self, line: u64, column: u64) -> Result<(), PgnError> {
+        let mut bytes = Vec::new();
+        let end = self.scan_brace_comment(|b| {
+            bytes.push(b);
+            bytes.len() <= MAX_TEXT
+        });
+        if end == CommentEnd::Unclosed {
+            return Err(self.error(line, column, PgnErrorKind::UnclosedComment));
         }
         self.text = String::from_utf8_lossy(&bytes).trim().to_owned();
         Ok(())
@@ -639,12 +682,8 @@ impl<R: Read> PgnReader<R> {
                 b'[' if self.src.column == 1 => return,
                 b'{' => {
                     self.src.advance();
-                    while !self.at_tag_line() {
-                        match self.src.next_byte() {
-                            Some(b'}') | None => break,
-                            Some(_) => {}
-                        }
-                    }
+                    // Closed or not, what follows is the rest of the game or the next one.
+                    let _ = self.scan_brace_comment(|_| true);
                 }
                 b';' => self.src.skip_line(),
                 _ => {
@@ -699,6 +738,70 @@ mod tests {
     }
 
     const ENDINGS: [&str; 3] = ["\n", "\r\n", "\r"];
+
+    #[test]
+    fn a_tag_line_inside_a_comment_is_comment_text() {
+        let text =
+            "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 {see game\n[Event \"Foo\"] for details} d5 *\n";
+        for ending in ENDINGS {
+            let games: Vec<PgnGame> = read(text, ending).into_iter().map(Result::unwrap).collect();
+            assert_eq!(games.len(), 2, "{ending:?}");
+            assert_eq!(games[1].tag("Event"), Some("b"));
+            assert_eq!(games[1].moves[0].comments, ["see game [Event \"Foo\"] for details"], "{ending:?}");
+            assert_eq!(games[1].moves.len(), 2);
+        }
+    }
+
+    #[test]
+    fn a_tag_line_after_a_blank_line_ends_an_unclosed_comment() {
+        let text = "[Event \"a\"]\n\n1. e4 {forgot to close\n1... e5 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+        for ending in ENDINGS {
+            let results = read(text, ending);
+            assert_eq!(results.len(), 2, "{ending:?}");
+            let error = results[0].as_ref().unwrap_err();
+            assert_eq!((error.game, error.line, error.column), (1, 3, 7), "{ending:?}");
+            assert_eq!(error.kind, PgnErrorKind::UnclosedComment);
+            assert_eq!(results[1].as_ref().unwrap().tag("Event"), Some("b"), "{ending:?}");
+        }
+    }
+
+    #[test]
+    fn a_blank_line_alone_does_not_end_a_comment() {
+        // Whitespace-only lines count as blank; the comment goes on past them to its `}`.
+        let text = "1. e4 {one\n \t\ntwo\n\n(not a tag)} e5 *\n";
+        for ending in ENDINGS {
+            let games = read(text, ending);
+            let game = games[0].as_ref().unwrap();
+            assert_eq!(game.moves[0].comments, ["one  \t two  (not a tag)"], "{ending:?}");
+        }
+    }
+
+    #[test]
+    fn an_unclosed_comment_before_tags_without_a_blank_line_runs_to_the_next_game_break() {
+        // The `}` is missing and game b's tags follow at once: game b is read as comment text,
+        // up to the blank line before game c, which is read normally.
+        let text = "[Event \"a\"]\n\n1. e4 {oops\n[Event \"b\"]\n\n1. d4 *\n\n[Event \"c\"]\n\n1. c4 *\n";
+        for ending in ENDINGS {
+            let results = read(text, ending);
+            assert_eq!(results.len(), 2, "{ending:?}");
+            assert_eq!(results[0].as_ref().unwrap_err().kind, PgnErrorKind::UnclosedComment);
+            assert_eq!(results[1].as_ref().unwrap().tag("Event"), Some("c"), "{ending:?}");
+        }
+    }
+
+    #[test]
+    fn skipping_a_broken_game_reads_its_comments_the_same_way() {
+        let text = "[Event \"a\"]\n\n1. e4 Ke7 {see\n[Event \"Foo\"] here} 2. d4 *\n\n\
+                    [Event \"b\"]\n\n1. d4 {open\n\n[Event \"c\"]\n\n1. c4 *\n";
+        for ending in ENDINGS {
+            let results = read(text, ending);
+            assert_eq!(results.len(), 3, "{ending:?}");
+            let error = results[0].as_ref().unwrap_err();
+            assert_eq!((error.line, error.column), (3, 7), "{ending:?}");
+            assert_eq!(results[1].as_ref().unwrap_err().kind, PgnErrorKind::UnclosedComment);
+            assert_eq!(results[2].as_ref().unwrap().tag("Event"), Some("c"), "{ending:?}");
+        }
+    }
 
     #[test]
     fn line_comments_escapes_and_tag_values_end_at_any_line_end() {
