@@ -4,7 +4,8 @@
 //! Decisions where PGN files in the wild disagree with the standard:
 //! - movetext in UCI long algebraic (`g1f3 c7c5`, as some engine-match tools write) is read,
 //!   because the SAN reader accepts long forms anyway and such files exist; it is written
-//!   back as SAN;
+//!   back as SAN. Castling is read in both UCI forms, king to its destination (`e1g1`) and
+//!   king takes own rook (`e1h1`, Chess960's `c8b8`);
 //! - null moves `--`, `Z0` and `0000` are read (not in check) and written as `--`;
 //! - `e.p.` after an en passant capture is skipped;
 //! - a `[FEN]` without its clock fields, or with castling rights or an en passant square the
