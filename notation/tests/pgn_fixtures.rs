@@ -189,6 +189,16 @@ const COMMENTS_QUOTING_TAGS: [Reading; 4] = [
     },
 ];
 
+const CHESS960_INFERRED: [Reading; 7] = [
+    Reading { chess960: true, uci: "c1g1 c8g8", final_fen: "nr3rkn/pppppppp/8/8/8/8/PPPPPPPP/NR3RKN w - - 2 2" },
+    Reading { chess960: true, uci: "c1b1 c8g8", final_fen: "nr3rkn/pppppppp/8/8/8/8/PPPPPPPP/N1KR2RN w - - 2 2" },
+    Reading { chess960: true, uci: "c1g1 c8b8", final_fen: "n1kr2rn/pppppppp/8/8/8/8/PPPPPPPP/NR3RKN w - - 2 2" },
+    Reading { chess960: true, uci: "c1b1 c8g8", final_fen: "nr3rkn/pppppppp/8/8/8/8/PPPPPPPP/N1KR2RN w - - 2 2" },
+    Reading { chess960: true, uci: "e1b1 e8h8", final_fen: "r4rk1/8/8/8/8/8/8/2KR3R w - - 2 2" },
+    Reading { chess960: false, uci: "e1g1 e8c8 g1g2", final_fen: "2kr3r/8/8/8/8/8/6K1/R4R2 b - - 3 2" },
+    Reading { chess960: false, uci: "e2e4 e8d7", final_fen: "8/3k4/8/8/4P3/8/8/4K3 w - - 1 2" },
+];
+
 /// The Shredder-FEN as python-chess writes it: the en passant square only when a capture is
 /// legal.
 fn shredder_fen_of(pos: &Position) -> String {
@@ -200,9 +210,11 @@ fn shredder_fen_of(pos: &Position) -> String {
 }
 
 #[test]
-fn tag_lines_in_comments_match_python_chess() {
+fn tag_lines_in_comments_and_inferred_chess960_match_python_chess() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    for (file, expected) in [("comments-quoting-tags.pgn", &COMMENTS_QUOTING_TAGS[..])] {
+    for (file, expected) in
+        [("comments-quoting-tags.pgn", &COMMENTS_QUOTING_TAGS[..]), ("chess960-inferred.pgn", &CHESS960_INFERRED[..])]
+    {
         let text = std::fs::read_to_string(dir.join(file)).unwrap();
         for ending in ["\n", "\r\n", "\r"] {
             let what = format!("{file} with {ending:?}");

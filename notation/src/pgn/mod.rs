@@ -10,6 +10,9 @@
 //! - `e.p.` after an en passant capture is skipped;
 //! - a `[FEN]` without its clock fields, or with castling rights or an en passant square the
 //!   position cannot back, is repaired (missing clocks are `0 1`, unbacked rights dropped);
+//! - a `[FEN]` whose castling rights are not standard ones (a king off the e-file or a rook
+//!   off the a- and h-files, in Shredder-FEN `GBgb` or X-FEN) makes the game Chess960 even
+//!   without a `[Variant]` tag, as python-chess infers it;
 //! - a game that ends without a termination marker (end of input, or the next game's tags
 //!   at the start of a line) is accepted with no result;
 //! - text with neither tags, moves nor a result (a remark after the last game) is not a game;

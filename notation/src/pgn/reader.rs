@@ -132,45 +132,82 @@ fn variant_mode(variant: &str) -> Result<CastlingMode, ()> {
     }
 }
 
-/// Reads a `[FEN]` tag as leniently as PGN writers require: a missing clock pair is `0 1`,
-/// a castling field only Chess960 explains switches to Chess960, and castling rights or an en
-/// passant square the position cannot back are dropped (as python-chess does). The error
-/// of the strict reading is reported if nothing works.
+/// Reads a `[FEN]` tag as leniently as PGN writers require, as python-chess does:
+/// - a missing clock pair is `0 1`;
+/// - the castling field may be in any notation (`KQkq`, X-FEN, Shredder-FEN `HAha`), and the
+///   game is Chess960 when its castling rights are not standard ones (a king off the e-file or
+///   a rook off the a- and h-files), with or without a `[Variant]` tag: such a FEN describes
+///   a Chess960 position whatever the tags say, and reading it as standard would lose the
+///   rights (`O-O` would then be "no such move");
+/// - castling rights or an en passant square the position cannot back are dropped.
+///
+/// A FEN that reads strictly in `mode` keeps `mode`, so standard games stay standard. The
+/// error of the strict reading is reported if nothing works.
 fn lenient_fen(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
-    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_owned).collect();
-    if fields.len() == 4 {
-        fields.extend(["0".to_owned(), "1".to_owned()]);
-    }
+    let fields = fen_fields(fen);
     let strict = parse_fen(&fields.join(" "), mode);
     let Err(error) = strict else { return strict };
     if fields.len() != 6 {
         return Err(error);
     }
-    for mode in [mode, CastlingMode::Chess960] {
-        if let Ok(pos) = parse_fen(&fields.join(" "), mode) {
-            return Ok(pos);
-        }
-        let mut repaired = fields.clone();
-        // Keep the castling rights that are valid on their own.
-        let valid: String = fields[2]
-            .chars()
-            .filter(|&c| {
-                let mut one = fields.clone();
-                one[2] = c.to_string();
-                one[3] = "-".to_owned();
-                c != '-' && parse_fen(&one.join(" "), mode).is_ok()
-            })
-            .collect();
-        repaired[2] = if valid.is_empty() { "-".to_owned() } else { valid };
-        if let Ok(pos) = parse_fen(&repaired.join(" "), mode) {
-            return Ok(pos);
-        }
+    // Chess960 mode reads every castling notation (`K`/`Q` are the outermost rooks, which
+    // for a standard setup are the corner rooks), so the FEN is read and repaired there and
+    // the mode decided afterwards from the rights that survive.
+    let pos =
+        parse_fen(&fields.join(" "), CastlingMode::Chess960).or_else(|_| repaired_fen(&fields)).map_err(|_| error)?;
+    Ok(with_inferred_mode(pos, mode))
+}
+
+/// The whitespace-separated fields of a `[FEN]` value, with the clock pair (`0 1`) added when
+/// only the four position fields are given (as EPD-minded writers do).
+fn fen_fields(fen: &str) -> Vec<String> {
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_owned).collect();
+    if fields.len() == 4 {
+        fields.extend(["0".to_owned(), "1".to_owned()]);
+    }
+    fields
+}
+
+/// The six FEN `fields` read in Chess960 mode without what the position cannot back: the
+/// castling rights that do not fit, then if need be the en passant square.
+fn repaired_fen(fields: &[String]) -> Result<Position, FenError> {
+    let mut repaired = fields.to_vec();
+    repaired[2] = backed_castling(fields);
+    parse_fen(&repaired.join(" "), CastlingMode::Chess960).or_else(|_| {
         repaired[3] = "-".to_owned();
-        if let Ok(pos) = parse_fen(&repaired.join(" "), mode) {
-            return Ok(pos);
+        parse_fen(&repaired.join(" "), CastlingMode::Chess960)
+    })
+}
+
+/// The castling field of `fields` keeping, in order, each right the position backs together
+/// with the rights kept before it (so a duplicate or a second rook on one side is dropped).
+fn backed_castling(fields: &[String]) -> String {
+    let mut trial = fields.to_vec();
+    // The en passant square is judged separately.
+    trial[3] = "-".to_owned();
+    let mut kept = String::new();
+    for right in fields[2].chars().filter(|&c| c != '-') {
+        trial[2] = format!("{kept}{right}");
+        if parse_fen(&trial.join(" "), CastlingMode::Chess960).is_ok() {
+            kept.push(right);
         }
     }
-    Err(error)
+    if kept.is_empty() {
+        "-".to_owned()
+    } else {
+        kept
+    }
+}
+
+/// `pos` (read in Chess960 mode) in the `wanted` mode if its castling rights fit that mode:
+/// a standard game stays standard unless its rights need Chess960 (python-chess's
+/// `has_chess960_castling_rights`).
+fn with_inferred_mode(pos: Position, wanted: CastlingMode) -> Position {
+    let mut narrowed = pos;
+    match narrowed.set_castling_mode(wanted) {
+        Ok(()) => narrowed,
+        Err(_) => pos,
+    }
 }
 
 /// How a brace comment ended.
@@ -731,6 +768,62 @@ impl<R: Read> Iterator for Games<R> {
 mod tests {
     use super::*;
     use crate::pgn::PgnGame;
+
+    fn lenient(fen: &str) -> Position {
+        lenient_fen(fen, CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    }
+
+    #[test]
+    fn chess960_is_inferred_from_castling_rights() {
+        for fen in [
+            // Shredder-FEN naming inner rooks.
+            "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w GBgb - 0 1",
+            // X-FEN: `K`/`Q` are the outermost rooks, here on b and g.
+            "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w KQkq - 0 1",
+            // Shredder-FEN of a king on the e-file between rooks off the corners.
+            "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+        ] {
+            let pos = lenient(fen);
+            assert_eq!(pos.castling_mode(), CastlingMode::Chess960, "{fen}");
+            assert_eq!(pos.castling_rights().rooks().count(), 4, "{fen}");
+        }
+        // One right off the corners is enough (python-chess agrees): `Q` is the b1 rook.
+        let pos = lenient("r3k2r/8/8/8/8/8/8/1R2K2R w KQkq - 0 1");
+        assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
+        assert_eq!(pos.shredder_fen(), "r3k2r/8/8/8/8/8/8/1R2K2R w HBha - 0 1");
+        // Rights dropped for want of a rook do not decide: what is left does.
+        let pos = lenient("r3k3/8/8/8/8/8/8/1R2K2R w KQkq - 0 1");
+        assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
+        assert_eq!(pos.shredder_fen(), "r3k3/8/8/8/8/8/8/1R2K2R w HBa - 0 1");
+    }
+
+    #[test]
+    fn standard_rights_keep_standard_games_standard() {
+        for (fen, expected) in [
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
+            // Clocks left out.
+            ("r3k2r/8/8/8/8/8/8/R3K2R b Kq -", "r3k2r/8/8/8/8/8/8/R3K2R b Kq - 0 1"),
+            // Standard rights in Shredder letters or out of order are still standard ones.
+            ("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
+            // Rights and an en passant square the position cannot back are dropped.
+            ("4k3/8/8/8/8/8/4P3/4K3 w KQkq e6", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"),
+            ("r3k3/8/8/8/8/8/8/R3K3 w KQkq - 0 1", "r3k3/8/8/8/8/8/8/R3K3 w Qq - 0 1"),
+        ] {
+            let pos = lenient(fen);
+            assert_eq!(pos.castling_mode(), CastlingMode::Standard, "{fen}");
+            assert_eq!(pos.fen(), expected, "{fen}");
+        }
+        // A `[Variant]` tag asking for Chess960 keeps it, even with standard rights.
+        let pos = lenient_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", CastlingMode::Chess960).unwrap();
+        assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
+    }
+
+    #[test]
+    fn unreadable_fens_report_the_strict_error() {
+        assert!(matches!(lenient_fen("not a fen", CastlingMode::Standard), Err(FenError::FieldCount { .. })));
+        assert!(matches!(lenient_fen("8/8/8/8/8/8/8/8 w - - 0 1", CastlingMode::Standard), Err(FenError::Position(_))));
+    }
 
     /// Every game of `text` with its line ends (all `\n` in `text`) written as `ending`.
     fn read(text: &str, ending: &str) -> Vec<Result<PgnGame, PgnError>> {
