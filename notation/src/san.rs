@@ -345,13 +345,8 @@ pub(crate) fn resolve_fast(san: SanMove, pos: &Position, moves: &MoveList) -> Op
                 }
             }
             if found.is_none() && role == Role::King {
-                // UCI-style castling written as the king's destination (`e1g1`).
                 if let (Some(f), Some(r)) = (file, rank) {
-                    let from = Square::from_coords(f, r);
-                    return moves
-                        .iter()
-                        .copied()
-                        .find(|m| m.is_castle() && m.from() == from && m.castling_king_to() == to);
+                    return uci_castle(moves, Square::from_coords(f, r), to);
                 }
             }
             found
@@ -359,6 +354,15 @@ pub(crate) fn resolve_fast(san: SanMove, pos: &Position, moves: &MoveList) -> Op
         SanMove::Castle(side) => pos.castling_move(side).filter(|&m| moves.contains(m)),
         SanMove::Null => None,
     }
+}
+
+/// The castling move written in UCI style from the king's square `from`: to its own rook's
+/// square (`c8b8`, as Chess960 UCI writes castling) or to the king's destination (`e1g1`, as
+/// standard UCI does). Both are read in either mode, as [`crate::parse_uci_move`] reads them.
+/// Among legal moves the two forms never name different castles: a square holding one
+/// castling rook is occupied, so no other castle can legally bring the king there.
+fn uci_castle(moves: &MoveList, from: Square, to: Square) -> Option<Move> {
+    moves.iter().copied().find(|m| m.is_castle() && m.from() == from && (m.to() == to || m.castling_king_to() == to))
 }
 
 /// Reads a SAN move (leniently, see the module docs) and finds it among the legal moves.
@@ -610,6 +614,28 @@ mod tests {
         assert!(short.is_castle() && short.is_kingside_castle());
         assert_eq!(san(&p, short), "O-O");
         assert_eq!(san(&p, parse_san(&p, "O-O-O").unwrap()), "O-O-O");
+    }
+
+    #[test]
+    fn uci_castling_in_movetext() {
+        // Standard: king to its destination (UCI) or onto its rook.
+        let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        for (text, king_to) in [("e1g1", "g1"), ("e1h1", "g1"), ("e1c1", "c1"), ("e1a1", "c1")] {
+            let m = parse_san(&p, text).unwrap();
+            assert!(m.is_castle() && m.castling_king_to() == king_to.parse().unwrap(), "{text}");
+        }
+        // Chess960, the audit's position: `c1g1` is both forms at once, `c8b8` takes the rook.
+        let p = Position::from_fen_960("nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w GBgb - 0 1").unwrap();
+        let short = parse_san(&p, "c1g1").unwrap();
+        assert!(short.is_kingside_castle());
+        let mut after = p;
+        after.play_unchecked(short);
+        let long = parse_san(&after, "c8b8").unwrap();
+        assert!(long.is_castle() && !long.is_kingside_castle());
+        // A plain king move to the destination square is a king move, not castling.
+        let p = Position::from_fen_960("1k6/8/8/8/8/8/8/5K1R w H - 0 1").unwrap();
+        assert!(!parse_san(&p, "f1g1").unwrap().is_castle());
+        assert!(parse_san(&p, "f1h1").unwrap().is_kingside_castle());
     }
 
     #[test]

@@ -196,3 +196,22 @@ fn lenient_setup_and_en_passant_marks() {
     assert_eq!(second.moves.len(), 3, "{second:?}");
     assert!(second.moves[0].mv.is_en_passant());
 }
+
+#[test]
+fn old_mac_line_ends_report_real_lines() {
+    // The audit's file: CR-only line ends, errors in games 2 and 4.
+    let lf = "[Event \"g1\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n\
+              [Event \"g2 illegal\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 Nc6 *\n\n\
+              [Event \"g3\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
+              [Event \"g4 bad san\"]\n[Result \"*\"]\n\n1. e4 Zz9 2. d4 *\n\n\
+              [Event \"g5\"]\n[Result \"1/2-1/2\"]\n\n1. d4 d5 1/2-1/2\n";
+    for ending in ["\n", "\r", "\r\n"] {
+        let text = lf.replace('\n', ending);
+        let errors: Vec<_> = PgnReader::new(text.as_bytes())
+            .games()
+            .filter_map(Result::err)
+            .map(|e| (e.game, e.line, e.column))
+            .collect();
+        assert_eq!(errors, [(2, 9, 13), (4, 19, 7)], "{ending:?}");
+    }
+}

@@ -149,3 +149,90 @@ fn writer_snapshots() {
         insta::assert_snapshot!(name, written);
     }
 }
+
+/// A game as python-chess 1.11.2 reads it: Chess960 or not, the main line in UCI (Chess960
+/// castling as king takes rook), the final position as Shredder-FEN.
+struct Reading {
+    chess960: bool,
+    uci: &'static str,
+    final_fen: &'static str,
+}
+
+const COMMENTS_QUOTING_TAGS: [Reading; 4] = [
+    Reading {
+        chess960: false,
+        uci: "e2e4 e7e5 g1f3 b8c6",
+        final_fen: "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w HAha - 2 3",
+    },
+    Reading {
+        chess960: false,
+        uci: "d2d4 d7d5",
+        final_fen: "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w HAha - 0 2",
+    },
+    Reading {
+        chess960: false,
+        uci: "c2c4 e7e5",
+        final_fen: "rnbqkbnr/pppp1ppp/8/4p3/2P5/8/PP1PPPPP/RNBQKBNR w HAha - 0 2",
+    },
+    Reading {
+        chess960: false,
+        uci: "g1f3 g8f6",
+        final_fen: "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w HAha - 2 2",
+    },
+];
+
+const CHESS960_INFERRED: [Reading; 7] = [
+    Reading { chess960: true, uci: "c1g1 c8g8", final_fen: "nr3rkn/pppppppp/8/8/8/8/PPPPPPPP/NR3RKN w - - 2 2" },
+    Reading { chess960: true, uci: "c1b1 c8g8", final_fen: "nr3rkn/pppppppp/8/8/8/8/PPPPPPPP/N1KR2RN w - - 2 2" },
+    Reading { chess960: true, uci: "c1g1 c8b8", final_fen: "n1kr2rn/pppppppp/8/8/8/8/PPPPPPPP/NR3RKN w - - 2 2" },
+    Reading { chess960: true, uci: "c1b1 c8g8", final_fen: "nr3rkn/pppppppp/8/8/8/8/PPPPPPPP/N1KR2RN w - - 2 2" },
+    Reading { chess960: true, uci: "e1b1 e8h8", final_fen: "r4rk1/8/8/8/8/8/8/2KR3R w - - 2 2" },
+    Reading { chess960: false, uci: "e1g1 e8c8 g1g2", final_fen: "2kr3r/8/8/8/8/8/6K1/R4R2 b - - 3 2" },
+    Reading { chess960: false, uci: "e2e4 e8d7", final_fen: "8/3k4/8/8/4P3/8/8/4K3 w - - 1 2" },
+];
+
+/// The Shredder-FEN as python-chess writes it: the en passant square only when a capture is
+/// legal.
+fn shredder_fen_of(pos: &Position) -> String {
+    let fen = pos.shredder_fen();
+    let mut fields: Vec<&str> = fen.split(' ').collect();
+    let ep = pos.legal_ep_square().map_or("-".to_owned(), |sq| sq.to_string());
+    fields[3] = &ep;
+    fields.join(" ")
+}
+
+#[test]
+fn tag_lines_in_comments_and_inferred_chess960_match_python_chess() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for (file, expected) in
+        [("comments-quoting-tags.pgn", &COMMENTS_QUOTING_TAGS[..]), ("chess960-inferred.pgn", &CHESS960_INFERRED[..])]
+    {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        for ending in ["\n", "\r\n", "\r"] {
+            let what = format!("{file} with {ending:?}");
+            let games = read_all(text.replace('\n', ending).as_bytes());
+            assert_eq!(games.len(), expected.len(), "{what}");
+            for (i, (game, exp)) in games.iter().zip(expected).enumerate() {
+                assert_eq!(game.start.castling_mode() == CastlingMode::Chess960, exp.chess960, "{what} game {i}");
+                let positions = game.mainline_positions();
+                let ucis: Vec<String> =
+                    game.mainline().iter().zip(&positions).map(|(&m, pos)| uci_move(pos, m)).collect();
+                assert_eq!(ucis.join(" "), exp.uci, "{what} game {i}");
+                assert_eq!(shredder_fen_of(&game.final_position()), exp.final_fen, "{what} game {i}");
+            }
+        }
+    }
+}
+
+#[test]
+fn comments_quoting_tags_keep_their_text() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/comments-quoting-tags.pgn");
+    let games = read_all(&std::fs::read(path).unwrap());
+    assert_eq!(games[1].moves[0].comments, ["see game [Event \"Foo\"] for details"]);
+    assert_eq!(
+        games[2].moves[0].comments,
+        ["quoting the header: [White \"Somebody\"] [Black \"Someone else\"] end of quote"]
+    );
+    assert_eq!(games[3].moves[0].comments, ["first paragraph  second paragraph"]);
+    assert_eq!(games[0].moves[0].annotations().clock, Some(std::time::Duration::from_secs(300)));
+}

@@ -146,3 +146,23 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Unix (LF), Windows (CR LF) and old Mac OS (CR) line ends read the same: the same
+    /// games, and broken games reported at the same line and column.
+    #[test]
+    fn line_end_conventions_read_the_same(
+        body in "[\\[\\]{}();$%!?*+#=\"\\\\ \\n.0-9a-hKQRBNOxPZ/-]{0,200}",
+        tagged in any::<bool>(),
+    ) {
+        let text = if tagged { format!("[Event \"x\"]\n[FEN \"{}\"]\n\n{body}", STARTS[1].0) } else { body };
+        let read = |ending: &str| -> Vec<_> {
+            PgnReader::new(text.replace('\n', ending).as_bytes()).games().take(1000).collect()
+        };
+        let unix = read("\n");
+        prop_assert_eq!(&read("\r\n"), &unix, "{:?}", text);
+        prop_assert_eq!(&read("\r"), &unix, "{:?}", text);
+    }
+}

@@ -54,8 +54,13 @@ fn open(path: &Path) -> Result<(Box<dyn Read>, Option<u64>)> {
         return Ok((Box::new(io::stdin().lock()), None));
     }
     let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let len = file.metadata().ok().map(|m| m.len());
-    Ok((Box::new(file), len))
+    let metadata = file.metadata().ok();
+    // Opening a directory succeeds on Unix and only reading fails, which the reader would
+    // report as a broken game 0: it is a bad argument, not a bad game.
+    if metadata.as_ref().is_some_and(std::fs::Metadata::is_dir) {
+        anyhow::bail!("cannot read {}: it is a directory", path.display());
+    }
+    Ok((Box::new(file), metadata.map(|m| m.len())))
 }
 
 fn progress(len: Option<u64>) -> ProgressBar {

@@ -188,3 +188,36 @@ fn pgn_convert_json_repeated_tags_and_result_from_the_tag() {
     let ends: Vec<&str> = pgn.lines().filter(|l| l.starts_with("1. ")).map(|l| l.rsplit(' ').next().unwrap()).collect();
     assert_eq!(ends, ["0-1", "1/2-1/2", "*"], "{pgn}");
 }
+
+#[test]
+fn pgn_check_a_directory_is_a_file_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["check", "convert"] {
+        let mut args = vec!["pgn", command, dir.path().to_str().unwrap()];
+        if command == "convert" {
+            args.extend(["--to", "uci"]);
+        }
+        let out = tools(&args);
+        assert_eq!(out.status.code(), Some(1), "{command}");
+        assert_eq!(stdout(&out), "", "{command}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("error: cannot read ") && err.contains("it is a directory"), "{command}: {err}");
+        assert!(!err.contains("game 0"), "{command}: {err}");
+    }
+}
+
+#[test]
+fn pgn_check_audit_repros() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("audit.pgn");
+    // A tag pair quoted in a comment, inferred Chess960 (Shredder-FEN, no Variant tag), UCI
+    // king-takes-rook castling, and old Mac line ends throughout.
+    let text = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 {see game\n[Event \"Foo\"] for details} d5 *\n\n\
+                [Event \"c\"]\n[SetUp \"1\"]\n[FEN \"nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w GBgb - 0 1\"]\n\n\
+                1. O-O c8b8 2. Kf1 *\n";
+    std::fs::write(&file, text.replace('\n', "\r")).unwrap();
+    let out = tools(&["pgn", "check", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    // Only the genuinely illegal `Kf1` (the king castled to g1, the f1 rook is in the way).
+    assert_eq!(stdout(&out), "game 3, line 14, column 16: no such move \"Kf1\"\n2 games ok, 1 with errors\n");
+}

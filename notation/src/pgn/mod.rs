@@ -4,16 +4,25 @@
 //! Decisions where PGN files in the wild disagree with the standard:
 //! - movetext in UCI long algebraic (`g1f3 c7c5`, as some engine-match tools write) is read,
 //!   because the SAN reader accepts long forms anyway and such files exist; it is written
-//!   back as SAN;
+//!   back as SAN. Castling is read in both UCI forms, king to its destination (`e1g1`) and
+//!   king takes own rook (`e1h1`, Chess960's `c8b8`);
 //! - null moves `--`, `Z0` and `0000` are read (not in check) and written as `--`;
 //! - `e.p.` after an en passant capture is skipped;
 //! - a `[FEN]` without its clock fields, or with castling rights or an en passant square the
 //!   position cannot back, is repaired (missing clocks are `0 1`, unbacked rights dropped);
+//! - a `[FEN]` whose castling rights are not standard ones (a king off the e-file or a rook
+//!   off the a- and h-files, in Shredder-FEN `GBgb` or X-FEN) makes the game Chess960 even
+//!   without a `[Variant]` tag, as python-chess infers it;
 //! - a game that ends without a termination marker (end of input, or the next game's tags
 //!   at the start of a line) is accepted with no result;
 //! - text with neither tags, moves nor a result (a remark after the last game) is not a game;
 //! - line breaks inside brace comments are read as spaces, so that writing a comment wrapped
 //!   at 80 columns and reading it again gives the same text;
+//! - inside a brace comment everything up to `}` is text, even a line that starts with a tag
+//!   pair, except that such a line after a blank line starts the next game (the `}` is then
+//!   reported missing): a comment left open must not swallow the games after it;
+//! - a line ends at LF, CR LF or a lone CR (old Mac OS files), for line numbers and for
+//!   everything tied to lines (tags, `;` comments, `%` escapes);
 //! - `[Variant]` values for Chess960 (`Chess960`, `fischerandom`...) switch castling to
 //!   Chess960; other variants (crazyhouse, atomic...) are reported as unsupported.
 

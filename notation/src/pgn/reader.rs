@@ -5,7 +5,7 @@
 //! and played; a game with an error is reported with its number, line and column, the rest of
 //! it is skipped (to its termination marker or the next tag section), and reading goes on.
 
-use super::source::Source;
+use super::source::{is_line_end, Source};
 use super::visitor::Visitor;
 use super::PgnResult;
 use crate::san::{parse_san_in, resolve_fast, SanError, SanMove};
@@ -132,45 +132,91 @@ fn variant_mode(variant: &str) -> Result<CastlingMode, ()> {
     }
 }
 
-/// Reads a `[FEN]` tag as leniently as PGN writers require: a missing clock pair is `0 1`,
-/// a castling field only Chess960 explains switches to Chess960, and castling rights or an en
-/// passant square the position cannot back are dropped (as python-chess does). The error
-/// of the strict reading is reported if nothing works.
+/// Reads a `[FEN]` tag as leniently as PGN writers require, as python-chess does:
+/// - a missing clock pair is `0 1`;
+/// - the castling field may be in any notation (`KQkq`, X-FEN, Shredder-FEN `HAha`), and the
+///   game is Chess960 when its castling rights are not standard ones (a king off the e-file or
+///   a rook off the a- and h-files), with or without a `[Variant]` tag: such a FEN describes
+///   a Chess960 position whatever the tags say, and reading it as standard would lose the
+///   rights (`O-O` would then be "no such move");
+/// - castling rights or an en passant square the position cannot back are dropped.
+///
+/// A FEN that reads strictly in `mode` keeps `mode`, so standard games stay standard. The
+/// error of the strict reading is reported if nothing works.
 fn lenient_fen(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
-    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_owned).collect();
-    if fields.len() == 4 {
-        fields.extend(["0".to_owned(), "1".to_owned()]);
-    }
+    let fields = fen_fields(fen);
     let strict = parse_fen(&fields.join(" "), mode);
     let Err(error) = strict else { return strict };
     if fields.len() != 6 {
         return Err(error);
     }
-    for mode in [mode, CastlingMode::Chess960] {
-        if let Ok(pos) = parse_fen(&fields.join(" "), mode) {
-            return Ok(pos);
-        }
-        let mut repaired = fields.clone();
-        // Keep the castling rights that are valid on their own.
-        let valid: String = fields[2]
-            .chars()
-            .filter(|&c| {
-                let mut one = fields.clone();
-                one[2] = c.to_string();
-                one[3] = "-".to_owned();
-                c != '-' && parse_fen(&one.join(" "), mode).is_ok()
-            })
-            .collect();
-        repaired[2] = if valid.is_empty() { "-".to_owned() } else { valid };
-        if let Ok(pos) = parse_fen(&repaired.join(" "), mode) {
-            return Ok(pos);
-        }
+    // Chess960 mode reads every castling notation (`K`/`Q` are the outermost rooks, which
+    // for a standard setup are the corner rooks), so the FEN is read and repaired there and
+    // the mode decided afterwards from the rights that survive.
+    let pos =
+        parse_fen(&fields.join(" "), CastlingMode::Chess960).or_else(|_| repaired_fen(&fields)).map_err(|_| error)?;
+    Ok(with_inferred_mode(pos, mode))
+}
+
+/// The whitespace-separated fields of a `[FEN]` value, with the clock pair (`0 1`) added when
+/// only the four position fields are given (as EPD-minded writers do).
+fn fen_fields(fen: &str) -> Vec<String> {
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_owned).collect();
+    if fields.len() == 4 {
+        fields.extend(["0".to_owned(), "1".to_owned()]);
+    }
+    fields
+}
+
+/// The six FEN `fields` read in Chess960 mode without what the position cannot back: the
+/// castling rights that do not fit, then if need be the en passant square.
+fn repaired_fen(fields: &[String]) -> Result<Position, FenError> {
+    let mut repaired = fields.to_vec();
+    repaired[2] = backed_castling(fields);
+    parse_fen(&repaired.join(" "), CastlingMode::Chess960).or_else(|_| {
         repaired[3] = "-".to_owned();
-        if let Ok(pos) = parse_fen(&repaired.join(" "), mode) {
-            return Ok(pos);
+        parse_fen(&repaired.join(" "), CastlingMode::Chess960)
+    })
+}
+
+/// The castling field of `fields` keeping, in order, each right the position backs together
+/// with the rights kept before it (so a duplicate or a second rook on one side is dropped).
+fn backed_castling(fields: &[String]) -> String {
+    let mut trial = fields.to_vec();
+    // The en passant square is judged separately.
+    trial[3] = "-".to_owned();
+    let mut kept = String::new();
+    for right in fields[2].chars().filter(|&c| c != '-') {
+        trial[2] = format!("{kept}{right}");
+        if parse_fen(&trial.join(" "), CastlingMode::Chess960).is_ok() {
+            kept.push(right);
         }
     }
-    Err(error)
+    if kept.is_empty() {
+        "-".to_owned()
+    } else {
+        kept
+    }
+}
+
+/// `pos` (read in Chess960 mode) in the `wanted` mode if its castling rights fit that mode:
+/// a standard game stays standard unless its rights need Chess960 (python-chess's
+/// `has_chess960_castling_rights`).
+fn with_inferred_mode(pos: Position, wanted: CastlingMode) -> Position {
+    let mut narrowed = pos;
+    match narrowed.set_castling_mode(wanted) {
+        Ok(()) => narrowed,
+        Err(_) => pos,
+    }
+}
+
+/// How a brace comment ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CommentEnd {
+    /// At its `}`.
+    Closed,
+    /// Without a `}`: at the end of the input, at the next game's tags, or too long.
+    Unclosed,
 }
 
 struct Lines {
@@ -307,23 +353,7 @@ impl<R: Read> PgnReader<R> {
             if self.src.next_byte() != Some(b'"') {
                 return Err(tag_error(self, "tag value must be a quoted string"));
             }
-            let mut value = Vec::new();
-            loop {
-                match self.src.next_byte() {
-                    None | Some(b'\n') => return Err(tag_error(self, "unterminated tag value")),
-                    Some(_) if value.len() > MAX_TEXT => return Err(tag_error(self, "tag value too long")),
-                    Some(b'\\') => match self.src.next_byte() {
-                        Some(c @ (b'"' | b'\\')) => value.push(c),
-                        Some(c) => {
-                            value.push(b'\\');
-                            value.push(c);
-                        }
-                        None => return Err(tag_error(self, "unterminated tag value")),
-                    },
-                    Some(b'"') => break,
-                    Some(c) => value.push(c),
-                }
-            }
+            let value = self.read_tag_value().map_err(|what| tag_error(self, what))?;
             self.src.skip_whitespace();
             if self.src.next_byte() != Some(b']') {
                 return Err(tag_error(self, "missing ']'"));
@@ -356,6 +386,35 @@ impl<R: Read> PgnReader<R> {
         };
         visitor.begin_movetext(&start);
         Ok(start)
+    }
+
+    /// Reads a tag value after its opening quote, unescaping `\"` and `\\`, through its
+    /// closing quote.
+    ///
+    /// # Errors
+    /// What is wrong, for [`PgnErrorKind::Tag`]. A value is never continued on the next
+    /// line: the line end is left unread, so that recovery skips the rest of this line only.
+    fn read_tag_value(&mut self) -> Result<Vec<u8>, &'static str> {
+        let mut value = Vec::new();
+        loop {
+            let Some(b) = self.src.peek().filter(|&b| !is_line_end(b)) else { return Err("unterminated tag value") };
+            if value.len() > MAX_TEXT {
+                return Err("tag value too long");
+            }
+            self.src.advance();
+            match b {
+                b'"' => return Ok(value),
+                // Any other backslash is kept as written.
+                b'\\' => match self.src.peek() {
+                    Some(c @ (b'"' | b'\\')) => {
+                        self.src.advance();
+                        value.push(c);
+                    }
+                    _ => value.push(b'\\'),
+                },
+                _ => value.push(b),
+            }
+        }
     }
 
     fn read_movetext<V: Visitor>(&mut self, visitor: &mut V, start: Position) -> Result<(), (PgnError, bool)> {
@@ -560,29 +619,68 @@ impl<R: Read> PgnReader<R> {
         Ok(())
     }
 
-    /// `true` at the start of a line that opens a tag pair (`[Event "`, not `[%clk`): inside a
-    /// comment this means its `}` is missing and the next game has begun.
+    /// `true` at the start of a line that opens a tag pair (`[Event "`, not `[%clk`).
     fn at_tag_line(&mut self) -> bool {
         self.src.column == 1
             && self.src.peek() == Some(b'[')
             && self.src.peek2().is_some_and(|b| b.is_ascii_alphabetic())
     }
 
-    fn read_brace_comment(&mut self, line: u64, column: u64) -> Result<(), PgnError> {
-        let mut bytes = Vec::new();
+    /// Consumes a brace comment after its `{`, handing each byte of its text to `keep` (a
+    /// line end as one space) and stopping as unclosed when `keep` refuses one.
+    ///
+    /// Inside a comment everything up to `}` is text, lines that look like tag pairs included
+    /// (`{see game\n[Event "Foo"] for details}` quotes a header). Yet a comment whose `}` is
+    /// missing must not swallow the games after it, and a streaming reader cannot look ahead
+    /// for a `}` that may never come. The rule: a line that opens a tag pair ends the comment,
+    /// unclosed, only when the line before it is blank (whitespace only). Games are separated
+    /// by a blank line (export format requires it, and writers emit it), while a header quoted
+    /// in a comment continues the comment's text. The price is a comment that itself holds a
+    /// blank line followed by a tag-like line: it reads as a missing `}`, which is reported,
+    /// and reading resumes at that line. An unclosed comment followed by tags with no blank
+    /// line before them runs on to the next blank line followed by tags, so at worst one more
+    /// game is lost.
+    fn scan_brace_comment(&mut self, mut keep: impl FnMut(u8) -> bool) -> CommentEnd {
+        // The line of the `{` is not blank.
+        let (mut line_blank, mut previous_blank) = (false, false);
+        let mut line = self.src.line;
         loop {
-            if self.at_tag_line() || bytes.len() > MAX_TEXT {
-                return Err(self.error(line, column, PgnErrorKind::UnclosedComment));
+            if previous_blank && self.at_tag_line() {
+                return CommentEnd::Unclosed;
             }
             match self.src.next_byte() {
-                None => return Err(self.error(line, column, PgnErrorKind::UnclosedComment)),
-                Some(b'}') => break,
-                // A line break in a comment is whitespace; a space keeps comments on one line
-                // and makes writing and re-reading them exact.
-                Some(b'\r') => {}
-                Some(b'\n') => bytes.push(b' '),
-                Some(b) => bytes.push(b),
+                None => return CommentEnd::Unclosed,
+                Some(b'}') => return CommentEnd::Closed,
+                Some(b) if is_line_end(b) => {
+                    // The source counts a CR LF pair as one line end: so does the comment.
+                    if self.src.line != line {
+                        line = self.src.line;
+                        previous_blank = std::mem::replace(&mut line_blank, true);
+                        // A line break in a comment is whitespace; a space keeps comments on
+                        // one line and makes writing and re-reading them exact.
+                        if !keep(b' ') {
+                            return CommentEnd::Unclosed;
+                        }
+                    }
+                }
+                Some(b) => {
+                    line_blank &= matches!(b, b' ' | b'\t' | 0x0b | 0x0c);
+                    if !keep(b) {
+                        return CommentEnd::Unclosed;
+                    }
+                }
             }
+        }
+    }
+
+    fn read_brace_comment(&mut self, line: u64, column: u64) -> Result<(), PgnError> {
+        let mut bytes = Vec::new();
+        let end = self.scan_brace_comment(|b| {
+            bytes.push(b);
+            bytes.len() <= MAX_TEXT
+        });
+        if end == CommentEnd::Unclosed {
+            return Err(self.error(line, column, PgnErrorKind::UnclosedComment));
         }
         self.text = String::from_utf8_lossy(&bytes).trim().to_owned();
         Ok(())
@@ -591,7 +689,7 @@ impl<R: Read> PgnReader<R> {
     fn read_line_comment(&mut self) {
         let mut bytes = Vec::new();
         while let Some(b) = self.src.peek() {
-            if b == b'\n' {
+            if is_line_end(b) {
                 break;
             }
             self.src.advance();
@@ -621,12 +719,8 @@ impl<R: Read> PgnReader<R> {
                 b'[' if self.src.column == 1 => return,
                 b'{' => {
                     self.src.advance();
-                    while !self.at_tag_line() {
-                        match self.src.next_byte() {
-                            Some(b'}') | None => break,
-                            Some(_) => {}
-                        }
-                    }
+                    // Closed or not, what follows is the rest of the game or the next one.
+                    let _ = self.scan_brace_comment(|_| true);
                 }
                 b';' => self.src.skip_line(),
                 _ => {
@@ -667,5 +761,153 @@ impl<R: Read> Iterator for Games<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         self.reader.read_game(&mut self.builder)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgn::PgnGame;
+
+    fn lenient(fen: &str) -> Position {
+        lenient_fen(fen, CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    }
+
+    #[test]
+    fn chess960_is_inferred_from_castling_rights() {
+        for fen in [
+            // Shredder-FEN naming inner rooks.
+            "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w GBgb - 0 1",
+            // X-FEN: `K`/`Q` are the outermost rooks, here on b and g.
+            "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w KQkq - 0 1",
+            // Shredder-FEN of a king on the e-file between rooks off the corners.
+            "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+        ] {
+            let pos = lenient(fen);
+            assert_eq!(pos.castling_mode(), CastlingMode::Chess960, "{fen}");
+            assert_eq!(pos.castling_rights().rooks().count(), 4, "{fen}");
+        }
+        // One right off the corners is enough (python-chess agrees): `Q` is the b1 rook.
+        let pos = lenient("r3k2r/8/8/8/8/8/8/1R2K2R w KQkq - 0 1");
+        assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
+        assert_eq!(pos.shredder_fen(), "r3k2r/8/8/8/8/8/8/1R2K2R w HBha - 0 1");
+        // Rights dropped for want of a rook do not decide: what is left does.
+        let pos = lenient("r3k3/8/8/8/8/8/8/1R2K2R w KQkq - 0 1");
+        assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
+        assert_eq!(pos.shredder_fen(), "r3k3/8/8/8/8/8/8/1R2K2R w HBa - 0 1");
+    }
+
+    #[test]
+    fn standard_rights_keep_standard_games_standard() {
+        for (fen, expected) in [
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
+            // Clocks left out.
+            ("r3k2r/8/8/8/8/8/8/R3K2R b Kq -", "r3k2r/8/8/8/8/8/8/R3K2R b Kq - 0 1"),
+            // Standard rights in Shredder letters or out of order are still standard ones.
+            ("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
+            // Rights and an en passant square the position cannot back are dropped.
+            ("4k3/8/8/8/8/8/4P3/4K3 w KQkq e6", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"),
+            ("r3k3/8/8/8/8/8/8/R3K3 w KQkq - 0 1", "r3k3/8/8/8/8/8/8/R3K3 w Qq - 0 1"),
+        ] {
+            let pos = lenient(fen);
+            assert_eq!(pos.castling_mode(), CastlingMode::Standard, "{fen}");
+            assert_eq!(pos.fen(), expected, "{fen}");
+        }
+        // A `[Variant]` tag asking for Chess960 keeps it, even with standard rights.
+        let pos = lenient_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", CastlingMode::Chess960).unwrap();
+        assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
+    }
+
+    #[test]
+    fn unreadable_fens_report_the_strict_error() {
+        assert!(matches!(lenient_fen("not a fen", CastlingMode::Standard), Err(FenError::FieldCount { .. })));
+        assert!(matches!(lenient_fen("8/8/8/8/8/8/8/8 w - - 0 1", CastlingMode::Standard), Err(FenError::Position(_))));
+    }
+
+    /// Every game of `text` with its line ends (all `\n` in `text`) written as `ending`.
+    fn read(text: &str, ending: &str) -> Vec<Result<PgnGame, PgnError>> {
+        PgnReader::new(text.replace('\n', ending).as_bytes()).games().collect()
+    }
+
+    const ENDINGS: [&str; 3] = ["\n", "\r\n", "\r"];
+
+    #[test]
+    fn a_tag_line_inside_a_comment_is_comment_text() {
+        let text =
+            "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 {see game\n[Event \"Foo\"] for details} d5 *\n";
+        for ending in ENDINGS {
+            let games: Vec<PgnGame> = read(text, ending).into_iter().map(Result::unwrap).collect();
+            assert_eq!(games.len(), 2, "{ending:?}");
+            assert_eq!(games[1].tag("Event"), Some("b"));
+            assert_eq!(games[1].moves[0].comments, ["see game [Event \"Foo\"] for details"], "{ending:?}");
+            assert_eq!(games[1].moves.len(), 2);
+        }
+    }
+
+    #[test]
+    fn a_tag_line_after_a_blank_line_ends_an_unclosed_comment() {
+        let text = "[Event \"a\"]\n\n1. e4 {forgot to close\n1... e5 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+        for ending in ENDINGS {
+            let results = read(text, ending);
+            assert_eq!(results.len(), 2, "{ending:?}");
+            let error = results[0].as_ref().unwrap_err();
+            assert_eq!((error.game, error.line, error.column), (1, 3, 7), "{ending:?}");
+            assert_eq!(error.kind, PgnErrorKind::UnclosedComment);
+            assert_eq!(results[1].as_ref().unwrap().tag("Event"), Some("b"), "{ending:?}");
+        }
+    }
+
+    #[test]
+    fn a_blank_line_alone_does_not_end_a_comment() {
+        // Whitespace-only lines count as blank; the comment goes on past them to its `}`.
+        let text = "1. e4 {one\n \t\ntwo\n\n(not a tag)} e5 *\n";
+        for ending in ENDINGS {
+            let games = read(text, ending);
+            let game = games[0].as_ref().unwrap();
+            assert_eq!(game.moves[0].comments, ["one  \t two  (not a tag)"], "{ending:?}");
+        }
+    }
+
+    #[test]
+    fn an_unclosed_comment_before_tags_without_a_blank_line_runs_to_the_next_game_break() {
+        // The `}` is missing and game b's tags follow at once: game b is read as comment text,
+        // up to the blank line before game c, which is read normally.
+        let text = "[Event \"a\"]\n\n1. e4 {oops\n[Event \"b\"]\n\n1. d4 *\n\n[Event \"c\"]\n\n1. c4 *\n";
+        for ending in ENDINGS {
+            let results = read(text, ending);
+            assert_eq!(results.len(), 2, "{ending:?}");
+            assert_eq!(results[0].as_ref().unwrap_err().kind, PgnErrorKind::UnclosedComment);
+            assert_eq!(results[1].as_ref().unwrap().tag("Event"), Some("c"), "{ending:?}");
+        }
+    }
+
+    #[test]
+    fn skipping_a_broken_game_reads_its_comments_the_same_way() {
+        let text = "[Event \"a\"]\n\n1. e4 Ke7 {see\n[Event \"Foo\"] here} 2. d4 *\n\n\
+                    [Event \"b\"]\n\n1. d4 {open\n\n[Event \"c\"]\n\n1. c4 *\n";
+        for ending in ENDINGS {
+            let results = read(text, ending);
+            assert_eq!(results.len(), 3, "{ending:?}");
+            let error = results[0].as_ref().unwrap_err();
+            assert_eq!((error.line, error.column), (3, 7), "{ending:?}");
+            assert_eq!(results[1].as_ref().unwrap_err().kind, PgnErrorKind::UnclosedComment);
+            assert_eq!(results[2].as_ref().unwrap().tag("Event"), Some("c"), "{ending:?}");
+        }
+    }
+
+    #[test]
+    fn line_comments_escapes_and_tag_values_end_at_any_line_end() {
+        let text = "% escape line\n[Event \"a\"]\n\n1. e4 ; rest of line\ne5 *\n\n[Event \"b\n\n1. d4 *\n";
+        for ending in ENDINGS {
+            let results = read(text, ending);
+            assert_eq!(results.len(), 2, "{ending:?}");
+            let game = results[0].as_ref().unwrap();
+            assert_eq!(game.moves.len(), 2, "{ending:?}");
+            assert_eq!(game.moves[0].comments, ["rest of line"]);
+            let error = results[1].as_ref().unwrap_err();
+            assert_eq!((error.game, error.line, error.column), (2, 7, 1), "{ending:?}");
+            assert!(matches!(&error.kind, PgnErrorKind::Tag(what) if what == "unterminated tag value"));
+        }
     }
 }

@@ -3,6 +3,10 @@
 //! The PGN reader pulls bytes one at a time; owning the buffer (instead of going through
 //! `BufRead::fill_buf` per byte) keeps that loop tight, and a fixed buffer keeps memory
 //! constant however large the input.
+//!
+//! A line ends at a line feed, at a carriage return, or at the pair CR LF (counted once):
+//! Unix, old Mac OS and Windows files then report the same line numbers, and everything that
+//! looks at line starts (tags, `%` escapes, `;` comments) works on all three.
 
 use std::io::{self, Read};
 
@@ -22,6 +26,9 @@ pub(crate) struct Source<R> {
     pub(crate) column: u64,
     /// Total bytes consumed.
     pub(crate) offset: u64,
+    /// Offset just past the last carriage return: a line feed there completes a CR LF pair
+    /// whose line end was already counted at the CR (`u64::MAX` before any CR).
+    after_cr: u64,
 }
 
 impl<R: Read> Source<R> {
@@ -36,6 +43,7 @@ impl<R: Read> Source<R> {
             line: 1,
             column: 1,
             offset: 0,
+            after_cr: u64::MAX,
         };
         // A UTF-8 byte-order mark at the very start is not part of the text.
         if source.peek() == Some(0xef) && source.len - source.pos >= 3 && source.buf[..3] == [0xef, 0xbb, 0xbf] {
@@ -123,12 +131,34 @@ impl<R: Read> Source<R> {
         let Some(&b) = self.buf[..self.len].get(self.pos) else { return };
         self.pos += 1;
         self.offset += 1;
-        if b == b'\n' {
-            self.line += 1;
-            self.column = 1;
-        } else {
+        // One comparison keeps printable text on the fast path; only control bytes up to CR
+        // need the line-end logic.
+        if b > b'\r' {
             self.column += 1;
+        } else {
+            self.track_control(b);
         }
+    }
+
+    /// Line and column after a consumed control byte (`self.offset` is already past it).
+    #[inline]
+    fn track_control(&mut self, b: u8) {
+        match b {
+            b'\r' => {
+                self.new_line();
+                self.after_cr = self.offset;
+            }
+            // The LF of a CR LF: its line end was counted at the CR.
+            b'\n' if self.after_cr == self.offset - 1 => {}
+            b'\n' => self.new_line(),
+            _ => self.column += 1,
+        }
+    }
+
+    #[inline]
+    fn new_line(&mut self) {
+        self.line += 1;
+        self.column = 1;
     }
 
     /// Consumes and returns the next byte.
@@ -150,12 +180,80 @@ impl<R: Read> Source<R> {
         }
     }
 
-    /// Skips to just past the next line feed.
+    /// Skips to just past the next line end (LF, CR or CR LF).
     pub(crate) fn skip_line(&mut self) {
         while let Some(b) = self.next_byte() {
             if b == b'\n' {
                 break;
             }
+            if b == b'\r' {
+                if self.peek() == Some(b'\n') {
+                    self.advance();
+                }
+                break;
+            }
         }
+    }
+}
+
+/// `true` for the bytes that end a line (a CR LF pair is one line end; see the module docs).
+#[inline]
+pub(crate) fn is_line_end(b: u8) -> bool {
+    b == b'\n' || b == b'\r'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The (line, column) of every byte of `text`, as the source reports it before reading it.
+    fn positions(text: &[u8]) -> Vec<(u64, u64)> {
+        let mut src = Source::new(text);
+        let mut out = Vec::new();
+        while src.peek().is_some() {
+            out.push((src.line, src.column));
+            src.advance();
+        }
+        out
+    }
+
+    #[test]
+    fn lf_cr_and_crlf_each_end_one_line() {
+        // The `b` starts line 2 and the `c` line 3 whatever the line ends are.
+        for text in [&b"a\nb\nc"[..], b"a\rb\rc", b"a\r\nb\r\nc"] {
+            let pos = positions(text);
+            let b = text.iter().position(|&x| x == b'b').unwrap();
+            let c = text.iter().position(|&x| x == b'c').unwrap();
+            assert_eq!((pos[b], pos[c]), ((2, 1), (3, 1)), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn blank_lines_count_in_every_convention() {
+        for text in [&b"a\n\nb"[..], b"a\r\rb", b"a\r\n\r\nb", b"a\n\r\nb", b"a\r\r\nb"] {
+            assert_eq!(positions(text).last(), Some(&(3, 1)), "{text:?}");
+        }
+        // LF CR is two line ends (a Unix line, then a lone CR), not a reversed CR LF.
+        assert_eq!(positions(b"a\n\rb").last(), Some(&(3, 1)));
+    }
+
+    #[test]
+    fn a_leading_lf_is_not_the_end_of_a_crlf() {
+        assert_eq!(positions(b"\nx").last(), Some(&(2, 1)));
+        assert_eq!(positions(b"\xef\xbb\xbf\nx").last(), Some(&(2, 1)));
+    }
+
+    #[test]
+    fn skip_line_consumes_one_line_end() {
+        for (text, rest) in [(&b"ab\ncd"[..], b'c'), (b"ab\rcd", b'c'), (b"ab\r\ncd", b'c'), (b"ab\r\r\ncd", b'\r')] {
+            let mut src = Source::new(text);
+            src.skip_line();
+            assert_eq!((src.peek(), src.line, src.column), (Some(rest), 2, 1), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn tabs_and_other_controls_are_columns() {
+        assert_eq!(positions(b"\t\x0bx").last(), Some(&(1, 3)));
     }
 }
