@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 use std::path::PathBuf;
-use tempo_core::Position;
+use tempo_core::{CastlingMode, Position};
 use tempo_notation::{pgn_string, san_line, uci_move, Annotations, PgnGame, PgnNode, PgnReader};
 
 fn data_dir() -> PathBuf {
