@@ -100,14 +100,25 @@ fn clk_text(d: Duration) -> String {
 }
 
 /// Writes `text` to `path` through a temporary file and a rename, so that an interruption
-/// never leaves half a game (or destroys the previous save).
+/// never leaves half a game (or destroys the previous save). Through a symbolic link the
+/// file it points to is replaced, not the link; a path that is not a regular file (`/dev/null`,
+/// `/dev/stdout`, a pipe) is written in place, since a rename would replace the device itself.
 pub fn write_file(path: &Path, text: &str) -> Result<()> {
+    if !replaced_by_rename(path) {
+        return std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()));
+    }
+    let path = &std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
     let tmp = dir.join(format!(".{}.tmp", name.to_string_lossy()));
     std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("cannot save {}", path.display()))?;
     Ok(())
+}
+
+/// `true` for a path that is a regular file (after following links) or does not exist yet.
+fn replaced_by_rename(path: &Path) -> bool {
+    std::fs::metadata(path).map_or(true, |meta| meta.is_file())
 }
 
 /// A game read back from a PGN file.
@@ -180,6 +191,26 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(19_723), (2024, 1, 1));
         assert_eq!(civil_from_days(20_513), (2026, 3, 1));
+    }
+
+    #[test]
+    fn saving_keeps_links_and_devices() {
+        // Devices are written in place, never replaced (a rename over /dev/null, as root,
+        // would turn it into a regular file for the whole machine).
+        assert!(!replaced_by_rename(Path::new("/dev/null")) || !Path::new("/dev/null").exists());
+        let dir = tempfile::tempdir().unwrap();
+        let new = dir.path().join("new.pgn");
+        assert!(replaced_by_rename(&new));
+        write_file(&new, "first").unwrap();
+        assert_eq!(std::fs::read_to_string(&new).unwrap(), "first");
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("link.pgn");
+            std::os::unix::fs::symlink(&new, &link).unwrap();
+            write_file(&link, "second").unwrap();
+            assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
+            assert_eq!(std::fs::read_to_string(&new).unwrap(), "second");
+        }
     }
 
     #[test]
