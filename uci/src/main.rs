@@ -37,6 +37,12 @@ fn main() -> anyhow::Result<()> {
     // `tempo-uci bench 13` is one command split by the shell; `tempo-uci "position startpos"
     // "go depth 5"` is one command per (quoted) argument.
     let commands = if args.iter().any(|a| a.contains(' ')) { args } else { vec![args.join(" ")] };
+    // On the command line a command that cannot be understood is an error (exit status 2),
+    // not a line to skip as in a session.
+    if let Some(Err(e)) = commands.iter().map(|c| tempo_uci::parse_command(c)).find(Result::is_err) {
+        eprintln!("tempo-uci: {e} (try tempo-uci --help)");
+        std::process::exit(2);
+    }
     for command in &commands {
         server.handle_line(command);
         // A search started from the command line runs to its own end before the next command.
