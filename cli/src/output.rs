@@ -2,7 +2,7 @@
 //! stdout means.
 //!
 //! `println!` panics when stdout is gone (`tempo perft --divide | head -1`). These commands
-//! write with [`outln!`] instead, which returns the `io::Error`; they pass it up with `?`,
+//! write with `outln!` instead, which returns the `io::Error`; they pass it up with `?`,
 //! and `main` ends the program quietly when [`is_broken_pipe`] says the reader has gone: it
 //! asked for no more output. (The interactive game writes with `screen::print_flush`, which
 //! ignores write errors so that the game can still be saved.) `tempo-tools` does the same.

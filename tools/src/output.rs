@@ -1,7 +1,7 @@
 //! Standard output for every command, and what a closed stdout means.
 //!
 //! `println!` panics when stdout is gone (`tempo-tools perft --epd suite.epd | head -1`).
-//! Commands write with [`outln!`] instead, which returns the `io::Error`; they pass it up
+//! Commands write with `outln!` instead, which returns the `io::Error`; they pass it up
 //! with `?`, and `main` ends the program quietly when [`is_broken_pipe`] says the reader has
 //! gone: it asked for no more output, which is not a failure of the command.
 
