@@ -176,6 +176,22 @@ struct PairingStats {
     illegal: [u32; 2],
     crashes: [u32; 2],
     oversteps: [u32; 2],
+    /// The SPRT's decision and the number of games when the LLR first crossed a bound. Games
+    /// still being played then finish and count in the totals, but cannot undo the decision
+    /// (as in fishtest): the test was sequential up to that game.
+    decided: Option<(Verdict, u64)>,
+}
+
+impl PairingStats {
+    /// Records the SPRT's decision the first time the LLR crosses a bound; `true` once the
+    /// test is decided.
+    fn decide(&mut self, sprt: Sprt) -> bool {
+        let verdict = sprt.verdict(&self.tally);
+        if verdict != Verdict::Continue && self.decided.is_none() {
+            self.decided = Some((verdict, self.tally.games()));
+        }
+        self.decided.is_some()
+    }
 }
 
 /// Runs the match; `Ok(true)` unless an engine could not be used at all.
@@ -274,7 +290,7 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
                     );
                     if let Some(sprt) = sprt {
                         line.push_str(&format!(" LLR {:.2}", t.llr(sprt.elo0, sprt.elo1)));
-                        if pairings.len() == 1 && sprt.verdict(&t) != Verdict::Continue {
+                        if s.decide(sprt) && pairings.len() == 1 {
                             stop.store(true, Ordering::Relaxed);
                         }
                     }
@@ -345,10 +361,10 @@ fn report(a: &str, b: &str, s: &PairingStats, sprt: Option<Sprt>) -> std::io::Re
     }
     if let Some(sprt) = sprt {
         let (lower, upper) = sprt.bounds();
-        let verdict = match sprt.verdict(&t) {
-            Verdict::H1 => "H1 accepted",
-            Verdict::H0 => "H0 accepted",
-            Verdict::Continue => "inconclusive",
+        let verdict = match s.decided {
+            Some((Verdict::H1, games)) => format!("H1 accepted at game {games}"),
+            Some((Verdict::H0, games)) => format!("H0 accepted at game {games}"),
+            _ => "inconclusive".to_owned(),
         };
         outln!(
             "SPRT [{}, {}] alpha {} beta {}: LLR {:.2} ({lower:.2}, {upper:.2}): {verdict}",
@@ -360,4 +376,25 @@ fn report(a: &str, b: &str, s: &PairingStats, sprt: Option<Sprt>) -> std::io::Re
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_sprt_decision_stands_when_later_games_move_the_llr_back() {
+        let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+        let mut s = PairingStats { tally: Tally { wins: 600, draws: 700, losses: 500 }, ..PairingStats::default() };
+        assert!(sprt.verdict(&s.tally) == Verdict::H1, "LLR {}", s.tally.llr(0.0, 10.0));
+        assert!(s.decide(sprt));
+        // A game that was in flight at the decision is a loss: the LLR may fall back, the
+        // decision (and the game count at which it was taken) stays.
+        s.tally.losses += 40;
+        assert!(s.decide(sprt));
+        assert_eq!(s.decided, Some((Verdict::H1, 1800)));
+        let mut open = PairingStats { tally: Tally { wins: 10, draws: 10, losses: 10 }, ..PairingStats::default() };
+        assert!(!open.decide(sprt));
+        assert_eq!(open.decided, None);
+    }
 }
