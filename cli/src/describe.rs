@@ -1,30 +1,19 @@
 //! Sentences and move lines for people: how a game ended, numbered SAN, engine lines.
 
 use tempo_core::{Color, Game, Move, Outcome, Position, Termination};
-use tempo_notation::san_line;
+use tempo_notation::{san_line, termination_comment};
 
 use crate::players::Line;
 
-/// The sentence announcing how the game ended, with its result.
+/// The sentence announcing how the game ended, with its result: the PGN comment's words
+/// (`Draw by agreement`), with the winner named where there is one.
 pub fn describe_outcome(game: &Game, outcome: Outcome) -> String {
     let name = |c: Color| if c == Color::White { "White" } else { "Black" };
-    let winner = outcome.result.winner();
-    let text = match (outcome.termination, winner) {
+    let text = match (outcome.termination, outcome.result.winner()) {
         (Termination::Checkmate, Some(w)) => format!("Checkmate: {} wins", name(w)),
-        (Termination::Stalemate, _) => "Stalemate: draw".to_owned(),
-        (Termination::InsufficientMaterial, _) => "Draw: neither side has the material to checkmate".to_owned(),
-        (Termination::FivefoldRepetition, _) => "Draw by fivefold repetition".to_owned(),
-        (Termination::SeventyFiveMoves, _) => "Draw by the seventy-five-move rule".to_owned(),
-        (Termination::ThreefoldRepetition, _) => "Draw by threefold repetition (claimed)".to_owned(),
-        (Termination::FiftyMoves, _) => "Draw by the fifty-move rule (claimed)".to_owned(),
-        (Termination::Agreement, _) => "Draw by agreement".to_owned(),
         (Termination::Resignation, Some(w)) => format!("{} resigns: {} wins", name(!w), name(w)),
         (Termination::TimeForfeit, Some(w)) => format!("{} lost on time: {} wins", name(!w), name(w)),
-        (Termination::TimeoutVsInsufficientMaterial, _) => {
-            let flagged = game.clock().and_then(|c| c.flagged()).unwrap_or(game.position().turn());
-            format!("{}'s flag fell, but {} has no material to checkmate: draw", name(flagged), name(!flagged))
-        }
-        (termination, _) => format!("Game over: {termination}"),
+        _ => termination_comment(game, outcome),
     };
     format!("{text} ({})", outcome.result)
 }

@@ -175,7 +175,10 @@ fn flag_fall_against_a_lone_king() {
         run.stdout
     );
     let saved = pgn(&dir.join("b.pgn"));
-    assert!(saved.contains("[Termination \"time forfeit\"]") && saved.contains("cannot checkmate}"), "{saved}");
+    assert!(
+        saved.contains("[Termination \"time forfeit\"]") && saved.contains("no material to checkmate: draw}"),
+        "{saved}"
+    );
 }
 
 #[test]

@@ -158,7 +158,7 @@ impl PgnGame {
         // last move (or before the moves when the game ended without one), as GUIs do.
         let mut comments = Vec::new();
         if let Some(outcome) = game.outcome() {
-            let reason = termination_comment(outcome, game.position().turn());
+            let reason = termination_comment(game, outcome);
             match moves.last_mut() {
                 Some(last) => last.comments.push(reason),
                 None => comments.push(reason),
@@ -296,17 +296,18 @@ pub fn termination_tag(termination: Termination) -> &'static str {
     }
 }
 
-/// How a game ended, in words for a comment: `Black mates`, `White resigns`, `Draw by
-/// threefold repetition (claimed)`. `to_move` is the side to move in the final position.
-pub fn termination_comment(outcome: Outcome, to_move: Color) -> String {
+/// How `game` ended (`outcome`), in words for a comment: `Black mates`, `White resigns`,
+/// `Draw by threefold repetition (claimed)`.
+pub fn termination_comment(game: &Game, outcome: Outcome) -> String {
     let name = |c: Color| if c == Color::White { "White" } else { "Black" };
-    let winner = outcome.result.winner();
-    match (outcome.termination, winner) {
+    let to_move = game.position().turn();
+    match (outcome.termination, outcome.result.winner()) {
         (Termination::Checkmate, _) => format!("{} mates", name(!to_move)),
         (Termination::Resignation, Some(w)) => format!("{} resigns", name(!w)),
         (Termination::TimeForfeit, Some(w)) => format!("{} loses on time", name(!w)),
         (Termination::TimeoutVsInsufficientMaterial, _) => {
-            "Draw: a flag fell, but the opponent cannot checkmate".to_owned()
+            let flagged = game.clock().and_then(|c| c.flagged()).unwrap_or(to_move);
+            format!("{}'s flag fell, but {} has no material to checkmate: draw", name(flagged), name(!flagged))
         }
         (Termination::Stalemate, _) => "Draw by stalemate".to_owned(),
         (Termination::InsufficientMaterial, _) => "Draw by insufficient material".to_owned(),

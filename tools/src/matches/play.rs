@@ -356,7 +356,7 @@ fn pgn_of(
     // The arbiter's words for an ending by the rules ("Black mates", "Draw by the
     // fifty-move rule (claimed)"), the runner's own for everything it decided.
     let words = match game.outcome() {
-        Some(o) if termination == "normal" => termination_comment(o, game.position().turn()),
+        Some(o) if termination == "normal" => termination_comment(game, o),
         _ => reason.to_owned(),
     };
     match pgn.moves.last_mut() {
