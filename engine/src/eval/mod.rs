@@ -17,8 +17,8 @@ use crate::score::Value;
 use scale::scale_factor;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 use tempo_core::{
-    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks, Bitboard, Color, File,
-    Position, Rank, Role, Square,
+    bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks, Bitboard, Color, File, Position, Rank,
+    Role, Square,
 };
 use weights::*;
 
@@ -76,13 +76,15 @@ pub enum Term {
     Mobility,
     /// Doubled, isolated and backward pawns.
     PawnStructure,
-    /// Passed pawns by rank and king proximity.
+    /// Passed pawns by rank, king proximity and whether they can advance.
     PassedPawns,
-    /// Bishop pair, rooks on open files.
+    /// Bishop pair, rooks on open files, outposts, bishops hemmed in by their own pawns,
+    /// minor pieces sheltered by a pawn.
     Pieces,
-    /// Pieces attacked by pawns.
+    /// Pieces attacked by pawns, minors, rooks or the king; hanging pieces; pawn pushes
+    /// that would attack a piece.
     Threats,
-    /// Attacks on the king zone and pawn shelter.
+    /// Attacks on the king zone, safe checks and pawn shelter.
     KingSafety,
     /// The side to move's initiative.
     Tempo,
@@ -251,19 +253,58 @@ fn adjacent_files(file: File) -> Bitboard {
     bb
 }
 
-fn pawn_attack_span(color: Color, pawns: Bitboard) -> Bitboard {
-    pawns.fold(Bitboard::EMPTY, |acc, sq| acc | pawn_attacks(color, sq))
+/// Squares attacked by `color`'s pawns, and those attacked by two of them.
+#[inline]
+fn pawn_attack_maps(color: Color, pawns: Bitboard) -> (Bitboard, Bitboard) {
+    let not_a = pawns & !Bitboard::file(File::A);
+    let not_h = pawns & !Bitboard::file(File::H);
+    let (east, west) = match color {
+        Color::White => (not_h.0 << 9, not_a.0 << 7),
+        Color::Black => (not_h.0 >> 7, not_a.0 >> 9),
+    };
+    (Bitboard(east | west), Bitboard(east & west))
+}
+
+/// Where one side's pieces attack, gathered while counting mobility and read by the terms
+/// that weigh one side's attacks against the other's (threats, safe checks, free passers).
+#[derive(Clone, Copy, Default)]
+struct AttackMaps {
+    by_role: [Bitboard; 6],
+    all: Bitboard,
+    twice: Bitboard,
+}
+
+impl AttackMaps {
+    #[inline(always)]
+    fn add(&mut self, role: Role, attacks: Bitboard) {
+        self.twice |= self.all & attacks;
+        self.all |= attacks;
+        self.by_role[role.index()] |= attacks;
+    }
+
+    #[inline(always)]
+    fn of(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
 }
 
 fn compute<T: Tracer>(pos: &Position, tracer: &mut T) -> EvalTrace {
     let mut terms = Terms { by_color: [[S::default(); TERMS]; 2], tracer };
     let occupied = pos.occupied();
     let mut phase = 0;
-    let pawn_attacks_by = [
-        pawn_attack_span(Color::White, pos.pieces(Color::White, Role::Pawn)),
-        pawn_attack_span(Color::Black, pos.pieces(Color::Black, Role::Pawn)),
-    ];
+    let mut maps = [AttackMaps::default(); 2];
+    for color in Color::ALL {
+        let (single, double) = pawn_attack_maps(color, pos.pieces(color, Role::Pawn));
+        let m = &mut maps[color.index()];
+        m.by_role[Role::Pawn.index()] = single;
+        m.all = single;
+        m.twice = double;
+        m.add(Role::King, king_attacks(pos.king_of(color)));
+    }
+    let pawn_attacks_by = [maps[0].of(Role::Pawn), maps[1].of(Role::Pawn)];
+    let mut passers = [Bitboard::EMPTY; 2];
 
+    // Pass 1: what each side's own pieces and pawns are worth, and its attack maps.
     for us in Color::ALL {
         let them = !us;
         let ours = pos.by_color(us);
@@ -286,6 +327,10 @@ fn compute<T: Tracer>(pos: &Position, tracer: &mut T) -> EvalTrace {
             let z = king_attacks(their_king).with(their_king);
             z | z.shift_forward(them)
         };
+        // Squares of our half's ranks 4 to 6 that our pawns defend and theirs can never attack.
+        let outpost_ranks = Bitboard::relative_rank(us, Rank::Fourth)
+            | Bitboard::relative_rank(us, Rank::Fifth)
+            | Bitboard::relative_rank(us, Rank::Sixth);
         let mut attack_units = 0;
         let mut attackers = 0;
         for (role, mobility) in [
@@ -306,20 +351,45 @@ fn compute<T: Tracer>(pos: &Position, tracer: &mut T) -> EvalTrace {
                     Role::Rook => rook_attacks(sq, occupied),
                     _ => queen_attacks(sq, occupied),
                 };
+                maps[us.index()].add(role, attacks);
                 terms.add(us, Term::Mobility, mobility + (attacks & area).count() as usize, 1);
                 let zone_hits = (attacks & their_zone).count() as i32;
                 if zone_hits > 0 {
                     attackers += 1;
                     attack_units += zone_hits * KING_ATTACK_WEIGHT[role.index()];
                 }
-                if role == Role::Rook {
-                    let file = Bitboard::file(sq.file());
-                    if (file & our_pawns).is_empty() {
-                        let param = if (file & their_pawns).is_empty() { ROOK_OPEN_FILE } else { ROOK_SEMI_OPEN_FILE };
-                        terms.add(us, Term::Pieces, param, 1);
+                match role {
+                    Role::Knight | Role::Bishop => {
+                        if outpost_ranks.contains(sq)
+                            && pawn_attacks_by[us.index()].contains(sq)
+                            && (their_pawns & adjacent_files(sq.file()) & ranks_ahead(us, sq)).is_empty()
+                        {
+                            terms.add(us, Term::Pieces, OUTPOST + usize::from(role == Role::Bishop), 1);
+                        }
+                        if role == Role::Bishop {
+                            let colour = if sq.is_light() { Bitboard::LIGHT_SQUARES } else { Bitboard::DARK_SQUARES };
+                            let same = (our_pawns & colour).count() as i32;
+                            if same > 0 {
+                                terms.add(us, Term::Pieces, BISHOP_PAWNS, same);
+                            }
+                        }
                     }
+                    Role::Rook => {
+                        let file = Bitboard::file(sq.file());
+                        if (file & our_pawns).is_empty() {
+                            let param =
+                                if (file & their_pawns).is_empty() { ROOK_OPEN_FILE } else { ROOK_SEMI_OPEN_FILE };
+                            terms.add(us, Term::Pieces, param, 1);
+                        }
+                    }
+                    _ => {}
                 }
             }
+        }
+        let minors = pos.pieces(us, Role::Knight) | pos.pieces(us, Role::Bishop);
+        let shielded = (minors.shift_forward(us) & pos.by_role(Role::Pawn)).count() as i32;
+        if shielded > 0 {
+            terms.add(us, Term::Pieces, MINOR_BEHIND_PAWN, shielded);
         }
         // One attacker is rarely dangerous; the danger grows with the attack and needs the
         // queen, as in the classical "attack units" schemes.
@@ -378,6 +448,7 @@ fn compute<T: Tracer>(pos: &Position, tracer: &mut T) -> EvalTrace {
             }
             if (their_pawns & (file_bb | neighbours) & ahead).is_empty() && (our_pawns & file_bb & ahead).is_empty() {
                 terms.add(us, Term::PassedPawns, PASSED + rank, 1);
+                passers[us.index()] = passers[us.index()].with(sq);
                 if let Some(stop) = sq.offset(us.fold(8, -8)) {
                     // In the endgame a passer is as strong as the kings' race to its path.
                     let advance = (rank as i32 - 2).max(0);
@@ -385,6 +456,76 @@ fn compute<T: Tracer>(pos: &Position, tracer: &mut T) -> EvalTrace {
                         terms.add(us, Term::PassedPawns, PASSED_THEIR_KING, distance(their_king, stop) * advance);
                         terms.add(us, Term::PassedPawns, PASSED_OUR_KING, distance(our_king, stop) * advance);
                     }
+                }
+            }
+        }
+    }
+
+    // Pass 2: each side's attacks weighed against the other's defence.
+    for us in Color::ALL {
+        let them = !us;
+        let (ours, theirs) = (&maps[us.index()], &maps[them.index()]);
+        let their_king = pos.king_of(them);
+        let enemies = pos.by_color(them).without(their_king);
+        let non_pawn_enemies = enemies & !pos.by_role(Role::Pawn);
+
+        // Threats: a piece is weak when it is not defended by a pawn and not defended more
+        // often than attacked (roughly: twice against once).
+        let strongly_protected = theirs.of(Role::Pawn) | (theirs.twice & !ours.twice);
+        let weak = enemies & !strongly_protected & ours.all;
+        let minor_targets =
+            ((non_pawn_enemies & strongly_protected) | weak) & (ours.of(Role::Knight) | ours.of(Role::Bishop));
+        for sq in minor_targets {
+            let role = pos.role_at(sq).unwrap_or(Role::Pawn);
+            terms.add(us, Term::Threats, THREAT_BY_MINOR + role.index(), 1);
+        }
+        for sq in weak & ours.of(Role::Rook) {
+            let role = pos.role_at(sq).unwrap_or(Role::Pawn);
+            terms.add(us, Term::Threats, THREAT_BY_ROOK + role.index(), 1);
+        }
+        if (weak & ours.of(Role::King)).any() {
+            terms.add(us, Term::Threats, THREAT_BY_KING, 1);
+        }
+        let hanging = (weak & (!theirs.all | (non_pawn_enemies & ours.twice))).count() as i32;
+        if hanging > 0 {
+            terms.add(us, Term::Threats, HANGING, hanging);
+        }
+        // Pawn pushes (one or two steps) to squares where the pawn would be safe, attacking
+        // a piece.
+        let our_pawns = pos.pieces(us, Role::Pawn);
+        let mut pushes = our_pawns.shift_forward(us) & !occupied;
+        pushes |= (pushes & Bitboard::relative_rank(us, Rank::Third)).shift_forward(us) & !occupied;
+        pushes &= !theirs.of(Role::Pawn) & (ours.all | !theirs.all);
+        let push_threats = (pawn_attack_maps(us, pushes).0 & non_pawn_enemies).count() as i32;
+        if push_threats > 0 {
+            terms.add(us, Term::Threats, THREAT_BY_PAWN_PUSH, push_threats);
+        }
+
+        // Safe checks: squares from which a piece of ours would check their king without
+        // being taken for free.
+        let safe = !pos.by_color(us) & (!theirs.all | (ours.twice & !theirs.twice));
+        let rook_lines = rook_attacks(their_king, occupied);
+        let bishop_lines = bishop_attacks(their_king, occupied);
+        let rook_checks = rook_lines & ours.of(Role::Rook) & safe;
+        for (role, checks) in [
+            (Role::Knight, knight_attacks(their_king) & ours.of(Role::Knight) & safe),
+            (Role::Bishop, bishop_lines & ours.of(Role::Bishop) & safe),
+            (Role::Rook, rook_checks),
+            (Role::Queen, (rook_lines | bishop_lines) & ours.of(Role::Queen) & safe & !rook_checks),
+        ] {
+            if checks.any() {
+                terms.add(us, Term::KingSafety, SAFE_CHECK + role.index(), 1);
+            }
+        }
+
+        // Passed pawns: blocked, or free to advance one more square.
+        for sq in passers[us.index()] {
+            let rank = sq.rank().relative_to(us).index();
+            if let Some(stop) = sq.offset(us.fold(8, -8)) {
+                if occupied.contains(stop) {
+                    terms.add(us, Term::PassedPawns, PASSED_BLOCKED + rank, 1);
+                } else if !theirs.all.contains(stop) {
+                    terms.add(us, Term::PassedPawns, PASSED_FREE + rank, 1);
                 }
             }
         }
@@ -467,6 +608,54 @@ mod tests {
         let linear = linear_eval(&"2k5/8/1P6/8/3n4/4P3/8/4K2R b K - 0 1".parse().unwrap());
         let threat = THREAT_BY_PAWN + Role::Knight.index();
         assert!(linear.features.contains(&(threat as u16, -1)), "{:?}", linear.features);
+    }
+
+    fn net_count(fen: &str, param: usize) -> i16 {
+        let linear = linear_eval(&fen.parse().unwrap());
+        linear.features.iter().find(|&&(i, _)| usize::from(i) == param).map_or(0, |&(_, n)| n)
+    }
+
+    #[test]
+    fn an_undefended_knight_attacked_by_a_bishop_hangs() {
+        // Black's bishop on c3 attacks the white knight on e5, which nothing defends.
+        let fen = "4k3/8/8/4N3/8/2b5/8/4K3 w - - 0 1";
+        assert_eq!(net_count(fen, HANGING), -1);
+        assert_eq!(net_count(fen, THREAT_BY_MINOR + Role::Knight.index()), -1);
+        // Defended by a pawn, it is no longer hanging but still a minor's target.
+        let fen = "4k3/8/8/4N3/5P2/2b5/8/4K3 w - - 0 1";
+        assert_eq!(net_count(fen, HANGING), 0);
+        assert_eq!(net_count(fen, THREAT_BY_MINOR + Role::Knight.index()), -1);
+    }
+
+    #[test]
+    fn a_knight_that_can_check_safely_counts_once() {
+        // The knight on e4 can check from d6 or f6; the black king covers neither.
+        assert_eq!(net_count("4k3/8/8/8/4N3/8/P7/4K3 w - - 0 1", SAFE_CHECK + Role::Knight.index()), 1);
+        // A pawn on e7 covers both squares.
+        assert_eq!(net_count("4k3/4p3/8/8/4N3/8/P7/4K3 w - - 0 1", SAFE_CHECK + Role::Knight.index()), 0);
+    }
+
+    #[test]
+    fn passers_blocked_or_free() {
+        // White's passer on d6: blocked by the king on d7; free with the king away.
+        assert_eq!(net_count("8/3k4/3P4/8/8/8/8/4K3 w - - 0 1", PASSED_BLOCKED + 5), 1);
+        assert_eq!(net_count("8/k7/3P4/8/8/8/8/4K3 w - - 0 1", PASSED_FREE + 5), 1);
+    }
+
+    #[test]
+    fn pawn_attack_maps_match_single_pawn_attacks() {
+        let pos: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+        for color in Color::ALL {
+            let pawns = pos.pieces(color, Role::Pawn);
+            let mut single = Bitboard::EMPTY;
+            let mut double = Bitboard::EMPTY;
+            for sq in pawns {
+                let a = tempo_core::pawn_attacks(color, sq);
+                double |= single & a;
+                single |= a;
+            }
+            assert_eq!(pawn_attack_maps(color, pawns), (single, double));
+        }
     }
 
     #[test]

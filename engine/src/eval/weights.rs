@@ -77,11 +77,35 @@ pub const KING_DANGER: usize = SHELTER_OPEN_FILE + 1;
 pub const KING_DANGER_UNITS: usize = 46;
 /// The side to move's initiative.
 pub const TEMPO: usize = KING_DANGER + KING_DANGER_UNITS;
+/// An enemy piece attacked by our knight or bishop, by its role (pawns only when they are
+/// not defended by a pawn; pieces only when weak or defended by a pawn at most).
+pub const THREAT_BY_MINOR: usize = TEMPO + 1;
+/// A weak enemy piece (not strongly defended) attacked by our rook, by its role.
+pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 6;
+/// A weak enemy piece attacked by our king.
+pub const THREAT_BY_KING: usize = THREAT_BY_ROOK + 6;
+/// A weak enemy piece that is undefended, or a piece attacked twice and defended once.
+pub const HANGING: usize = THREAT_BY_KING + 1;
+/// An enemy piece a safe pawn push would attack.
+pub const THREAT_BY_PAWN_PUSH: usize = HANGING + 1;
+/// Pieces of a role (knight to queen use entries 1..=4) that can give a safe check.
+pub const SAFE_CHECK: usize = THREAT_BY_PAWN_PUSH + 1;
+/// A passed pawn whose stop square is occupied, by relative rank.
+pub const PASSED_BLOCKED: usize = SAFE_CHECK + 6;
+/// A passed pawn whose stop square is empty and not attacked by the enemy, by relative rank.
+pub const PASSED_FREE: usize = PASSED_BLOCKED + 8;
+/// A knight (entry 0) or bishop (entry 1) on an outpost: ranks 4 to 6, defended by a pawn,
+/// out of reach of enemy pawns.
+pub const OUTPOST: usize = PASSED_FREE + 8;
+/// Per bishop, each pawn of ours on squares of the bishop's colour.
+pub const BISHOP_PAWNS: usize = OUTPOST + 2;
+/// A knight or bishop right behind a pawn.
+pub const MINOR_BEHIND_PAWN: usize = BISHOP_PAWNS + 1;
 /// The number of weights.
-pub const WEIGHT_COUNT: usize = TEMPO + 1;
+pub const WEIGHT_COUNT: usize = MINOR_BEHIND_PAWN + 1;
 
 /// The sections of [`WEIGHTS`], in order.
-pub const WEIGHT_SECTIONS: [WeightSection; 23] = {
+pub const WEIGHT_SECTIONS: [WeightSection; 34] = {
     const fn section(name: &'static str, start: usize, end: usize, row: usize) -> WeightSection {
         WeightSection { name, start, len: end - start, row }
     }
@@ -108,7 +132,18 @@ pub const WEIGHT_SECTIONS: [WeightSection; 23] = {
         section("shelter_missing", SHELTER_MISSING, SHELTER_OPEN_FILE, 8),
         section("shelter_open_file", SHELTER_OPEN_FILE, KING_DANGER, 8),
         section("king_danger", KING_DANGER, TEMPO, 8),
-        section("tempo", TEMPO, WEIGHT_COUNT, 8),
+        section("tempo", TEMPO, THREAT_BY_MINOR, 8),
+        section("threat_by_minor", THREAT_BY_MINOR, THREAT_BY_ROOK, 6),
+        section("threat_by_rook", THREAT_BY_ROOK, THREAT_BY_KING, 6),
+        section("threat_by_king", THREAT_BY_KING, HANGING, 8),
+        section("hanging", HANGING, THREAT_BY_PAWN_PUSH, 8),
+        section("threat_by_pawn_push", THREAT_BY_PAWN_PUSH, SAFE_CHECK, 8),
+        section("safe_check", SAFE_CHECK, PASSED_BLOCKED, 6),
+        section("passed_blocked", PASSED_BLOCKED, PASSED_FREE, 8),
+        section("passed_free", PASSED_FREE, OUTPOST, 8),
+        section("outpost", OUTPOST, BISHOP_PAWNS, 8),
+        section("bishop_pawns", BISHOP_PAWNS, MINOR_BEHIND_PAWN, 8),
+        section("minor_behind_pawn", MINOR_BEHIND_PAWN, WEIGHT_COUNT, 8),
     ]
 };
 
