@@ -1,10 +1,16 @@
-//! Move ordering: every legal move gets a score, and the picker hands them out best first
-//! (selection sort, so a cutoff after the first moves never pays for a full sort).
+//! Move ordering: every legal move gets a score, and the picker hands them out best first.
 //!
 //! Order: the hash move; captures and queen promotions that do not lose material (SEE),
 //! most valuable victim first, refined by capture history; the two killers and the
 //! countermove; the other quiet moves by butterfly and continuation history; then losing
 //! captures and underpromotions.
+//!
+//! The main search's picker works in stages so that a cutoff pays only for what was
+//! handed out before it: the hash move needs no scoring at all, quiet moves are scored
+//! only once the good captures are exhausted, and a node that prunes its remaining quiet
+//! moves skips straight to the losing captures. Within a stage the best move is selected
+//! one at a time, and once a stage has handed out a few moves (a node that is not going to
+//! cut off soon) its remainder is sorted in one go rather than scanned again per move.
 
 use crate::history::{move_context, piece_index, History};
 use crate::see::{see_ge, SEE_VALUE};
@@ -18,8 +24,12 @@ const COUNTERMOVE: i32 = 20_000_000;
 const BAD_CAPTURE: i32 = -50_000_000;
 const UNDERPROMOTION: i32 = -60_000_000;
 
-/// What ordering knows about the node besides the position.
-pub struct OrderingContext<'a> {
+/// Moves a stage hands out by selection before it sorts the rest.
+const SELECTIONS_BEFORE_SORT: usize = 3;
+
+/// What ordering knows about the node besides the position and the history tables.
+#[derive(Clone, Copy)]
+pub struct OrderingContext {
     /// Transposition-table move.
     pub tt_move: Option<Move>,
     /// Killer moves of this ply.
@@ -28,15 +38,38 @@ pub struct OrderingContext<'a> {
     pub countermove: Option<Move>,
     /// Continuation contexts of the moves 1 and 2 plies ago.
     pub prev_contexts: [usize; 2],
-    /// History tables.
-    pub history: &'a History,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    /// The hash move, at index 0.
+    HashMove,
+    /// Captures and promotions that do not lose material.
+    GoodNoisy,
+    /// Quiet moves (killers and countermove first, by their scores).
+    Quiet,
+    /// Captures that lose material, and underpromotions.
+    BadNoisy,
+    /// Every move was scored at creation: one selection over the whole list.
+    Scored,
 }
 
 /// Orders a list of moves.
 pub struct MovePicker {
     moves: MoveList,
     scores: [i32; MAX_MOVES],
-    next: usize,
+    stage: Stage,
+    /// The next move to hand out in the current stage.
+    cursor: usize,
+    /// Noisy moves (captures, promotions) fill `start..noisy_end`, quiet moves the rest.
+    noisy_end: usize,
+    /// Where the losing noisy moves begin, once the good ones are handed out.
+    bad_cursor: usize,
+    /// Moves handed out by selection in the current stage; the stage is sorted after a few.
+    selections: usize,
+    sorted: bool,
+    skip_quiets: bool,
+    ctx: OrderingContext,
 }
 
 /// `true` for a move that neither captures nor promotes.
@@ -46,41 +79,40 @@ pub fn is_quiet(pos: &Position, m: Move) -> bool {
 }
 
 impl MovePicker {
-    /// A picker for the main search, scoring every move.
-    pub fn new(pos: &Position, moves: MoveList, ctx: &OrderingContext<'_>) -> MovePicker {
-        let mut scores = [0; MAX_MOVES];
-        let us = pos.turn();
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if Some(m) == ctx.tt_move {
-                HASH_MOVE
-            } else if let Some(victim) = pos.captured_piece(m) {
-                let piece = piece_index(pos.piece_at(m.from()).unwrap_or(Piece::new(us, Role::Pawn)));
-                let base = SEE_VALUE[victim.role.index()] * 16 + ctx.history.capture(piece, m.to(), victim.role) / 8;
-                match m.promotion_role() {
-                    Some(role) if role != Role::Queen => UNDERPROMOTION + base,
-                    _ if see_ge(pos, m, 0) => GOOD_CAPTURE + base,
-                    _ => BAD_CAPTURE + base,
-                }
-            } else if let Some(role) = m.promotion_role() {
-                if role == Role::Queen && see_ge(pos, m, 0) {
-                    GOOD_CAPTURE + SEE_VALUE[Role::Queen.index()] * 16
-                } else {
-                    UNDERPROMOTION + SEE_VALUE[role.index()]
-                }
-            } else if Some(m) == ctx.killers[0] {
-                KILLER_1
-            } else if Some(m) == ctx.killers[1] {
-                KILLER_2
-            } else if Some(m) == ctx.countermove {
-                COUNTERMOVE
-            } else {
-                let this = move_context(pos, m);
-                ctx.history.butterfly(us, m)
-                    + ctx.history.continuation(ctx.prev_contexts[0], this)
-                    + ctx.history.continuation(ctx.prev_contexts[1], this)
-            };
+    /// A staged picker for the main search. Noisy moves are scored now (capture history
+    /// from `history`), quiet moves when they are reached.
+    pub fn new(pos: &Position, mut moves: MoveList, ctx: OrderingContext, history: &History) -> MovePicker {
+        let mut start = 0;
+        if let Some(tt) = ctx.tt_move {
+            if let Some(i) = moves.iter().position(|&m| m == tt) {
+                moves.swap(0, i);
+                start = 1;
+            }
         }
-        MovePicker { moves, scores, next: 0 }
+        // Noisy moves to the front.
+        let mut noisy_end = start;
+        for i in start..moves.len() {
+            if !is_quiet(pos, moves[i]) {
+                moves.swap(noisy_end, i);
+                noisy_end += 1;
+            }
+        }
+        let mut scores = [0; MAX_MOVES];
+        for i in start..noisy_end {
+            scores[i] = noisy_score(pos, moves[i], history);
+        }
+        MovePicker {
+            moves,
+            scores,
+            stage: if start == 1 { Stage::HashMove } else { Stage::GoodNoisy },
+            cursor: start,
+            noisy_end,
+            bad_cursor: noisy_end,
+            selections: 0,
+            sorted: false,
+            skip_quiets: false,
+            ctx,
+        }
     }
 
     /// A picker for quiescence: hash move first, then most valuable victim / least valuable
@@ -93,7 +125,7 @@ impl MovePicker {
             let promotion = m.promotion_role().map_or(0, |r| SEE_VALUE[r.index()]);
             scores[i] = if Some(m) == tt_move { HASH_MOVE } else { (victim + promotion) * 8 - attacker };
         }
-        MovePicker { moves, scores, next: 0 }
+        MovePicker::scored(moves, scores)
     }
 
     /// A picker that keeps the given order (the root, ordered by the previous iteration).
@@ -102,27 +134,171 @@ impl MovePicker {
         for (i, score) in scores.iter_mut().enumerate().take(moves.len()) {
             *score = -(i as i32);
         }
-        MovePicker { moves, scores, next: 0 }
+        MovePicker::scored(moves, scores)
     }
 
-    /// The best remaining move and its ordering score.
-    #[inline]
-    pub fn next(&mut self) -> Option<(Move, i32)> {
-        let n = self.moves.len();
-        if self.next >= n {
-            return None;
+    fn scored(moves: MoveList, scores: [i32; MAX_MOVES]) -> MovePicker {
+        let noisy_end = moves.len();
+        MovePicker {
+            moves,
+            scores,
+            stage: Stage::Scored,
+            cursor: 0,
+            noisy_end,
+            bad_cursor: noisy_end,
+            selections: 0,
+            sorted: false,
+            skip_quiets: false,
+            ctx: OrderingContext { tt_move: None, killers: [None; 2], countermove: None, prev_contexts: [0; 2] },
         }
-        let mut best = self.next;
-        for i in self.next + 1..n {
+    }
+
+    /// Hands out no more quiet moves (the search prunes them all from here on).
+    #[inline]
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// The best remaining move and its ordering score. `pos` and `history` must be those
+    /// the picker was made with (quiet moves are scored from them when first reached).
+    #[inline]
+    pub fn next(&mut self, pos: &Position, history: &History) -> Option<(Move, i32)> {
+        loop {
+            match self.stage {
+                Stage::HashMove => {
+                    self.stage = Stage::GoodNoisy;
+                    return Some((self.moves[0], HASH_MOVE));
+                }
+                Stage::GoodNoisy => {
+                    if self.cursor < self.noisy_end {
+                        let best = self.best_in(self.cursor, self.noisy_end);
+                        if self.scores[best] > 0 {
+                            return Some(self.take(best));
+                        }
+                    }
+                    // What is left of the noisy moves loses material.
+                    self.bad_cursor = self.cursor;
+                    self.enter(Stage::Quiet, self.noisy_end);
+                    if !self.skip_quiets {
+                        for i in self.noisy_end..self.moves.len() {
+                            self.scores[i] = self.quiet_score(pos, self.moves[i], history);
+                        }
+                    }
+                }
+                Stage::Quiet => {
+                    if self.skip_quiets || self.cursor >= self.moves.len() {
+                        self.enter(Stage::BadNoisy, self.bad_cursor);
+                        continue;
+                    }
+                    return Some(self.pick(self.moves.len()));
+                }
+                Stage::BadNoisy => {
+                    if self.cursor >= self.noisy_end {
+                        return None;
+                    }
+                    return Some(self.pick(self.noisy_end));
+                }
+                Stage::Scored => {
+                    if self.cursor >= self.moves.len() {
+                        return None;
+                    }
+                    return Some(self.pick(self.moves.len()));
+                }
+            }
+        }
+    }
+
+    fn enter(&mut self, stage: Stage, cursor: usize) {
+        self.stage = stage;
+        self.cursor = cursor;
+        self.selections = 0;
+        self.sorted = false;
+    }
+
+    /// The best of `cursor..end`: selected for the first few, then from the sorted rest.
+    #[inline]
+    fn pick(&mut self, end: usize) -> (Move, i32) {
+        if !self.sorted {
+            if self.selections < SELECTIONS_BEFORE_SORT {
+                self.selections += 1;
+                let best = self.best_in(self.cursor, end);
+                return self.take(best);
+            }
+            self.sort(self.cursor, end);
+            self.sorted = true;
+        }
+        self.take(self.cursor)
+    }
+
+    /// Index of the highest score in `from..end` (the first of equals).
+    #[inline]
+    fn best_in(&self, from: usize, end: usize) -> usize {
+        let mut best = from;
+        for i in from + 1..end {
             if self.scores[i] > self.scores[best] {
                 best = i;
             }
         }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let picked = (self.moves[self.next], self.scores[self.next]);
-        self.next += 1;
-        Some(picked)
+        best
+    }
+
+    /// Hands out the move at `index`, swapping it to the cursor.
+    #[inline]
+    fn take(&mut self, index: usize) -> (Move, i32) {
+        let at = self.cursor;
+        self.moves.swap(at, index);
+        self.scores.swap(at, index);
+        self.cursor += 1;
+        (self.moves[at], self.scores[at])
+    }
+
+    /// Insertion sort of `from..end`, highest score first, keeping equals in order.
+    fn sort(&mut self, from: usize, end: usize) {
+        for i in from + 1..end {
+            let (m, score) = (self.moves[i], self.scores[i]);
+            let mut j = i;
+            while j > from && self.scores[j - 1] < score {
+                self.moves[j] = self.moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            self.moves[j] = m;
+            self.scores[j] = score;
+        }
+    }
+
+    fn quiet_score(&self, pos: &Position, m: Move, history: &History) -> i32 {
+        if Some(m) == self.ctx.killers[0] {
+            KILLER_1
+        } else if Some(m) == self.ctx.killers[1] {
+            KILLER_2
+        } else if Some(m) == self.ctx.countermove {
+            COUNTERMOVE
+        } else {
+            let this = move_context(pos, m);
+            history.butterfly(pos.turn(), m)
+                + history.continuation(self.ctx.prev_contexts[0], this)
+                + history.continuation(self.ctx.prev_contexts[1], this)
+        }
+    }
+}
+
+/// The score of a capture or promotion: positive when it does not lose material.
+fn noisy_score(pos: &Position, m: Move, history: &History) -> i32 {
+    if let Some(victim) = pos.captured_piece(m) {
+        let piece = piece_index(pos.piece_at(m.from()).unwrap_or(Piece::new(pos.turn(), Role::Pawn)));
+        let base = SEE_VALUE[victim.role.index()] * 16 + history.capture(piece, m.to(), victim.role) / 8;
+        match m.promotion_role() {
+            Some(role) if role != Role::Queen => UNDERPROMOTION + base,
+            _ if see_ge(pos, m, 0) => GOOD_CAPTURE + base,
+            _ => BAD_CAPTURE + base,
+        }
+    } else {
+        match m.promotion_role() {
+            Some(Role::Queen) if see_ge(pos, m, 0) => GOOD_CAPTURE + SEE_VALUE[Role::Queen.index()] * 16,
+            Some(role) => UNDERPROMOTION + SEE_VALUE[role.index()],
+            None => 0,
+        }
     }
 }
 
@@ -191,13 +367,16 @@ mod tests {
             killers: [None, None],
             countermove: None,
             prev_contexts: [crate::history::NO_CONTEXT; 2],
-            history: &history,
         };
-        let mut picker = MovePicker::new(&pos, moves.clone(), &ctx);
+        let mut picker = MovePicker::new(&pos, moves.clone(), ctx, &history);
         let mut seen = Vec::new();
-        while let Some((m, _)) = picker.next() {
+        let mut scores = Vec::new();
+        while let Some((m, score)) = picker.next(&pos, &history) {
             seen.push(m);
+            scores.push(score);
         }
+        // Stage by stage, the scores never rise.
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
         assert_eq!(seen[0], tt_move);
         assert_eq!(seen.len(), moves.len());
         seen.sort_by_key(|m| m.to_u16());

@@ -620,9 +620,8 @@ impl Worker {
                 killers: self.st(ply).killers,
                 countermove: self.history.countermove(prev_contexts[0]),
                 prev_contexts,
-                history: &self.history,
             };
-            MovePicker::new(pos, list, &ctx)
+            MovePicker::new(pos, list, ctx, &self.history)
         };
 
         let us = pos.turn();
@@ -638,7 +637,7 @@ impl Worker {
         let original_alpha = alpha;
 
         // Step 13. Loop through the moves.
-        while let Some((m, order_score)) = picker.next() {
+        while let Some((m, order_score)) = picker.next(pos, &self.history) {
             if Some(m) == excluded {
                 continue;
             }
@@ -661,6 +660,7 @@ impl Worker {
                     let limit = (3 + depth * depth) / (2 - i32::from(improving));
                     if move_count as i32 > limit {
                         skip_quiets = true;
+                        picker.skip_quiets();
                         continue;
                     }
                     // Futility pruning: this quiet move will not lift the score to alpha.
@@ -950,7 +950,7 @@ impl Worker {
         let mut best_move = None;
         let original_alpha = alpha;
 
-        while let Some((m, _)) = picker.next() {
+        while let Some((m, _)) = picker.next(pos, &self.history) {
             // Step 5. Pruning: futile and losing captures (never while escaping check).
             if !in_check {
                 if m.promotion_role().is_some_and(|r| r != Role::Queen) {
