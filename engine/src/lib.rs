@@ -44,8 +44,8 @@ mod tt;
 pub use bench::{run_bench, BenchReport, BENCH_DEPTH, BENCH_FENS};
 pub use error::{EngineError, OptionError};
 pub use eval::{
-    evaluate, linear_eval, trace, EvalTrace, LinearEval, Term, WeightSection, MAX_PHASE, PHASE_WEIGHT, S, WEIGHTS,
-    WEIGHT_COUNT, WEIGHT_SECTIONS,
+    evaluate, evaluate_with, linear_eval, trace, EvalTrace, LinearEval, PawnTable, Term, WeightSection, MAX_PHASE,
+    PHASE_WEIGHT, S, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS,
 };
 pub use events::{Event, SearchInfo};
 pub use facade::Engine;

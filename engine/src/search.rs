@@ -4,7 +4,7 @@
 //! negative extensions, multi-cut). One [`Worker`] runs
 //! per thread; threads share only the transposition table and the stop flag (Lazy SMP).
 
-use crate::eval::evaluate;
+use crate::eval::{evaluate_with, PawnTable};
 use crate::history::{move_context, piece_index, stat_bonus, History, NO_CONTEXT};
 use crate::limits::Limits;
 use crate::movepick::{gives_check, is_quiet, MovePicker, OrderingContext};
@@ -182,6 +182,7 @@ pub struct Worker {
     /// Thread index (0 is the main thread, which alone reports and manages time).
     pub id: usize,
     history: History,
+    pawns: PawnTable,
     stack: Vec<StackEntry>,
     /// Keys of the game before the root, then of the current search path (excluding the
     /// current node): repetition detection looks back through it.
@@ -207,6 +208,7 @@ impl Worker {
         Worker {
             id,
             history: History::new(),
+            pawns: PawnTable::new(),
             stack: vec![StackEntry::default(); MAX_PLY + STACK_OFFSET + 4],
             keys: Vec::with_capacity(1024),
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
@@ -483,7 +485,7 @@ impl Worker {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return if in_check { DRAW } else { evaluate(pos) };
+                return if in_check { DRAW } else { evaluate_with(pos, &mut self.pawns) };
             }
             // Step 4. Mate distance pruning: no line can be better than mating right here.
             alpha = alpha.max(mated_in(ply));
@@ -517,7 +519,7 @@ impl Worker {
         let (static_eval, eval) = if in_check {
             (NO_EVAL, NO_EVAL)
         } else if let Some(e) = tt_entry {
-            let raw = if e.eval.abs() < MATE_BOUND { e.eval } else { evaluate(pos) };
+            let raw = if e.eval.abs() < MATE_BOUND { e.eval } else { evaluate_with(pos, &mut self.pawns) };
             let better = match e.bound {
                 Bound::Exact => true,
                 Bound::Lower => e.value > raw,
@@ -525,7 +527,7 @@ impl Worker {
             };
             (raw, if better && !is_mate_score(e.value) { e.value } else { raw })
         } else {
-            let raw = evaluate(pos);
+            let raw = evaluate_with(pos, &mut self.pawns);
             (raw, raw)
         };
         self.st_mut(ply).static_eval = static_eval;
@@ -891,7 +893,7 @@ impl Worker {
         }
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { evaluate(pos) };
+            return if in_check { DRAW } else { evaluate_with(pos, &mut self.pawns) };
         }
 
         // Step 2. Transposition table lookup (any stored depth is enough here).
@@ -919,7 +921,7 @@ impl Worker {
         } else {
             static_eval = match tt_entry {
                 Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
-                _ => evaluate(pos),
+                _ => evaluate_with(pos, &mut self.pawns),
             };
             best_value = static_eval;
             if let Some(e) = tt_entry {

@@ -8,8 +8,11 @@
 //! one that records the counts, which is how the tuner sees the evaluation as the engine
 //! computes it, term for term, without a second copy of the evaluation code.
 
+mod pawns;
 mod scale;
 mod weights;
+
+pub use pawns::PawnTable;
 
 pub use weights::{WeightSection, MAX_PHASE, PHASE_WEIGHT, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS};
 
@@ -136,11 +139,15 @@ pub struct EvalTrace {
 /// Receives every weighted feature the evaluation counts: `count` occurrences of weight
 /// `param` for `color`.
 pub(crate) trait Tracer {
+    /// Whether the tracer records features: then every term is computed afresh, none taken
+    /// from the pawn cache.
+    const RECORDS: bool;
     fn feature(&mut self, color: Color, param: usize, count: i32);
 }
 
 /// Search's tracer: records nothing, and compiles away.
 impl Tracer for () {
+    const RECORDS: bool = false;
     #[inline(always)]
     fn feature(&mut self, _: Color, _: usize, _: i32) {}
 }
@@ -188,7 +195,18 @@ const KING_ATTACK_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
 /// The static evaluation from the side to move's point of view.
 #[inline]
 pub fn evaluate(pos: &Position) -> Value {
-    let white = compute(pos, &mut ()).white_value;
+    side_to_move_view(pos, compute(pos, &mut (), None).white_value)
+}
+
+/// [`evaluate`], taking the pawn-only terms from `pawns` when it has them (search keeps one
+/// table per thread). The result is the same as without the table.
+#[inline]
+pub fn evaluate_with(pos: &Position, pawns: &mut PawnTable) -> Value {
+    side_to_move_view(pos, compute(pos, &mut (), Some(pawns)).white_value)
+}
+
+#[inline]
+fn side_to_move_view(pos: &Position, white: Value) -> Value {
     if pos.turn() == Color::White {
         white
     } else {
@@ -198,7 +216,7 @@ pub fn evaluate(pos: &Position) -> Value {
 
 /// The evaluation with its breakdown (for the `eval` developer command).
 pub fn trace(pos: &Position) -> EvalTrace {
-    compute(pos, &mut ())
+    compute(pos, &mut (), None)
 }
 
 /// The evaluation with the net count of every weighted feature: `white_value` equals the
@@ -207,12 +225,13 @@ pub fn trace(pos: &Position) -> EvalTrace {
 pub fn linear_eval(pos: &Position) -> LinearEval {
     struct Counts(Vec<i32>);
     impl Tracer for Counts {
+        const RECORDS: bool = true;
         fn feature(&mut self, color: Color, param: usize, count: i32) {
             self.0[param] += if color == Color::White { count } else { -count };
         }
     }
     let mut counts = Counts(vec![0; WEIGHT_COUNT]);
-    let t = compute(pos, &mut counts);
+    let t = compute(pos, &mut counts, None);
     let features = counts
         .0
         .iter()
@@ -288,7 +307,60 @@ impl AttackMaps {
     }
 }
 
-fn compute<T: Tracer>(pos: &Position, tracer: &mut T) -> EvalTrace {
+/// Pawn structure and passed pawns by rank, the terms that depend on the pawns alone;
+/// returns each side's passed pawns.
+fn pawn_terms<T: Tracer>(pos: &Position, terms: &mut Terms<'_, T>, pawn_attacks_by: &[Bitboard; 2]) -> [Bitboard; 2] {
+    let mut passers = [Bitboard::EMPTY; 2];
+    for us in Color::ALL {
+        let them = !us;
+        let our_pawns = pos.pieces(us, Role::Pawn);
+        let their_pawns = pos.pieces(them, Role::Pawn);
+        let our_pawn_attacks = pawn_attacks_by[us.index()];
+        for sq in our_pawns {
+            let file = sq.file();
+            let file_bb = Bitboard::file(file);
+            let neighbours = adjacent_files(file);
+            let ahead = ranks_ahead(us, sq);
+            let rank = sq.rank().relative_to(us).index();
+            if (our_pawns & file_bb & ahead).any() {
+                terms.add(us, Term::PawnStructure, PAWN_DOUBLED, 1);
+            }
+            if (our_pawns & neighbours).is_empty() {
+                terms.add(us, Term::PawnStructure, PAWN_ISOLATED, 1);
+            } else if (our_pawns & neighbours & !ahead).is_empty() {
+                // No neighbour level or behind can ever support it; backward if the stop
+                // square is controlled by an enemy pawn.
+                if let Some(stop) = sq.offset(us.fold(8, -8)) {
+                    if pawn_attacks_by[them.index()].contains(stop) {
+                        terms.add(us, Term::PawnStructure, PAWN_BACKWARD, 1);
+                    }
+                }
+            }
+            let phalanx = (our_pawns & neighbours & Bitboard::rank(sq.rank())).any();
+            if phalanx || our_pawn_attacks.contains(sq) {
+                terms.add(us, Term::PawnStructure, PAWN_CONNECTED + rank, 1);
+            }
+            if (their_pawns & (file_bb | neighbours) & ahead).is_empty() && (our_pawns & file_bb & ahead).is_empty() {
+                terms.add(us, Term::PassedPawns, PASSED + rank, 1);
+                passers[us.index()] = passers[us.index()].with(sq);
+            }
+        }
+    }
+    passers
+}
+
+/// The pawn-only terms as the pawn cache stores them.
+fn pawn_info(pos: &Position, pawn_attacks_by: &[Bitboard; 2]) -> pawns::PawnInfo {
+    let mut local = Terms { by_color: [[S::default(); TERMS]; 2], tracer: &mut () };
+    let passers = pawn_terms(pos, &mut local, pawn_attacks_by);
+    pawns::PawnInfo {
+        structure: [0, 1].map(|c| local.by_color[c][Term::PawnStructure as usize]),
+        passed: [0, 1].map(|c| local.by_color[c][Term::PassedPawns as usize]),
+        passers,
+    }
+}
+
+fn compute<T: Tracer>(pos: &Position, tracer: &mut T, pawn_table: Option<&mut PawnTable>) -> EvalTrace {
     let mut terms = Terms { by_color: [[S::default(); TERMS]; 2], tracer };
     let occupied = pos.occupied();
     let mut phase = 0;
@@ -302,7 +374,23 @@ fn compute<T: Tracer>(pos: &Position, tracer: &mut T) -> EvalTrace {
         m.add(Role::King, king_attacks(pos.king_of(color)));
     }
     let pawn_attacks_by = [maps[0].of(Role::Pawn), maps[1].of(Role::Pawn)];
-    let mut passers = [Bitboard::EMPTY; 2];
+
+    let passers = match pawn_table {
+        Some(table) if !T::RECORDS => {
+            let (white, black) = (pos.pieces(Color::White, Role::Pawn), pos.pieces(Color::Black, Role::Pawn));
+            let info = table.probe(white, black).unwrap_or_else(|| {
+                let info = pawn_info(pos, &pawn_attacks_by);
+                table.store(white, black, info);
+                info
+            });
+            for c in 0..2 {
+                terms.by_color[c][Term::PawnStructure as usize] += info.structure[c];
+                terms.by_color[c][Term::PassedPawns as usize] += info.passed[c];
+            }
+            info.passers
+        }
+        _ => pawn_terms(pos, &mut terms, &pawn_attacks_by),
+    };
 
     // Pass 1: what each side's own pieces and pawns are worth, and its attack maps.
     for us in Color::ALL {
@@ -420,43 +508,12 @@ fn compute<T: Tracer>(pos: &Position, tracer: &mut T) -> EvalTrace {
             }
         }
 
-        // Pawn structure and passed pawns.
-        let our_pawn_attacks = pawn_attacks_by[us.index()];
-        for sq in our_pawns {
-            let file = sq.file();
-            let file_bb = Bitboard::file(file);
-            let neighbours = adjacent_files(file);
-            let ahead = ranks_ahead(us, sq);
-            let rank = sq.rank().relative_to(us).index();
-            if (our_pawns & file_bb & ahead).any() {
-                terms.add(us, Term::PawnStructure, PAWN_DOUBLED, 1);
-            }
-            if (our_pawns & neighbours).is_empty() {
-                terms.add(us, Term::PawnStructure, PAWN_ISOLATED, 1);
-            } else if (our_pawns & neighbours & !ahead).is_empty() {
-                // No neighbour level or behind can ever support it; backward if the stop
-                // square is controlled by an enemy pawn.
-                if let Some(stop) = sq.offset(us.fold(8, -8)) {
-                    if pawn_attacks_by[them.index()].contains(stop) {
-                        terms.add(us, Term::PawnStructure, PAWN_BACKWARD, 1);
-                    }
-                }
-            }
-            let phalanx = (our_pawns & neighbours & Bitboard::rank(sq.rank())).any();
-            if phalanx || our_pawn_attacks.contains(sq) {
-                terms.add(us, Term::PawnStructure, PAWN_CONNECTED + rank, 1);
-            }
-            if (their_pawns & (file_bb | neighbours) & ahead).is_empty() && (our_pawns & file_bb & ahead).is_empty() {
-                terms.add(us, Term::PassedPawns, PASSED + rank, 1);
-                passers[us.index()] = passers[us.index()].with(sq);
-                if let Some(stop) = sq.offset(us.fold(8, -8)) {
-                    // In the endgame a passer is as strong as the kings' race to its path.
-                    let advance = (rank as i32 - 2).max(0);
-                    if advance > 0 {
-                        terms.add(us, Term::PassedPawns, PASSED_THEIR_KING, distance(their_king, stop) * advance);
-                        terms.add(us, Term::PassedPawns, PASSED_OUR_KING, distance(our_king, stop) * advance);
-                    }
-                }
+        // Passed pawns: in the endgame a passer is as strong as the kings' race to its path.
+        for sq in passers[us.index()] {
+            let advance = (sq.rank().relative_to(us).index() as i32 - 2).max(0);
+            if let Some(stop) = sq.offset(us.fold(8, -8)).filter(|_| advance > 0) {
+                terms.add(us, Term::PassedPawns, PASSED_THEIR_KING, distance(their_king, stop) * advance);
+                terms.add(us, Term::PassedPawns, PASSED_OUR_KING, distance(our_king, stop) * advance);
             }
         }
     }
@@ -655,6 +712,31 @@ mod tests {
                 single |= a;
             }
             assert_eq!(pawn_attack_maps(color, pawns), (single, double));
+        }
+    }
+
+    #[test]
+    fn the_pawn_cache_changes_nothing() {
+        // Every position two plies deep from a few starts, each evaluated twice (a miss,
+        // then a hit) with one shared table, against the evaluation without it.
+        let mut table = PawnTable::new();
+        for fen in [
+            tempo_core::STARTING_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            let root: Position = fen.parse().unwrap();
+            for &m in root.legal_moves().iter() {
+                let mut child = root;
+                child.play_unchecked(m);
+                for &r in child.legal_moves().iter() {
+                    let mut grandchild = child;
+                    grandchild.play_unchecked(r);
+                    let expected = evaluate(&grandchild);
+                    assert_eq!(evaluate_with(&grandchild, &mut table), expected);
+                    assert_eq!(evaluate_with(&grandchild, &mut table), expected);
+                }
+            }
         }
     }
 
