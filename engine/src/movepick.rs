@@ -383,4 +383,29 @@ mod tests {
         seen.dedup();
         assert_eq!(seen.len(), moves.len());
     }
+
+    #[test]
+    fn skipping_quiets_still_hands_out_every_noisy_move() {
+        let pos: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+        let moves = pos.legal_moves();
+        let history = History::new();
+        let ctx = OrderingContext {
+            tt_move: None,
+            killers: [None, None],
+            countermove: None,
+            prev_contexts: [crate::history::NO_CONTEXT; 2],
+        };
+        let mut picker = MovePicker::new(&pos, moves.clone(), ctx, &history);
+        let mut seen = Vec::new();
+        // The first move is the best capture; then the search gives up on quiet moves.
+        seen.push(picker.next(&pos, &history).unwrap().0);
+        picker.skip_quiets();
+        while let Some((m, _)) = picker.next(&pos, &history) {
+            seen.push(m);
+        }
+        assert!(!is_quiet(&pos, seen[0]));
+        assert!(seen.iter().all(|&m| !is_quiet(&pos, m)), "{seen:?}");
+        let noisy = moves.iter().filter(|&&m| !is_quiet(&pos, m)).count();
+        assert_eq!(seen.len(), noisy);
+    }
 }
