@@ -131,8 +131,11 @@ fn target(s: &Sample, k: f64, lambda: f64) -> f64 {
 }
 
 fn loss(samples: &[Sample], params: &[f64], k: f64, lambda: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
     let sum: f64 = samples.par_iter().map(|s| (target(s, k, lambda) - sigmoid(k, s.eval(params))).powi(2)).sum();
-    sum / samples.len().max(1) as f64
+    sum / samples.len() as f64
 }
 
 /// The `K` that makes the current evaluation predict the results best (golden-section search).
@@ -302,7 +305,8 @@ pub fn run(args: &TuneArgs) -> Result<bool> {
             outln!("epoch {epoch}: loss {:.6} / {:.6}", loss(&training, &params, k, args.lambda), judged_loss)?;
         }
     }
-    outln!("best validation loss at epoch {}", best.2)?;
+    let judged_name = if validation.is_empty() { "training" } else { "validation" };
+    outln!("best {judged_name} loss at epoch {}", best.2)?;
     let rounded: Vec<f64> = best.1.iter().map(|p| p.round()).collect();
     let last = (loss(&training, &rounded, k, args.lambda), loss(&validation, &rounded, k, args.lambda));
     outln!("tuned (rounded): loss {:.6} / {:.6} (from {:.6} / {:.6})", last.0, last.1, initial.0, initial.1)?;
