@@ -6,6 +6,13 @@
 //! generalised SPRT (as in fishtest and cutechess): with mean score `s`, per-game variance
 //! `v` over `n` games and the scores `s0`, `s1` expected under the hypotheses,
 //! `LLR = n (s1 - s0) (2 s - s0 - s1) / (2 v)`.
+//!
+//! When every game ended alike (all wins, all draws or all losses) the sample variance is
+//! zero and both formulas degenerate. The SPRT then uses the variance of counts regularised
+//! as fishtest does (an empty outcome counts as a thousandth of a game), so a run of wins
+//! still reaches a verdict; the interval is then the Wilson score interval of a binomial,
+//! which stays finite on the side away from the extreme (200 wins in 200 games: the lower
+//! bound is +687 Elo, the upper unbounded).
 
 /// Wins, draws and losses from the first engine's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -35,33 +42,63 @@ impl Tally {
 
     /// Per-game variance of the score.
     fn variance(&self) -> f64 {
-        let n = self.games() as f64;
-        if n == 0.0 {
-            return 0.0;
-        }
-        let s = self.score();
-        (self.wins as f64 * (1.0 - s).powi(2) + self.draws as f64 * (0.5 - s).powi(2) + self.losses as f64 * s.powi(2))
-            / n
+        let counts = [self.wins as f64, self.draws as f64, self.losses as f64];
+        mean_and_variance(counts).1
     }
 
-    /// Elo difference and its 95% interval `(low, high)`; infinite when a side scored
-    /// everything.
+    /// Elo difference and its 95% interval `(low, high)`. The difference is infinite when a
+    /// side scored everything; the interval is then finite on the other side.
     pub fn elo(&self) -> (f64, f64, f64) {
         let n = self.games() as f64;
         let s = self.score();
-        let margin = if n > 0.0 { Z95 * (self.variance() / n).sqrt() } else { 0.5 };
-        (elo_from_score(s), elo_from_score(s - margin), elo_from_score(s + margin))
+        if n == 0.0 {
+            return (0.0, f64::NEG_INFINITY, f64::INFINITY);
+        }
+        let variance = self.variance();
+        let (low, high) = if variance > 0.0 {
+            let margin = Z95 * (variance / n).sqrt();
+            (s - margin, s + margin)
+        } else {
+            wilson_interval(s, n)
+        };
+        (elo_from_score(s), elo_from_score(low), elo_from_score(high))
     }
 
-    /// The SPRT log-likelihood ratio of H1 (`elo1`) against H0 (`elo0`).
+    /// The SPRT log-likelihood ratio of H1 (`elo1`) against H0 (`elo0`); 0 before any game.
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
-        let variance = self.variance();
-        if self.games() == 0 || variance <= 0.0 {
+        if self.games() == 0 {
             return 0.0;
         }
+        // An outcome never seen counts as a thousandth of a game (fishtest's
+        // regularisation), so that identical results still have a variance.
+        let regularise = |count: u64| if count == 0 { 1e-3 } else { count as f64 };
+        let counts = [regularise(self.wins), regularise(self.draws), regularise(self.losses)];
+        let (score, variance) = mean_and_variance(counts);
+        let n: f64 = counts.iter().sum();
         let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
-        self.games() as f64 * (s1 - s0) * (2.0 * self.score() - s0 - s1) / (2.0 * variance)
+        n * (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * variance)
     }
+}
+
+/// Mean score and per-game variance of `[wins, draws, losses]` counts (which may be
+/// fractional).
+fn mean_and_variance(counts: [f64; 3]) -> (f64, f64) {
+    let n: f64 = counts.iter().sum();
+    if n == 0.0 {
+        return (0.5, 0.0);
+    }
+    let [wins, draws, losses] = counts;
+    let s = (wins + 0.5 * draws) / n;
+    (s, (wins * (1.0 - s).powi(2) + draws * (0.5 - s).powi(2) + losses * s.powi(2)) / n)
+}
+
+/// The 95% Wilson score interval of a proportion `p` observed over `n` trials.
+fn wilson_interval(p: f64, n: f64) -> (f64, f64) {
+    let z2 = Z95 * Z95;
+    let centre = p + z2 / (2.0 * n);
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    let denominator = 1.0 + z2 / n;
+    ((centre - half) / denominator, (centre + half) / denominator)
 }
 
 /// The expected score of a player `elo` points stronger.
@@ -153,5 +190,23 @@ mod tests {
         assert_eq!(sprt.verdict(&Tally { wins: 1400, draws: 1000, losses: 1000 }), Verdict::H1);
         assert_eq!(sprt.verdict(&Tally { wins: 1000, draws: 1000, losses: 1300 }), Verdict::H0);
         assert_eq!(Tally::default().llr(0.0, 10.0), 0.0);
+    }
+
+    #[test]
+    fn identical_results_still_decide_and_bound() {
+        let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+        // A clean sweep is decisive evidence; so is losing every game.
+        assert_eq!(sprt.verdict(&Tally { wins: 60, draws: 0, losses: 0 }), Verdict::H1);
+        assert_eq!(sprt.verdict(&Tally { wins: 0, draws: 0, losses: 60 }), Verdict::H0);
+        // Only draws: the score is exactly that of H0, which it favours.
+        assert!(Tally { wins: 0, draws: 60, losses: 0 }.llr(0.0, 10.0) < 0.0);
+
+        let (elo, low, high) = Tally { wins: 200, draws: 0, losses: 0 }.elo();
+        assert_eq!((elo, high), (f64::INFINITY, f64::INFINITY));
+        assert!((low - 686.6).abs() < 0.1, "{low}");
+        let (elo, low, high) = Tally { wins: 0, draws: 50, losses: 0 }.elo();
+        assert!(elo.abs() < 1e-9 && low < -10.0 && high > 10.0 && (low + high).abs() < 1e-6, "{low} {high}");
+        let (_, low, high) = Tally { wins: 0, draws: 0, losses: 30 }.elo();
+        assert!(low == f64::NEG_INFINITY && high.is_finite(), "{high}");
     }
 }
