@@ -74,3 +74,69 @@ fn bad_arguments_are_errors() {
         Command::new(tools()).args(["match", "--engine", "x", "--engine", "y", "--sprt", "5,0"]).output().unwrap();
     assert!(!out.status.success());
 }
+
+/// A scripted UCI engine (the match names it `sh`, after its program): answers the handshake and plays `reply` to every `go` after
+/// sleeping `delay` seconds.
+#[cfg(unix)]
+fn scripted_engine(dir: &std::path::Path, name: &str, reply: &str, delay: &str) -> String {
+    let script = dir.join(format!("{name}.sh"));
+    std::fs::write(
+        &script,
+        format!(
+            "while read -r line; do case \"$line\" in \
+             uci) echo 'id name {name}'; echo uciok;; isready) echo readyok;; \
+             go*) sleep {delay}; echo 'bestmove {reply}';; quit) exit 0;; esac; done\n"
+        ),
+    )
+    .unwrap();
+    format!("sh {}", script.display())
+}
+
+#[cfg(unix)]
+#[test]
+fn illegal_moves_lose_and_a_clean_sweep_stops_the_sprt_early() {
+    let engine = engine();
+    let dir = tempfile::tempdir().unwrap();
+    // a1a8 is never legal from the start position (or for Black's first move).
+    let bad = scripted_engine(dir.path(), "Bad", "a1a8", "0");
+    let out = Command::new(tools())
+        .args(["match", "--engine"])
+        .arg(&engine)
+        .args(["--engine", &bad, "--depth", "1", "--games", "200", "--sprt", "0,10"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    let summary = text.lines().find(|l| l.contains(" games, W/D/L ")).expect("summary");
+    let games: u64 = summary.split(": ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(games < 200, "the SPRT should stop a clean sweep early: {summary}");
+    assert!(summary.contains(&format!("W/D/L {games}/0/0")), "{summary}");
+    assert!(text.contains(&format!("sh: 0 time forfeits, {games} illegal moves, 0 crashes")), "{text}");
+    assert!(text.contains("H1 accepted at game"), "{text}");
+    let elo = text.lines().find(|l| l.starts_with("Elo difference:")).unwrap();
+    assert!(elo.starts_with("Elo difference: inf [") && !elo.contains("[inf"), "{elo}");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_engine_past_its_clock_forfeits() {
+    let engine = engine();
+    let dir = tempfile::tempdir().unwrap();
+    let slow = scripted_engine(dir.path(), "Slow", "e7e5", "2");
+    let pgn = dir.path().join("games.pgn");
+    let out = Command::new(tools())
+        .args(["match", "--engine"])
+        .arg(&engine)
+        .args(["--engine", &slow, "--tc", "0.5+0", "--games", "2", "--pgn"])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("W/D/L 2/0/0"), "{text}");
+    assert!(text.contains("sh: 2 time forfeits, 0 illegal moves"), "{text}");
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(games.matches("[Termination \"time forfeit\"]").count(), 2, "{games}");
+    // The built-in engine's moves carry the clock the runner kept.
+    assert!(games.contains("[%clk 0:00:00"), "{games}");
+}

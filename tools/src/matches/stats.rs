@@ -8,9 +8,8 @@
 //! `LLR = n (s1 - s0) (2 s - s0 - s1) / (2 v)`.
 //!
 //! When every game ended alike (all wins, all draws or all losses) the sample variance is
-//! zero and both formulas degenerate. The SPRT then uses the variance of counts regularised
-//! as fishtest does (an empty outcome counts as a thousandth of a game), so a run of wins
-//! still reaches a verdict; the interval is then the Wilson score interval of a binomial,
+//! zero and both formulas degenerate. The SPRT then counts an outcome never seen as half a
+//! game, so a long run of wins still reaches a verdict and a short one does not; the interval is then the Wilson score interval of a binomial,
 //! which stays finite on the side away from the extreme (200 wins in 200 games: the lower
 //! bound is +687 Elo, the upper unbounded).
 
@@ -69,9 +68,9 @@ impl Tally {
         if self.games() == 0 {
             return 0.0;
         }
-        // An outcome never seen counts as a thousandth of a game (fishtest's
-        // regularisation), so that identical results still have a variance.
-        let regularise = |count: u64| if count == 0 { 1e-3 } else { count as f64 };
+        // An outcome never seen counts as half a game, so that identical results still have
+        // a variance, and a short run of them is weak evidence (one win alone is not).
+        let regularise = |count: u64| if count == 0 { 0.5 } else { count as f64 };
         let counts = [regularise(self.wins), regularise(self.draws), regularise(self.losses)];
         let (score, variance) = mean_and_variance(counts);
         let n: f64 = counts.iter().sum();
@@ -198,6 +197,7 @@ mod tests {
         // A clean sweep is decisive evidence; so is losing every game.
         assert_eq!(sprt.verdict(&Tally { wins: 60, draws: 0, losses: 0 }), Verdict::H1);
         assert_eq!(sprt.verdict(&Tally { wins: 0, draws: 0, losses: 60 }), Verdict::H0);
+        assert_eq!(sprt.verdict(&Tally { wins: 2, draws: 0, losses: 0 }), Verdict::Continue);
         // Only draws: the score is exactly that of H0, which it favours.
         assert!(Tally { wins: 0, draws: 60, losses: 0 }.llr(0.0, 10.0) < 0.0);
 
