@@ -236,6 +236,21 @@ fn end_of_input_saves_and_the_game_resumes() {
 }
 
 #[test]
+fn end_of_input_after_a_save_keeps_the_moves_played_since() {
+    let tmp = scratch("save-then-eof");
+    let dir = tmp.path();
+    let run = tempo(dir, &args(&HOTSEAT, &["--save", "later.pgn"]), "e4\nsave\ne5\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("the unfinished game is saved in later.pgn"), "{}", run.stdout);
+    let saved = pgn(&dir.join("later.pgn"));
+    assert!(saved.contains("1. e4 e5 *"), "{saved}");
+    // Nothing new since the save: end of input leaves the file as it is.
+    let run = tempo(dir, &args(&HOTSEAT, &["--save", "same.pgn"]), "e4\nsave\n");
+    assert!(run.stdout.contains("End of input: leaving the game."), "{}", run.stdout);
+    assert!(pgn(&dir.join("same.pgn")).contains("1. e4 *"));
+}
+
+#[test]
 fn bad_options_are_explained() {
     let tmp = scratch("options");
     let dir = tmp.path();

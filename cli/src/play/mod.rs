@@ -70,8 +70,9 @@ struct Session {
     analyst: Option<EnginePlayer>,
     /// The PGN of the game so far, for the Ctrl-C handler.
     snapshot: Arc<Mutex<Snapshot>>,
-    /// Whether this session saved the game already (so that EOF does not save it twice).
-    saved: bool,
+    /// The PGN this session last wrote to the save file, so that EOF does not save the same
+    /// game twice, yet does save moves played (or taken back) since.
+    saved_pgn: Option<String>,
     /// The board changed without a move (take-back, flip): a transcript shows it again.
     dirty: bool,
 }
@@ -210,7 +211,7 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
         chess960,
         analyst: None,
         snapshot,
-        saved: false,
+        saved_pgn: None,
         dirty: false,
     };
     if session.sides.iter().any(Side::is_human) {
@@ -282,9 +283,10 @@ impl Session {
     }
 
     fn save_to(&mut self, path: &PathBuf) -> Result<()> {
-        save::write_file(path, &self.pgn())?;
+        let pgn = self.pgn();
+        save::write_file(path, &pgn)?;
         if *path == self.save_path {
-            self.saved = true;
+            self.saved_pgn = Some(pgn);
         }
         Ok(())
     }
@@ -433,7 +435,7 @@ impl Session {
 
     fn leave_on_eof(&mut self) -> Result<()> {
         print_flush("\n");
-        if self.game.moves().is_empty() || self.saved {
+        if self.game.moves().is_empty() || self.saved_pgn.as_deref() == Some(self.pgn().as_str()) {
             print_flush("End of input: leaving the game.\n");
             return Ok(());
         }
