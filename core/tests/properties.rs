@@ -98,3 +98,41 @@ proptest! {
         let _ = Position::from_fen_960(&s);
     }
 }
+
+/// The `legals_are_legal` fuzz target as a property over arbitrary bytes (for toolchains
+/// without cargo-fuzz): a game driven by the bytes, where every generated move leaves the
+/// mover's king safe and the key consistent, the list matches bulk counting, and an arbitrary
+/// from/to pair is accepted by `play` exactly when it is in the list.
+fn legals_are_legal(data: &[u8]) -> Result<(), TestCaseError> {
+    let mut pos = Position::startpos();
+    for chunk in data.chunks(3) {
+        let moves = pos.legal_moves();
+        prop_assert_eq!(moves.len() as u64, pos.count_legal_moves());
+        let mover = pos.turn();
+        for &m in moves.iter() {
+            let mut child = pos;
+            child.play_unchecked(m);
+            prop_assert!(!child.is_attacked(child.king_of(mover), !mover, child.occupied()), "{:?}", m);
+            prop_assert_eq!(child.key(), child.compute_key());
+        }
+        if let [_, from, to] = *chunk {
+            let from = tempo_core::Square::new(u32::from(from % 64)).unwrap();
+            let to = tempo_core::Square::new(u32::from(to % 64)).unwrap();
+            let m = Move::normal(from, to);
+            let mut copy = pos;
+            prop_assert_eq!(copy.play(m).is_ok(), moves.contains(m));
+        }
+        if moves.is_empty() {
+            break;
+        }
+        pos.play_unchecked(moves[usize::from(chunk[0]) % moves.len()]);
+    }
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn legals_are_legal_on_bytes(data in prop::collection::vec(any::<u8>(), 0..450)) {
+        legals_are_legal(&data)?;
+    }
+}
