@@ -117,8 +117,12 @@ fn fixtures_match_python_chess() {
 
 #[test]
 fn write_then_read_reproduces_every_game() {
-    for entry in std::fs::read_dir(data_dir()).unwrap() {
-        let path = entry.unwrap().path();
+    // Of our own fixtures, the one whose comments hold runs of spaces and quoted tag lines.
+    let comments = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/comments-quoting-tags.pgn");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(data_dir()).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    paths.push(comments);
+    for path in paths {
         if path.extension().is_none_or(|e| e != "pgn") {
             continue;
         }
@@ -133,7 +137,10 @@ fn write_then_read_reproduces_every_game() {
             let mut a = normalized(a);
             // A game without a termination marker is written with `*`.
             a.result = a.result.or(b.result);
-            assert!(a == *b, "{}: {:?}", path.display(), a.tags);
+            // The writer supplies the Seven Tag Roster tags a game lacks.
+            let mut b = b.clone();
+            b.tags.retain(|(name, _)| a.tags.iter().any(|(n, _)| n == name));
+            assert!(a == b, "{}: {:?}", path.display(), a.tags);
         }
         // Writing is deterministic: a second round gives the same text.
         let twice: String = again.iter().map(pgn_string).collect();

@@ -83,22 +83,26 @@ impl Tokens {
             self.break_next = true;
         } else {
             // Words are separate tokens so that long comments wrap (the reader turns the line
-            // break back into a space).
-            let mut words = text.split(' ').filter(|w| !w.is_empty()).peekable();
-            let Some(first) = words.next() else {
-                self.push("{}");
-                return;
-            };
-            if words.peek().is_none() {
-                self.push(&format!("{{{first}}}"));
-                return;
+            // break back into a space). A run of spaces stays with the word before it, so
+            // that re-reading gives the same text even where the line breaks.
+            let mut words: Vec<String> = Vec::new();
+            let mut leading = String::new();
+            for piece in text.split(' ') {
+                match (piece.is_empty(), words.last_mut()) {
+                    (true, Some(last)) => last.push(' '),
+                    (true, None) => leading.push(' '),
+                    (false, _) => words.push(std::mem::take(&mut leading) + piece),
+                }
             }
-            self.push(&format!("{{{first}"));
-            while let Some(word) = words.next() {
-                if words.peek().is_none() {
-                    self.push(&format!("{word}}}"));
-                } else {
-                    self.push(word);
+            match words.len() {
+                0 => self.push(&format!("{{{text}}}")),
+                1 => self.push(&format!("{{{}}}", words[0])),
+                n => {
+                    self.push(&format!("{{{}", words[0]));
+                    for word in &words[1..n - 1] {
+                        self.push(word);
+                    }
+                    self.push(&format!("{}}}", words[n - 1]));
                 }
             }
         }
