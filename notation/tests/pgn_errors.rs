@@ -215,3 +215,27 @@ fn old_mac_line_ends_report_real_lines() {
         assert_eq!(errors, [(2, 9, 13), (4, 19, 7)], "{ending:?}");
     }
 }
+
+#[test]
+fn byte_order_marks_of_concatenated_files_and_short_first_reads() {
+    // Two files with byte-order marks joined by `cat`, and the same through 1- and 2-byte reads.
+    let file = "\u{feff}[Event \"x\"]\r\n\r\n1. e4 e5 1-0\r\n";
+    let joined = format!("{file}{file}\n{file}");
+    for chunk in [1, 2, 3, 4096] {
+        let games: Vec<_> =
+            PgnReader::new(Trickle { data: joined.as_bytes(), chunk, fail_at_end: false }).games().collect();
+        assert_eq!(games.len(), 3, "chunk {chunk}");
+        for game in &games {
+            let game = game.as_ref().unwrap_or_else(|e| panic!("chunk {chunk}: {e}"));
+            assert_eq!((game.tag("Event"), game.moves.len()), (Some("x"), 2), "chunk {chunk}");
+        }
+    }
+    // Between movetext tokens one is whitespace too (U+FEFF is a zero-width space); inside a
+    // token it is no part of a move.
+    let between = "[Event \"x\"]\n\n1. e4 \u{feff}e5 1-0\n";
+    let games: Vec<_> = PgnReader::new(between.as_bytes()).games().collect();
+    assert_eq!(games[0].as_ref().unwrap().moves.len(), 2);
+    let inside = "[Event \"x\"]\n\n1. e4 e\u{feff}5 1-0\n";
+    let games: Vec<_> = PgnReader::new(inside.as_bytes()).games().collect();
+    assert!(games[0].is_err());
+}

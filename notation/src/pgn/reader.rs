@@ -260,13 +260,14 @@ impl<R: Read> PgnReader<R> {
         PgnError { game: self.games, line, column, kind }
     }
 
-    /// Skips whitespace and `%` escape lines between and inside games.
+    /// Skips whitespace, `%` escape lines and byte-order marks (files joined by `cat` keep
+    /// theirs) between and inside games.
     fn skip_space(&mut self) {
         loop {
             self.src.skip_whitespace();
             if self.src.column == 1 && self.src.peek() == Some(b'%') {
                 self.src.skip_line();
-            } else {
+            } else if !self.src.skip_byte_order_mark() {
                 return;
             }
         }

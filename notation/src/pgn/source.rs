@@ -46,11 +46,23 @@ impl<R: Read> Source<R> {
             after_cr: u64::MAX,
         };
         // A UTF-8 byte-order mark at the very start is not part of the text.
-        if source.peek() == Some(0xef) && source.len - source.pos >= 3 && source.buf[..3] == [0xef, 0xbb, 0xbf] {
-            source.pos = 3;
-            source.offset = 3;
-        }
+        source.skip_byte_order_mark();
         source
+    }
+
+    /// Skips a UTF-8 byte-order mark at the read position, if there is one: at the start of
+    /// the input, and between games, where concatenated files leave one. It takes no column.
+    pub(crate) fn skip_byte_order_mark(&mut self) -> bool {
+        const BOM: [u8; 3] = [0xef, 0xbb, 0xbf];
+        if self.peek() != Some(BOM[0]) || self.fill(BOM.len()) < BOM.len() {
+            return false;
+        }
+        if self.buf[self.pos..self.pos + BOM.len()] != BOM {
+            return false;
+        }
+        self.pos += BOM.len();
+        self.offset += BOM.len() as u64;
+        true
     }
 
     /// `true` if reading failed (the input then looks truncated).
@@ -102,11 +114,19 @@ impl<R: Read> Source<R> {
     /// The byte after the next one, without consuming anything (the buffer is compacted and
     /// topped up when the two straddle its end).
     pub(crate) fn peek2(&mut self) -> Option<u8> {
-        if self.pos + 1 >= self.len && !self.eof {
+        self.fill(2);
+        self.buf[..self.len].get(self.pos + 1).copied()
+    }
+
+    /// Makes at least `n` bytes (at most the buffer's size) readable from the read position,
+    /// unless the input ends first, compacting the buffer when they straddle its end; returns
+    /// how many are readable.
+    fn fill(&mut self, n: usize) -> usize {
+        if self.pos + n > self.len && !self.eof {
             self.buf.copy_within(self.pos..self.len, 0);
             self.len -= self.pos;
             self.pos = 0;
-            while self.len < 2 {
+            while self.len < n {
                 match self.inner.read(&mut self.buf[self.len..]) {
                     Ok(0) => {
                         self.eof = true;
@@ -122,7 +142,7 @@ impl<R: Read> Source<R> {
                 }
             }
         }
-        self.buf[..self.len].get(self.pos + 1).copied()
+        self.len - self.pos
     }
 
     /// Consumes the byte returned by the last `peek` (a no-op at the end of the input).
