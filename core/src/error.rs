@@ -20,6 +20,8 @@ pub enum PositionError {
     OpponentInCheck,
     #[error("more than two pieces give check")]
     TooManyCheckers,
+    #[error("no last move can have given this check")]
+    ImpossibleCheck,
     #[error("castling right for {0} is not backed by king and rook on their start squares")]
     InvalidCastling(Square),
     #[error("en passant square {0} cannot follow a double pawn step")]

@@ -8,7 +8,7 @@
 //! move (copy-make measured faster than make/unmake for this layout).
 
 use crate::attacks::{
-    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks, rook_rays,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks, rook_rays,
 };
 use crate::bitboard::Bitboard;
 use crate::castling::{CastlingMode, CastlingRights, CastlingSide};
@@ -159,6 +159,31 @@ impl Position {
         }
         pos.key = pos.compute_key();
         Ok(pos)
+    }
+
+    /// Whether the checks on the side to move could have come from the opponent's last move
+    /// (python-chess's `STATUS_IMPOSSIBLE_CHECK`). Two checkers on one line through the king
+    /// cannot both have been uncovered by one move. After a double step (an en passant
+    /// square), the check must come from the pushed pawn alone, or from a piece the pawn had
+    /// been blocking.
+    ///
+    /// The constructors accept such positions (they are playable, and perft suites use
+    /// them); strict validators such as `tempo-tools fen check` reject them with
+    /// [`PositionError::ImpossibleCheck`].
+    pub fn is_check_possible(&self) -> bool {
+        let checkers = self.checkers();
+        let king = self.king_of(self.turn);
+        let (Some(first), Some(last)) = (checkers.first(), checkers.last()) else { return true };
+        match self.ep_square {
+            Some(ep) => {
+                let us = self.turn;
+                let pushed = ep.offset(us.fold(-8, 8)).expect("validated en passant square");
+                let origin = ep.offset(us.fold(8, -8)).expect("validated en passant square");
+                let before = self.occupied().without(pushed).with(origin);
+                checkers.count() == 1 && (first == pushed || !self.is_attacked(king, !us, before))
+            }
+            None => !(checkers.count() == 2 && line(first, last).contains(king)),
+        }
     }
 
     fn validate_ep_square(&self, ep: Square) -> Result<(), PositionError> {
@@ -696,6 +721,33 @@ mod tests {
         assert_eq!(error("4k3/8/8/8/4P3/4N3/8/4K3 b - e3 0 1"), PositionError::InvalidEnPassant("e3".parse().unwrap()));
         // Three checkers cannot arise.
         assert_eq!(error("4k3/8/3N4/1B6/8/8/4R3/4K3 b - - 0 1"), PositionError::TooManyCheckers);
+    }
+
+    #[test]
+    fn checks_no_last_move_can_have_given_are_found() {
+        for impossible in [
+            // Rooks on both sides of the king along one file: no single move uncovers both.
+            "4r3/8/8/4K3/8/8/8/k3r3 w - - 0 1",
+            // After e2-e4 the rook on h8 cannot be giving check.
+            "k6R/8/8/8/4P3/8/8/4K3 b - e3 0 1",
+            // After a double step, a double check (the pawn and the rook on a1) is impossible.
+            "8/8/8/k7/1P6/8/8/R3K3 b - b3 0 1",
+        ] {
+            assert!(!pos(impossible).is_check_possible(), "{impossible}");
+        }
+        for possible in [
+            // Knight and rook: a discovered double check.
+            "4k3/8/3N4/8/8/8/8/4RK2 b - - 0 1",
+            // b2-b4 uncovered the rook on h2.
+            "8/8/8/8/1P6/8/k6R/4K3 b - b3 0 1",
+            // b2-b4 itself gives check.
+            "8/8/8/k7/1P6/8/8/4K3 b - b3 0 1",
+            // Two pawns checking (python-chess accepts this as well).
+            "4k3/3P1P2/8/8/8/8/8/4K3 b - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ] {
+            assert!(pos(possible).is_check_possible(), "{possible}");
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use clap::Subcommand;
-use tempo_core::{parse_fen, CastlingMode};
+use tempo_core::{parse_fen, CastlingMode, FenError, PositionError};
 
 #[derive(Subcommand)]
 pub enum FenCommand {
@@ -24,7 +24,16 @@ pub fn run(command: &FenCommand) -> Result<bool> {
         FenCommand::Check { fen, chess960 } => {
             let fen = fen.join(" ");
             let mode = if *chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-            match parse_fen(&fen, mode) {
+            // Strict: also no check that no last move can have given (python-chess's
+            // `STATUS_IMPOSSIBLE_CHECK`), which the core accepts for play and perft.
+            let strict = parse_fen(&fen, mode).and_then(|pos| {
+                if pos.is_check_possible() {
+                    Ok(pos)
+                } else {
+                    Err(FenError::Position(PositionError::ImpossibleCheck))
+                }
+            });
+            match strict {
                 Ok(pos) => {
                     outln!("{}", if *chess960 { pos.shredder_fen() } else { pos.fen() })?;
                     Ok(true)

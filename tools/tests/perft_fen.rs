@@ -116,6 +116,15 @@ fn fen_check_normalises_valid_and_explains_invalid() {
     let out = tools(&["fen", "check", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("castling"), "{}", stdout(&out));
+
+    // Playable (perft counts it) but unreachable: bishops on a8 and h1 both check along one
+    // diagonal.
+    let unreachable = "B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1";
+    let out = tools(&["fen", "check", unreachable]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("no last move can have given this check"), "{}", stdout(&out));
+    let out = tools(&["perft", "--fen", unreachable, "--depth", "1"]);
+    assert!(out.status.success(), "{}", stdout(&out));
 }
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
