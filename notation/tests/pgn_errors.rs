@@ -239,3 +239,18 @@ fn byte_order_marks_of_concatenated_files_and_short_first_reads() {
     let games: Vec<_> = PgnReader::new(inside.as_bytes()).games().collect();
     assert!(games[0].is_err());
 }
+
+#[test]
+fn errors_in_fen_and_variant_tags_point_at_the_tag() {
+    let pgn = "[Event \"x\"]\n[FEN \"not a fen\"]\n[Site \"?\"]\n\n1. e4 *\n\n\
+               [Event \"y\"]\n  [Variant \"Crazyhouse\"]\n\n1. e4 *\n\n[Event \"z\"]\n\n1. d4 *\n";
+    let results: Vec<_> = PgnReader::new(pgn.as_bytes()).games().collect();
+    assert_eq!(results.len(), 3);
+    let fen = results[0].as_ref().unwrap_err();
+    assert_eq!((fen.game, fen.line, fen.column), (1, 2, 1), "{fen}");
+    assert!(matches!(fen.kind, PgnErrorKind::Fen { .. }), "{fen}");
+    let variant = results[1].as_ref().unwrap_err();
+    assert_eq!((variant.game, variant.line, variant.column), (2, 8, 3), "{variant}");
+    assert!(matches!(&variant.kind, PgnErrorKind::UnsupportedVariant(v) if v == "Crazyhouse"), "{variant}");
+    assert!(results[2].is_ok());
+}

@@ -83,8 +83,10 @@ pub struct PgnReader<R> {
     done: bool,
     token: Vec<u8>,
     text: String,
-    fen: Option<String>,
-    variant: Option<String>,
+    /// The current game's `[FEN]` and `[Variant]` values, with the line and column of their
+    /// tag pairs (where an error in them is reported).
+    fen: Option<(String, u64, u64)>,
+    variant: Option<(String, u64, u64)>,
     /// The current game has a tag, a move or a result (comments alone do not make a game).
     substance: bool,
 }
@@ -364,15 +366,14 @@ impl<R: Read> PgnReader<R> {
             self.substance = true;
             visitor.tag(&name, &value);
             if name.eq_ignore_ascii_case("FEN") {
-                self.fen = Some(value);
+                self.fen = Some((value, line, column));
             } else if name.eq_ignore_ascii_case("Variant") {
-                self.variant = Some(value);
+                self.variant = Some((value, line, column));
             }
         }
-        let (line, column) = (self.src.line, self.src.column);
         let mode = match &self.variant {
-            Some(v) => variant_mode(v)
-                .map_err(|()| (self.error(line, column, PgnErrorKind::UnsupportedVariant(v.clone())), false))?,
+            Some((v, line, column)) => variant_mode(v)
+                .map_err(|()| (self.error(*line, *column, PgnErrorKind::UnsupportedVariant(v.clone())), false))?,
             None => CastlingMode::Standard,
         };
         let start = match &self.fen {
@@ -382,8 +383,8 @@ impl<R: Read> PgnReader<R> {
                 let _ = pos.set_castling_mode(mode);
                 pos
             }
-            Some(fen) => lenient_fen(fen, mode)
-                .map_err(|error| (self.error(line, column, PgnErrorKind::Fen { fen: fen.clone(), error }), false))?,
+            Some((fen, line, column)) => lenient_fen(fen, mode)
+                .map_err(|error| (self.error(*line, *column, PgnErrorKind::Fen { fen: fen.clone(), error }), false))?,
         };
         visitor.begin_movetext(&start);
         Ok(start)
