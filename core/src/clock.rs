@@ -517,6 +517,32 @@ mod tests {
     }
 
     #[test]
+    fn stages_with_increments() {
+        // FIDE classical: 90 min for 40 moves, then 30 min, 30 s per move from move 1.
+        let mut clock = Clock::new("40/5400+30:1800+30".parse().unwrap(), Color::White);
+        assert_eq!(clock.remaining(Color::White), secs(5400));
+        assert_eq!(clock.increment(Color::White), secs(30));
+        for _ in 0..39 {
+            clock.press(secs(100)); // White
+            clock.press(secs(10)); // Black
+        }
+        assert_eq!(clock.remaining(Color::White), secs(5400 - 39 * 70));
+        assert_eq!(clock.moves_to_go(Color::White), Some(1));
+        clock.press(secs(100)); // White's 40th move: the increment and the second stage's time
+        assert_eq!(clock.remaining(Color::White), secs(5400 - 40 * 70 + 1800));
+        assert_eq!(clock.moves_to_go(Color::White), None);
+        assert_eq!(clock.increment(Color::White), secs(30));
+        clock.press(secs(10));
+        assert_eq!(clock.remaining(Color::Black), secs(5400 + 40 * 20 + 1800));
+        clock.press(secs(50)); // in the last stage, the increment goes on
+        assert_eq!(clock.remaining(Color::White), secs(5400 - 40 * 70 + 1800 - 20));
+        // Undo restores the time of before the stage change.
+        assert!(clock.undo() && clock.undo() && clock.undo());
+        assert_eq!(clock.remaining(Color::White), secs(5400 - 39 * 70));
+        assert_eq!(clock.moves_to_go(Color::White), Some(1));
+    }
+
+    #[test]
     fn move_time_and_sandclock() {
         let mut clock = Clock::new("1/5".parse().unwrap(), Color::White);
         clock.press(secs(1));
