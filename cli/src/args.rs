@@ -108,6 +108,9 @@ pub struct ShowArgs {
     /// From Black's side.
     #[arg(long)]
     pub flip: bool,
+    /// Never use colours (also when the NO_COLOR environment variable is set).
+    #[arg(long)]
+    pub no_color: bool,
     /// One JSON object instead of text.
     #[arg(long)]
     pub json: bool,

@@ -280,6 +280,8 @@ fn perft_show_and_analyze_json() {
     assert_eq!(v["legal_moves"], 0);
     let run = tempo(dir, &["show", "--ascii"], "");
     insta::assert_snapshot!(run.stdout);
+    let plain = tempo(dir, &["show", "--ascii", "--no-color"], "");
+    assert_eq!((plain.code, plain.stdout), (0, run.stdout));
 
     let run = tempo(dir, &["analyze", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--depth", "3", "--json"], "");
     let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
