@@ -24,7 +24,16 @@ const FULL_PERFT_MAX_NODES: u64 = 100_000_000_000;
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let flags: Vec<&str> = args.iter().skip(1).map(String::as_str).collect();
-    match args.first().map(String::as_str) {
+    let task = args.first().map(String::as_str);
+    match task {
+        Some("perft") => check_flags(&flags, &["--full"], &["--max-nodes"])?,
+        Some("bench") => check_flags(&flags, &["--check"], &[])?,
+        Some("ci") => check_flags(&flags, &[], &[])?,
+        Some("fuzz") => check_flags(&flags, &[], &["--secs"])?,
+        Some("dist") => check_flags(&flags, &[], &["--cpu"])?,
+        _ => {}
+    }
+    match task {
         Some("perft") => {
             let max_nodes = match flags.iter().position(|f| *f == "--max-nodes") {
                 Some(i) => flags.get(i + 1).and_then(|n| n.parse().ok()).context("--max-nodes needs a number")?,
@@ -56,6 +65,20 @@ fn main() -> Result<()> {
         }
         Some(other) => bail!("unknown xtask {other:?}\n\n{}", HELP.trim()),
     }
+}
+
+/// Refuses any argument that is not one of `switches` or one of `options` followed by its
+/// value, so that a misspelt flag (`--ful`) is an error rather than a silent default.
+fn check_flags(flags: &[&str], switches: &[&str], options: &[&str]) -> Result<()> {
+    let mut rest = flags.iter();
+    while let Some(flag) = rest.next() {
+        if options.contains(flag) {
+            rest.next().with_context(|| format!("{flag} needs a value"))?;
+        } else if !switches.contains(flag) {
+            bail!("unexpected argument {flag:?}\n\n{}", HELP.trim());
+        }
+    }
+    Ok(())
 }
 
 const HELP: &str = "
