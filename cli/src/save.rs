@@ -5,7 +5,7 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tempo_core::{Game, TimeControl};
-use tempo_notation::{pgn_string, PgnGame, PgnReader, PgnResult};
+use tempo_notation::{pgn_date_time, pgn_string, PgnGame, PgnReader, PgnResult};
 
 /// What the PGN records besides the moves.
 #[derive(Clone, Debug, Default)]
@@ -20,28 +20,9 @@ pub struct Record {
 /// UTC date and time now: (`YYYY.MM.DD`, `HH:MM:SS`, `YYYYMMDD-HHMMSS`).
 pub fn now_stamp() -> (String, String, String) {
     let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    let (hh, mm, ss) = (secs / 3600 % 24, secs / 60 % 60, secs % 60);
-    (
-        format!("{y:04}.{m:02}.{d:02}"),
-        format!("{hh:02}:{mm:02}:{ss:02}"),
-        format!("{y:04}{m:02}{d:02}-{hh:02}{mm:02}{ss:02}"),
-    )
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm), so that
-/// the Date tag needs no date crate.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
+    let (date, time) = pgn_date_time(secs);
+    let stamp = format!("{}-{}", date.replace('.', ""), time.replace(':', ""));
+    (date, time, stamp)
 }
 
 /// The default file of a new game: `tempo-YYYYMMDD-HHMMSS.pgn` in the current directory.
@@ -184,13 +165,6 @@ mod tests {
     fn clock_comments() {
         assert_eq!(clk_text(Duration::from_millis(299_789)), "0:04:59.7");
         assert_eq!(clk_text(Duration::from_secs(3_900)), "1:05:00");
-    }
-
-    #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-        assert_eq!(civil_from_days(20_513), (2026, 3, 1));
     }
 
     #[test]

@@ -139,4 +139,20 @@ fn an_engine_past_its_clock_forfeits() {
     assert_eq!(games.matches("[Termination \"time forfeit\"]").count(), 2, "{games}");
     // The built-in engine's moves carry the clock the runner kept.
     assert!(games.contains("[%clk 0:00:00"), "{games}");
+    assert!(games.contains("[Date \"20") && !games.contains("[Date \"?"), "{games}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_pgn_file_that_cannot_be_written_stops_the_match_with_an_error() {
+    let engine = engine();
+    let out = Command::new(tools())
+        .args(["match", "--engine"])
+        .arg(&engine)
+        .args(["--depth", "1", "--games", "4", "--max-moves", "10", "--pgn", "/dev/full"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("writing a game to the PGN file"), "{stderr}");
 }

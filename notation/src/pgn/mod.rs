@@ -27,6 +27,7 @@
 //!   Chess960; other variants (crazyhouse, atomic...) are reported as unsupported.
 
 mod annotations;
+mod date;
 mod game;
 mod reader;
 mod source;
@@ -34,6 +35,7 @@ mod visitor;
 mod writer;
 
 pub use annotations::{commands, format_clock, parse_clock, Annotations, Eval};
+pub use date::pgn_date_time;
 pub(crate) use game::GameBuilder;
 pub use game::{termination_comment, termination_tag, PgnGame, PgnNode};
 pub use reader::{Games, PgnError, PgnErrorKind, PgnReader, MAX_VARIATION_DEPTH};

@@ -244,6 +244,8 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
     let stop = AtomicBool::new(false);
     // The first error writing a game's line (stdout closed): it stops the match.
     let write_error: OnceLock<std::io::Error> = OnceLock::new();
+    // The first error writing a game to the PGN file (disk full): it stops the match too.
+    let pgn_error: OnceLock<std::io::Error> = OnceLock::new();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let pgn_out = match &args.pgn {
@@ -303,7 +305,10 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
                 bar.inc(1);
                 if let Some(out) = &pgn_out {
                     let mut file = out.lock().expect("pgn lock");
-                    let _ = writeln!(file, "{}", pgn_string(&record.pgn));
+                    if let Err(e) = writeln!(file, "{}", pgn_string(&record.pgn)).and_then(|()| file.flush()) {
+                        stop.store(true, Ordering::Relaxed);
+                        let _ = pgn_error.set(e);
+                    }
                 }
             });
         }
@@ -311,6 +316,9 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
     bar.finish_and_clear();
     if let Some(e) = write_error.into_inner() {
         return Err(e).context("writing a game's result");
+    }
+    if let Some(e) = pgn_error.into_inner() {
+        return Err(e).context("writing a game to the PGN file");
     }
 
     outln!()?;

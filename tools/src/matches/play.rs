@@ -331,6 +331,8 @@ fn pgn_of(
     };
     set(&mut pgn, "Event", "tempo-tools match".to_owned());
     set(&mut pgn, "Site", "?".to_owned());
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    set(&mut pgn, "Date", tempo_notation::pgn_date_time(now).0);
     set(&mut pgn, "Round", round.to_owned());
     set(&mut pgn, "White", engines[0].name.clone());
     set(&mut pgn, "Black", engines[1].name.clone());
