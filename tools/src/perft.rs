@@ -13,6 +13,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use tempo_core::{parse_fen, perft_within, CastlingMode, FenError, Move, Position, PositionError};
 use tempo_notation::uci_move;
@@ -92,13 +93,15 @@ const MAX_DEPTH: u32 = 64;
 
 /// The leaf count below each root move, the moves shared out across threads; `None` as soon
 /// as one of them exceeds `limit`.
-fn parallel_divide(pos: &Position, depth: u32, limit: u64) -> Option<Vec<(Move, u64)>> {
+fn parallel_divide(pos: &Position, depth: u32, limit: u64, bar: &ProgressBar) -> Option<Vec<(Move, u64)>> {
     pos.legal_moves()
         .par_iter()
         .map(|&m| {
             let mut child = *pos;
             child.play_unchecked(m);
-            perft_within(&child, depth.saturating_sub(1), limit).map(|n| (m, n))
+            let count = perft_within(&child, depth.saturating_sub(1), limit).map(|n| (m, n));
+            bar.inc(1);
+            count
         })
         .collect()
 }
@@ -115,16 +118,27 @@ fn count_within(pos: &Position, depth: u32, limit: u64) -> Option<u64> {
     if depth < 2 || limit <= PARALLEL_ABOVE {
         return perft_within(pos, depth, limit);
     }
-    total_within(&parallel_divide(pos, depth, limit)?, limit)
+    total_within(&parallel_divide(pos, depth, limit, &ProgressBar::hidden())?, limit)
 }
 
 /// `--fen FEN --depth D [--divide]`.
 fn single(pos: &Position, depth: u32, divide: bool) -> Result<bool> {
     const TOO_MANY: &str = "the count does not fit in 64 bits";
-    let total = if divide && depth > 0 {
-        let counts = parallel_divide(pos, depth, u64::MAX).context(TOO_MANY)?;
-        for (m, n) in &counts {
-            outln!("{}: {n}", uci_move(pos, *m))?;
+    let total = if depth >= 2 || (divide && depth == 1) {
+        // Split at the root, with a bar of root moves done when someone watches.
+        let bar = if depth >= 2 && std::io::stderr().is_terminal() {
+            ProgressBar::new(pos.legal_moves().len() as u64)
+        } else {
+            ProgressBar::hidden()
+        };
+        bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} root moves, {elapsed}").expect("template"));
+        let counts = parallel_divide(pos, depth, u64::MAX, &bar);
+        bar.finish_and_clear();
+        let counts = counts.context(TOO_MANY)?;
+        if divide {
+            for (m, n) in &counts {
+                outln!("{}: {n}", uci_move(pos, *m))?;
+            }
         }
         total_within(&counts, u64::MAX).context(TOO_MANY)?
     } else {
