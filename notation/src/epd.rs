@@ -292,7 +292,9 @@ fn parse_operations(text: &str) -> Result<Vec<EpdOperation>, EpdError> {
 }
 
 impl fmt::Display for Epd {
-    /// The EPD line: four position fields, then ` opcode operands;` per operation.
+    /// The EPD line: four position fields, then ` opcode operands;` per operation. Clocks
+    /// other than 0 and 1 that no `hmvc`/`fmvn` operation records (they came from FEN clock
+    /// fields) are written as those operations, so that reading the line back restores them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.position.epd())?;
         for op in &self.operations {
@@ -307,6 +309,13 @@ impl fmt::Display for Epd {
                 }
             }
             f.write_char(';')?;
+        }
+        let has = |opcode: &str| self.operations.iter().any(|op| op.opcode == opcode);
+        if self.position.halfmove_clock() != 0 && !has("hmvc") {
+            write!(f, " hmvc {};", self.position.halfmove_clock())?;
+        }
+        if self.position.fullmove_number() != 1 && !has("fmvn") {
+            write!(f, " fmvn {};", self.position.fullmove_number())?;
         }
         Ok(())
     }
@@ -331,6 +340,16 @@ mod tests {
         assert_eq!(epd.id(), Some("WAC.001"));
         assert_eq!(epd.best_moves().unwrap().len(), 1);
         assert_eq!(epd.to_string(), line);
+    }
+
+    #[test]
+    fn clocks_from_fen_fields_are_written_as_operations() {
+        let epd: Epd = "4k3/8/8/8/8/8/4P3/4K3 w - - 5 20 ;D1 6".parse().unwrap();
+        let again: Epd = epd.to_string().parse().unwrap();
+        assert_eq!(again.position, epd.position);
+        assert_eq!(epd.to_string(), "4k3/8/8/8/8/8/4P3/4K3 w - - D1 6; hmvc 5; fmvn 20;");
+        let start: Epd = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 ;D1 6".parse().unwrap();
+        assert_eq!(start.to_string(), "4k3/8/8/8/8/8/4P3/4K3 w - - D1 6;");
     }
 
     #[test]
