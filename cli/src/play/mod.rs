@@ -60,6 +60,9 @@ struct Session {
     style: BoardStyle,
     flipped: bool,
     terminal: Option<Terminal>,
+    /// Width of the scrolling transcript when there is no full-screen view: that of a small
+    /// terminal (which then gets the narrow layout), else the full layout's.
+    transcript_width: usize,
     messages: Vec<String>,
     keyboard: Keyboard,
     timer: Timer,
@@ -203,6 +206,7 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
         style,
         flipped,
         terminal,
+        transcript_width: size.map_or(FULL_WIDTH, |(w, _)| w.clamp(1, FULL_WIDTH)),
         messages: notes,
         keyboard: Keyboard::spawn(),
         timer: Timer { fake: args.fake_move_time.map(Duration::from_millis), last: Instant::now() },
@@ -316,7 +320,7 @@ impl Session {
             first_move_number: start.fullmove_number(),
             black_first: start.turn() == Color::Black,
         };
-        let width = self.terminal.as_ref().map_or(FULL_WIDTH, |t| t.width);
+        let width = self.terminal.as_ref().map_or(self.transcript_width, |t| t.width);
         compose(&view, width)
     }
 
