@@ -91,7 +91,11 @@ pub fn write_file(path: &Path, text: &str) -> Result<()> {
     let path = &std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
-    let tmp = dir.join(format!(".{}.tmp", name.to_string_lossy()));
+    // One temporary name per write: the Ctrl-C handler's save may run while another is
+    // half-written, and two writers must not share (and rename away) one file.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(".{}.{}-{n}.tmp", name.to_string_lossy(), std::process::id()));
     std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("cannot save {}", path.display()))?;
     Ok(())

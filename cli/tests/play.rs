@@ -385,3 +385,54 @@ fn external_uci_engine() {
     assert!(run.stdout.contains("Scripted failed: it answered no move"), "{}", run.stdout);
     assert!(run.stdout.contains("Black resigns: White wins (1-0)"), "{}", run.stdout);
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_saves_the_unfinished_game_for_resuming() {
+    use std::io::Read;
+    let tmp = scratch("ctrl-c");
+    let dir = tmp.path();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(args(&HOTSEAT, &["--save", "interrupted.pgn"]))
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let reader = {
+        let seen = std::sync::Arc::clone(&seen);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n @ 1..) = stdout.read(&mut buf) {
+                seen.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
+    stdin.write_all(b"e4\ne5\n").unwrap();
+    stdin.flush().unwrap();
+    // Wait until both moves are on the board (White's second prompt), then interrupt.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !seen.lock().unwrap().contains("(2.)") {
+        assert!(std::time::Instant::now() < deadline, "{}", seen.lock().unwrap());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    drop(stdin);
+    let text = seen.lock().unwrap().clone();
+    assert_eq!(status.code(), Some(130), "{text}");
+    assert!(text.contains("Interrupted. The unfinished game is saved in interrupted.pgn"), "{text}");
+    let saved = pgn(&dir.join("interrupted.pgn"));
+    assert!(saved.contains("1. e4 e5 *"), "{saved}");
+    // No temporary file is left behind, and the game continues from the file.
+    let leftovers: Vec<_> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
+    assert_eq!(leftovers, vec![std::ffi::OsString::from("interrupted.pgn")]);
+    let run = tempo(dir, &args(&HOTSEAT, &["--pgn", "interrupted.pgn"]), "fen\nquit\nn\n");
+    assert!(run.stdout.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq"), "{}", run.stdout);
+}
