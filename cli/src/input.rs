@@ -36,26 +36,18 @@ pub enum Input {
     Invalid(String),
 }
 
-/// The help text, one command per line.
+/// The help text: every command, in two columns so that it fits an 80x24 terminal under
+/// the board.
 pub const HELP: &str = "\
-Moves: SAN (e4, Nf3, nf3, exd5, O-O, 0-0, e8=Q, e8Q)
-       or coordinates (e2e4, e2-e4, e7e8q).
-Commands:
-  help            this list
-  moves           the legal moves
-  undo, takeback  take back your last move (and the engine's reply);
-                  the clocks are restored
-  hint            the engine's suggestion
-  draw            offer a draw, or accept one offered to you
-  accept, decline answer a draw offer
-  claim [MOVE]    claim a draw by threefold repetition or the fifty-move
-                  rule (optionally by announcing the move that makes it)
-  resign          give up the game
-  flip            turn the board around
-  fen, pgn        the position as FEN, the game so far as PGN
-  save [FILE]     write the game as PGN
-  analyze         the engine's best lines with evaluations
-  quit            leave (asks whether to save an unfinished game)";
+Moves: SAN (e4, Nf3, nf3, exd5, O-O, 0-0, e8=Q, e8Q), or e2e4, e2-e4, e7e8q.
+Commands (help shows this list):
+  moves            the legal moves          hint      the engine's suggestion
+  undo, takeback   take back your move and  analyze   the engine's best lines
+                   the reply; clocks too    flip      turn the board around
+  draw             offer or accept a draw   fen, pgn  the position, the game
+  accept, decline  answer a draw offer      save [F]  write the game as PGN
+  claim [MOVE]     claim threefold repeti-  resign    give up the game
+                   tion or fifty moves      quit      leave (asks to save)";
 
 fn command(word: &str, rest: &str) -> Option<Command> {
     let arg = (!rest.is_empty()).then(|| rest.to_owned());
@@ -173,9 +165,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn help_fits_an_80_column_terminal() {
+    fn help_fits_an_80x24_terminal_under_the_board() {
         for line in HELP.lines() {
             assert!(line.chars().count() <= 78, "{line:?}");
+        }
+        // The board view takes 14 rows; the help and a prompt share the other 10.
+        assert!(HELP.lines().count() <= 9);
+        for command in ["moves", "undo", "takeback", "hint", "draw", "accept", "decline", "claim", "resign"] {
+            assert!(HELP.contains(command), "{command}");
+        }
+        for command in ["flip", "fen", "pgn", "save", "analyze", "quit", "help"] {
+            assert!(HELP.contains(command), "{command}");
         }
     }
 
