@@ -156,3 +156,29 @@ fn a_pgn_file_that_cannot_be_written_stops_the_match_with_an_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("writing a game to the PGN file"), "{stderr}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_round_robin_stops_each_pairing_when_its_sprt_decides() {
+    let engine = engine();
+    let dir = tempfile::tempdir().unwrap();
+    let bad = scripted_engine(dir.path(), "Bad", "a1a8", "0");
+    let worse = scripted_engine(dir.path(), "Worse", "h1h8", "0");
+    let out = Command::new(tools())
+        .args(["match", "--engine"])
+        .arg(&engine)
+        .args(["--engine", &bad, "--engine", &worse, "--depth", "1", "--games", "40", "--sprt", "0,10"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    // The built-in engine beats both at once; the scripted pair, each losing with White, is
+    // even and plays all its games.
+    let summaries: Vec<&str> = text.lines().filter(|l| l.contains(" games, W/D/L ")).collect();
+    assert_eq!(summaries.len(), 3, "{text}");
+    assert!(summaries[0].starts_with("tempo-uci vs sh: ") && !summaries[0].contains(": 40 games"), "{text}");
+    assert!(summaries[1].starts_with("tempo-uci vs sh-3: ") && !summaries[1].contains(": 40 games"), "{text}");
+    assert!(summaries[2].contains("sh vs sh-3: 40 games, W/D/L 20/0/20"), "{text}");
+    assert_eq!(text.matches("H1 accepted at game").count(), 2, "{text}");
+    assert!(text.contains("Elo difference: 0.0 ["), "{text}");
+}

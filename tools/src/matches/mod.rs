@@ -62,7 +62,8 @@ pub struct MatchArgs {
     /// cores for timing-sensitive matches).
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// SPRT hypotheses `elo0,elo1` (alpha = beta = 0.05 unless given): stop when decided.
+    /// SPRT hypotheses `elo0,elo1` (alpha = beta = 0.05 unless given): stop when decided (in
+    /// a round robin, each pairing stops when its test is decided).
     #[arg(long, value_parser = parse_sprt)]
     sprt: Option<(f64, f64)>,
     /// SPRT error rates.
@@ -247,6 +248,8 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
     // The first error writing a game to the PGN file (disk full): it stops the match too.
     let pgn_error: OnceLock<std::io::Error> = OnceLock::new();
     let next = AtomicUsize::new(0);
+    // Pairings whose SPRT has decided: the match stops when all have.
+    let decided_pairings = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let pgn_out = match &args.pgn {
         Some(path) => {
@@ -265,6 +268,10 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(job) = jobs.get(i) else { break };
+                // In a round robin, a pairing whose SPRT is decided plays no more games.
+                if stats[job.pairing].lock().expect("stats lock").decided.is_some() {
+                    continue;
+                }
                 let record = play::play_game(
                     [&specs[job.white], &specs[job.black]],
                     &openings[job.opening],
@@ -292,7 +299,8 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
                     );
                     if let Some(sprt) = sprt {
                         line.push_str(&format!(" LLR {:.2}", t.llr(sprt.elo0, sprt.elo1)));
-                        if s.decide(sprt) && pairings.len() == 1 {
+                        let newly_decided = s.decided.is_none() && s.decide(sprt);
+                        if newly_decided && decided_pairings.fetch_add(1, Ordering::Relaxed) + 1 == pairings.len() {
                             stop.store(true, Ordering::Relaxed);
                         }
                     }
