@@ -64,12 +64,16 @@ fn open(path: &Path) -> Result<(Box<dyn Read>, Option<u64>)> {
 }
 
 fn progress(len: Option<u64>) -> ProgressBar {
-    let Some(len) = len.filter(|_| io::stderr().is_terminal()) else { return ProgressBar::hidden() };
-    let bar = ProgressBar::new(len);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {binary_bytes_per_sec} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    // A file has a length to fill a bar; standard input (a pipe) gets a spinner with the
+    // bytes read so far.
+    let (bar, template) = match len {
+        Some(len) => (ProgressBar::new(len), "{bar:40} {bytes}/{total_bytes} {binary_bytes_per_sec} {msg}"),
+        None => (ProgressBar::new_spinner(), "{spinner} {bytes} {binary_bytes_per_sec} {msg}"),
+    };
+    bar.set_style(ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()));
     bar
 }
 
