@@ -8,10 +8,10 @@
 //! `LLR = n (s1 - s0) (2 s - s0 - s1) / (2 v)`.
 //!
 //! When every game ended alike (all wins, all draws or all losses) the sample variance is
-//! zero and both formulas degenerate. The SPRT then counts an outcome never seen as half a
-//! game, so a long run of wins still reaches a verdict and a short one does not; the interval is then the Wilson score interval of a binomial,
-//! which stays finite on the side away from the extreme (200 wins in 200 games: the lower
-//! bound is +687 Elo, the upper unbounded).
+//! zero and both formulas degenerate. The SPRT then counts each outcome never seen as half a
+//! game, so a long run of wins still reaches a verdict and a short one does not; the interval
+//! is then the Wilson score interval of a binomial, which stays finite on the side away from
+//! the extreme (200 wins in 200 games: the lower bound is +687 Elo, the upper unbounded).
 
 /// Wins, draws and losses from the first engine's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -68,9 +68,11 @@ impl Tally {
         if self.games() == 0 {
             return 0.0;
         }
-        // An outcome never seen counts as half a game, so that identical results still have
-        // a variance, and a short run of them is weak evidence (one win alone is not).
-        let regularise = |count: u64| if count == 0 { 0.5 } else { count as f64 };
+        // When every game ended alike, an outcome never seen counts as half a game, so that
+        // the results still have a variance and a short run of them is weak evidence (one
+        // win alone is not).
+        let degenerate = self.variance() == 0.0;
+        let regularise = |count: u64| if degenerate && count == 0 { 0.5 } else { count as f64 };
         let counts = [regularise(self.wins), regularise(self.draws), regularise(self.losses)];
         let (score, variance) = mean_and_variance(counts);
         let n: f64 = counts.iter().sum();
