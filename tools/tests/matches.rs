@@ -122,12 +122,12 @@ fn illegal_moves_lose_and_a_clean_sweep_stops_the_sprt_early() {
 fn an_engine_past_its_clock_forfeits() {
     let engine = engine();
     let dir = tempfile::tempdir().unwrap();
-    let slow = scripted_engine(dir.path(), "Slow", "e7e5", "2");
+    let slow = scripted_engine(dir.path(), "Slow", "e7e5", "3");
     let pgn = dir.path().join("games.pgn");
     let out = Command::new(tools())
         .args(["match", "--engine"])
         .arg(&engine)
-        .args(["--engine", &slow, "--tc", "0.5+0", "--games", "2", "--pgn"])
+        .args(["--engine", &slow, "--tc", "1+0", "--games", "2", "--pgn"])
         .arg(&pgn)
         .output()
         .unwrap();
