@@ -127,30 +127,39 @@ impl Position {
 
     /// Appends every legal move to `moves`.
     pub fn legal_moves_into(&self, moves: &mut MoveList) {
-        self.generate(MoveFilter::All, moves);
+        self.generate(MoveFilter::All, Bitboard::FULL, moves);
     }
 
     /// Appends the legal moves of one subset (see [`MoveFilter`]) to `moves`.
     pub fn generate_moves(&self, filter: MoveFilter, moves: &mut MoveList) {
-        self.generate(filter, moves);
+        self.generate(filter, Bitboard::FULL, moves);
+    }
+
+    /// Appends the legal moves that land on `to` to `moves`, castling excepted (castling is
+    /// "king takes own rook" and has its own lookup, [`Position::castling_move`]). Cheaper
+    /// than the full list when only one destination matters, as in reading SAN.
+    pub fn legal_moves_onto(&self, to: Square, moves: &mut MoveList) {
+        self.generate(MoveFilter::All, Bitboard::from_square(to), moves);
     }
 
     /// The number of legal moves, counted without building them (bulk counting).
     pub fn count_legal_moves(&self) -> u64 {
         let mut counter = Counter(0);
-        self.generate(MoveFilter::All, &mut counter);
+        self.generate(MoveFilter::All, Bitboard::FULL, &mut counter);
         counter.0
     }
 
     /// `true` if the side to move has at least one legal move.
     pub fn has_legal_moves(&self) -> bool {
         let mut any = AnyMove(false);
-        self.generate(MoveFilter::All, &mut any);
+        self.generate(MoveFilter::All, Bitboard::FULL, &mut any);
         any.0
     }
 
+    /// The generator: moves of the `filter` subset landing on `only` (`FULL` for all; anything
+    /// else leaves castling out). Inlined, so a constant `FULL` costs nothing.
     #[inline(always)]
-    fn generate<S: Sink>(&self, filter: MoveFilter, sink: &mut S) {
+    fn generate<S: Sink>(&self, filter: MoveFilter, only: Bitboard, sink: &mut S) {
         let us = self.turn();
         let them = !us;
         let ours = self.by_color(us);
@@ -159,11 +168,12 @@ impl Position {
         let king = self.king_of(us);
         let (checkers, pinned) = self.checkers_and_pinned(us, king, occupied);
 
-        let filter_mask = match filter {
-            MoveFilter::All => !ours,
-            MoveFilter::Captures => theirs,
-            MoveFilter::Quiets => !occupied,
-        };
+        let filter_mask = only
+            & match filter {
+                MoveFilter::All => !ours,
+                MoveFilter::Captures => theirs,
+                MoveFilter::Quiets => !occupied,
+            };
 
         // Step 1. King moves, with the king lifted off the board: a single candidate square
         // is tested alone; for more, one map of every square the enemy attacks is cheaper
@@ -187,10 +197,11 @@ impl Position {
         }
 
         // Step 2. Where the other pieces may go: anywhere, or onto the checking line.
-        let check_mask = match checkers.first() {
-            Some(checker) => between(king, checker).with(checker),
-            None => Bitboard::FULL,
-        };
+        let check_mask = only
+            & match checkers.first() {
+                Some(checker) => between(king, checker).with(checker),
+                None => Bitboard::FULL,
+            };
         let target = filter_mask & check_mask;
 
         // Step 3. Knights (a pinned knight can never move).
@@ -220,13 +231,13 @@ impl Position {
 
         // Step 6. En passant.
         if filter != MoveFilter::Quiets {
-            if let Some(ep) = self.ep_square() {
+            if let Some(ep) = self.ep_square().filter(|&ep| only.contains(ep)) {
                 self.generate_en_passant(sink, ep, king);
             }
         }
 
         // Step 7. Castling.
-        if filter != MoveFilter::Captures && checkers.is_empty() {
+        if filter != MoveFilter::Captures && checkers.is_empty() && only == Bitboard::FULL {
             self.generate_castling(sink, king, occupied);
         }
     }
@@ -340,11 +351,13 @@ impl Position {
                     pushes |= one.shift_forward(us) & empty;
                 }
                 let captures = pawn_attacks(us, from) & theirs & along;
-                let targets = match filter {
-                    MoveFilter::All => pushes | captures,
-                    MoveFilter::Captures => captures | (pushes & last_rank),
-                    MoveFilter::Quiets => pushes - last_rank,
-                };
+                // Not in check, the check mask holds only the destinations asked for.
+                let targets = check_mask
+                    & match filter {
+                        MoveFilter::All => pushes | captures,
+                        MoveFilter::Captures => captures | (pushes & last_rank),
+                        MoveFilter::Quiets => pushes - last_rank,
+                    };
                 for to in targets {
                     if last_rank.contains(to) {
                         let d = to.index() as i32 - from.index() as i32;

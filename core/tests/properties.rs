@@ -48,6 +48,14 @@ fn random_game(start: Position, choices: &[usize]) -> Result<(), TestCaseError> 
             prop_assert!(!pos.is_capture(*m) && !m.is_promotion());
         }
 
+        // The moves onto each square are exactly the legal non-castling moves landing there.
+        for to in tempo_core::Square::all() {
+            let mut onto = MoveList::new();
+            pos.legal_moves_onto(to, &mut onto);
+            let expected: Vec<Move> = moves.iter().copied().filter(|m| m.to() == to && !m.is_castle()).collect();
+            prop_assert_eq!(onto.iter().copied().collect::<Vec<_>>(), expected, "{} onto {:?}", pos.fen(), to);
+        }
+
         // FEN round trip.
         let reparsed = parse_fen(&pos.fen(), pos.castling_mode()).unwrap();
         prop_assert_eq!(reparsed, pos);

@@ -593,11 +593,17 @@ impl<R: Read> PgnReader<R> {
             }
             parsed => {
                 moves.clear();
-                pos.legal_moves_into(moves);
+                // A normal move needs only the moves onto its square; castling the full list.
+                match parsed {
+                    Some(SanMove::Normal { to, .. }) => pos.legal_moves_onto(to, moves),
+                    _ => pos.legal_moves_into(moves),
+                }
                 match parsed.map(|p| resolve_fast(p, &pos, moves)) {
                     Some(Some(m)) => m,
                     _ => {
                         // Slow path: the full lenient reader, with its precise error.
+                        moves.clear();
+                        pos.legal_moves_into(moves);
                         let text = String::from_utf8_lossy(san).into_owned();
                         parse_san_in(&pos, moves, &text).map_err(|e| self.error(line, column, PgnErrorKind::Move(e)))?
                     }
