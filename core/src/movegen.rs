@@ -117,6 +117,18 @@ impl Sink for AnyMove {
     }
 }
 
+/// The squares `pawns` of `color` attack towards the a-file and towards the h-file (from
+/// White's point of view: shifts by 7 and 9; the file masks stop wrap-around).
+#[inline(always)]
+fn pawn_captures(color: Color, pawns: Bitboard) -> (Bitboard, Bitboard) {
+    let not_a = pawns & !Bitboard::file(crate::File::A);
+    let not_h = pawns & !Bitboard::file(crate::File::H);
+    match color {
+        Color::White => (Bitboard(not_a.0 << 7), Bitboard(not_h.0 << 9)),
+        Color::Black => (Bitboard(not_a.0 >> 9), Bitboard(not_h.0 >> 7)),
+    }
+}
+
 impl Position {
     /// Every legal move.
     pub fn legal_moves(&self) -> MoveList {
@@ -245,13 +257,8 @@ impl Position {
     /// Every square `by` attacks with `occupied` blocking its sliders.
     #[inline(always)]
     fn attacked_by(&self, by: Color, occupied: Bitboard) -> Bitboard {
-        let pawns = self.pieces(by, Role::Pawn);
-        let not_a = !Bitboard::file(crate::File::A);
-        let not_h = !Bitboard::file(crate::File::H);
-        let mut attacked = match by {
-            Color::White => Bitboard((pawns & not_a).0 << 7) | Bitboard((pawns & not_h).0 << 9),
-            Color::Black => Bitboard((pawns & not_a).0 >> 9) | Bitboard((pawns & not_h).0 >> 7),
-        };
+        let (west, east) = pawn_captures(by, self.pieces(by, Role::Pawn));
+        let mut attacked = west | east;
         for from in self.pieces(by, Role::Knight) {
             attacked |= knight_attacks(from);
         }
@@ -326,12 +333,8 @@ impl Position {
         // Captures towards the a-file and the h-file (from White's point of view, shift by
         // 7/9; file masks stop wrap-around).
         if gen_captures {
-            let not_a = !Bitboard::file(crate::File::A);
-            let not_h = !Bitboard::file(crate::File::H);
-            let (west, east, dw, de) = match us {
-                Color::White => (Bitboard((free & not_a).0 << 7), Bitboard((free & not_h).0 << 9), 7, 9),
-                Color::Black => (Bitboard((free & not_a).0 >> 9), Bitboard((free & not_h).0 >> 7), -9, -7),
-            };
+            let (west, east) = pawn_captures(us, free);
+            let (dw, de) = us.fold((7, 9), (-9, -7));
             let west = west & theirs & check_mask;
             let east = east & theirs & check_mask;
             sink.pawn_moves(west - last_rank, dw);
