@@ -8,7 +8,10 @@
 //! cargo xtask fuzz [--secs N]    every cargo-fuzz target for N seconds
 //! cargo xtask benches           criterion benches of every crate
 //! cargo xtask dist [--cpu LIST] release archives per CPU level with SHA-256 sums
+//! cargo xtask nnue --gen N ...  one network generation: datagen, train, SPRT against the parent
 //! ```
+
+mod nnue;
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
@@ -31,6 +34,22 @@ fn main() -> Result<()> {
         Some("ci") => check_flags(&flags, &[], &[])?,
         Some("fuzz") => check_flags(&flags, &[], &["--secs"])?,
         Some("dist") => check_flags(&flags, &[], &["--cpu"])?,
+        Some("nnue") => check_flags(
+            &flags,
+            &["--parent-hce", "--skip-match"],
+            &[
+                "--gen",
+                "--games",
+                "--soft-nodes",
+                "--seed",
+                "--hidden",
+                "--epochs",
+                "--wdl",
+                "--init",
+                "--sprt-games",
+                "--tc",
+            ],
+        )?,
         _ => {}
     }
     match task {
@@ -59,6 +78,7 @@ fn main() -> Result<()> {
             };
             dist(&cpus.split(',').map(str::trim).filter(|c| !c.is_empty()).collect::<Vec<_>>())
         }
+        Some("nnue") => nnue::generation(&nnue::Generation::from_flags(&flags)?),
         Some("help" | "--help" | "-h") | None => {
             println!("{}", HELP.trim());
             Ok(())
@@ -98,6 +118,13 @@ cargo xtask <task>
                     release builds (profile `dist`) of tempo, tempo-uci and tempo-tools per
                     CPU level into target/dist/<version>/<cpu>/, with .tar.gz archives and
                     SHA-256 sums, after running the bench of each engine binary
+  nnue --gen N [--parent-hce] [--games G] [--soft-nodes S] [--seed S] [--hidden H]
+       [--epochs E] [--wdl W] [--init CHECKPOINT] [--sprt-games N] [--tc TC] [--skip-match]
+                    one generation of the network (engine/nets/README.md): self-play data
+                    with this engine into $TEMPO_CACHE (default ~/.cache/tempo)/data/genN.vf
+                    (resumed if interrupted), train nets/genN/net.nnue, and an SPRT [0,10]
+                    match of the new network against this engine; --parent-hce for the
+                    first generation, from the hand-crafted evaluation
 ";
 
 /// CPU levels `dist` builds by default.

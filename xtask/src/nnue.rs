@@ -1,0 +1,137 @@
+//! `cargo xtask nnue`: one generation of Tempo's network, from data to SPRT.
+//!
+//! 1. Builds the release `tempo-tools` and `tempo-uci` and keeps a copy of this engine (the
+//!    parent) in the cache.
+//! 2. Self-play data with the parent (`tempo-tools datagen`, viriformat), resumed if an
+//!    earlier run of the same generation was interrupted.
+//! 3. Trains the network (`tempo-tools train`), fresh or fine-tuned from `--init`.
+//! 4. Plays the parent engine with the new network against the parent (`tempo-tools match`,
+//!    SPRT), and prints the lineage entry to add to `engine/nets/README.md`.
+//!
+//! Large files stay out of the repository, in `$TEMPO_CACHE` (default `~/.cache/tempo`):
+//! `data/genN.vf`, `nets/genN/`, `bin/`.
+
+use crate::{release_binary, root, run};
+use anyhow::{bail, Context, Result};
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The settings of one generation.
+#[derive(Debug)]
+pub struct Generation {
+    pub gen: u32,
+    pub games: u64,
+    pub soft_nodes: u64,
+    pub seed: u64,
+    pub hidden: u32,
+    pub epochs: u32,
+    pub wdl: f64,
+    pub init: Option<PathBuf>,
+    /// Generate data with (and test against) the hand-crafted evaluation: generation 1.
+    pub parent_hce: bool,
+    pub sprt_games: u64,
+    pub tc: String,
+    pub skip_match: bool,
+}
+
+impl Generation {
+    pub fn from_flags(flags: &[&str]) -> Result<Generation> {
+        let value = |name: &str| -> Option<&str> {
+            flags.iter().position(|f| *f == name).and_then(|i| flags.get(i + 1).copied())
+        };
+        fn num<T: std::str::FromStr>(v: Option<&str>, name: &str, default: T) -> Result<T> {
+            match v {
+                Some(v) => v.parse().map_err(|_| anyhow::anyhow!("{name} needs a number, not {v:?}")),
+                None => Ok(default),
+            }
+        }
+        let gen = num(value("--gen"), "--gen", 0u32)?;
+        if gen == 0 {
+            bail!("--gen N (N >= 1) names the generation to make");
+        }
+        Ok(Generation {
+            gen,
+            games: num(value("--games"), "--games", 20_000)?,
+            soft_nodes: num(value("--soft-nodes"), "--soft-nodes", 5_000)?,
+            seed: num(value("--seed"), "--seed", u64::from(gen))?,
+            hidden: num(value("--hidden"), "--hidden", 128)?,
+            epochs: num(value("--epochs"), "--epochs", 30)?,
+            wdl: num(value("--wdl"), "--wdl", 0.3)?,
+            init: value("--init").map(PathBuf::from),
+            parent_hce: flags.contains(&"--parent-hce"),
+            sprt_games: num(value("--sprt-games"), "--sprt-games", 2_000)?,
+            tc: value("--tc").unwrap_or("10+0.1").to_owned(),
+            skip_match: flags.contains(&"--skip-match"),
+        })
+    }
+}
+
+/// `$TEMPO_CACHE`, or `~/.cache/tempo`.
+fn cache_dir() -> Result<PathBuf> {
+    if let Some(dir) = std::env::var_os("TEMPO_CACHE") {
+        return Ok(PathBuf::from(dir));
+    }
+    let home = std::env::var_os("HOME").context("neither TEMPO_CACHE nor HOME is set")?;
+    Ok(PathBuf::from(home).join(".cache").join("tempo"))
+}
+
+pub fn generation(g: &Generation) -> Result<()> {
+    let cache = cache_dir()?;
+    let (bin_dir, data_dir, net_dir) =
+        (cache.join("bin"), cache.join("data"), cache.join("nets").join(format!("gen{}", g.gen)));
+    for dir in [&bin_dir, &data_dir, &net_dir] {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let tools = release_binary("tempo-tools", "tempo-tools")?;
+    let engine = release_binary("tempo-uci", "tempo-uci")?;
+    // The parent keeps playing while the tree changes: it runs from its own copy.
+    let parent = bin_dir.join(format!("tempo-uci-parent-of-gen{}", g.gen));
+    std::fs::copy(&engine, &parent).with_context(|| format!("copying {}", engine.display()))?;
+    let hce = ["--option", "UseNNUE=false"];
+
+    let data = data_dir.join(format!("gen{}.vf", g.gen));
+    let mut progress = data.clone().into_os_string();
+    progress.push(".progress");
+    let mut datagen = Command::new(&tools);
+    datagen.args(["datagen", "--games", &g.games.to_string(), "--soft-nodes", &g.soft_nodes.to_string()]);
+    datagen.args(["--nodes", &(g.soft_nodes * 10).to_string(), "--random-plies", "8-10"]);
+    datagen.args(["--seed", &g.seed.to_string(), "--out"]).arg(&data);
+    if g.parent_hce {
+        datagen.args(hce);
+    }
+    if PathBuf::from(&progress).exists() {
+        datagen.arg("--resume");
+    }
+    run(&mut datagen)?;
+    run(Command::new(&tools).args(["data", "stats"]).arg(&data))?;
+
+    let net = net_dir.join("net.nnue");
+    let mut train = Command::new(&tools);
+    train.arg("train").arg(&data).args(["--hidden", &g.hidden.to_string(), "--epochs", &g.epochs.to_string()]);
+    train.args(["--wdl", &g.wdl.to_string(), "--seed", &g.seed.to_string(), "--mirror", "--out"]).arg(&net);
+    if let Some(init) = &g.init {
+        train.arg("--init").arg(init);
+    }
+    run(&mut train)?;
+
+    if !g.skip_match {
+        let mut play = Command::new(&tools);
+        play.args(["match", "--engine"]).arg(&parent);
+        play.arg("--option").arg(format!("1:EvalFile={}", net.display())).args(["--option", "1:UseNNUE=true"]);
+        if g.parent_hce {
+            play.args(["--option", "2:UseNNUE=false"]);
+        }
+        play.args(["--tc", &g.tc, "--games", &g.sprt_games.to_string(), "--concurrency", "2", "--sprt", "0,10"]);
+        play.arg("--openings").arg(root().join("data/openings/openings.epd"));
+        play.arg("--pgn").arg(net_dir.join("sprt.pgn"));
+        run(&mut play)?;
+    }
+    println!(
+        "\nGeneration {} is in {}. If it passed its SPRT: copy net.nnue to engine/nets/ under the name \
+         `train` printed, point engine/src/eval/nnue/embedded.rs at it, and add its entry (data, \
+         training summary, SPRT line) to engine/nets/README.md.",
+        g.gen,
+        net_dir.display()
+    );
+    Ok(())
+}
