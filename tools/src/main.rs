@@ -18,6 +18,7 @@ mod matches;
 mod perft;
 mod pgn;
 mod suite;
+mod train;
 mod tune;
 
 use anyhow::Result;
@@ -71,6 +72,8 @@ enum Command {
     Datagen(datagen::DatagenArgs),
     /// Texel-tune the engine's evaluation weights on labelled positions.
     Tune(tune::TuneArgs),
+    /// Train an NNUE network from datagen output.
+    Train(train::TrainArgs),
     /// Play a match between UCI engines: clocks, openings in pairs, Elo and SPRT.
     Match(matches::MatchArgs),
     /// PGN files: validate every game, or convert them.
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Command::Epd(args) => epd::run(&args),
         Command::Datagen(args) => datagen::run(&args),
         Command::Tune(args) => tune::run(&args),
+        Command::Train(args) => train::run(&args),
         Command::Bench(args) => bench::run(&args),
     };
     match result {

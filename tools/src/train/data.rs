@@ -1,0 +1,397 @@
+//! Training positions in a compact in-memory form, and the readers that fill it.
+//!
+//! A position is kept as its active input features from White's point of view (one `u16` per
+//! piece, at most 32) plus a stm-relative label: the search score in centipawns and the game
+//! result, both from the side to move's view. Black's features are not stored: they are
+//! White's under a fixed involution ([`black_view`]), so each position costs about 60 bytes.
+//!
+//! Feature of a piece of colour `c` and role `r` (pawn 0 .. king 5) on square `s` (a1 = 0 ..
+//! h8 = 63), for the accumulator of perspective `p`:
+//!
+//! ```text
+//! index(p, c, r, s) = ((if c == p {0} else {6}) + r) * 64 + (if p == White { s } else { s ^ 56 })
+//! ```
+//!
+//! "own pieces first, the board seen from `p`'s side". A horizontal mirror (files a <-> h) is
+//! `index ^ 7` in both perspectives, since the rank flip (`^ 56`) and the file flip commute.
+//!
+//! Inputs: `FEN | score | result` lines (from `tempo-tools datagen`, score and result from
+//! White's view), whose games are told apart by the ply going back or the result changing;
+//! and viriformat game files, one game per record.
+
+use super::rng::mix;
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use tempo_core::{Color, Piece, Position, Role, Square};
+
+/// Input features per perspective: 2 colours x 6 roles x 64 squares.
+pub const INPUTS: usize = 768;
+/// At most this many features are active per perspective (one per piece).
+pub const MAX_ACTIVE: usize = 32;
+
+/// The feature of `piece` on `square` for the accumulator of `perspective`.
+#[inline]
+pub fn feature(perspective: Color, piece: Piece, square: Square) -> u16 {
+    let side = if piece.color == perspective { 0 } else { 6 };
+    let square = if perspective == Color::White { square.index() } else { square.index() ^ 56 };
+    ((side + piece.role.index()) * 64 + square) as u16
+}
+
+/// The feature Black's accumulator sees for a piece that White's sees as `white`: the colour
+/// halves swap and the ranks flip.
+#[inline]
+pub fn black_view(white: u16) -> u16 {
+    let swapped = if white >= 384 { white - 384 } else { white + 384 };
+    swapped ^ 56
+}
+
+/// The active features of `pos` for `perspective`, in a fixed order (White's pieces, then
+/// Black's, each by role and square). Returns how many were written.
+pub fn position_features(pos: &Position, perspective: Color, out: &mut [u16; MAX_ACTIVE]) -> usize {
+    let mut n = 0;
+    for color in Color::ALL {
+        for role in Role::ALL {
+            for square in pos.pieces(color, role) {
+                if n < MAX_ACTIVE {
+                    out[n] = feature(perspective, Piece::new(color, role), square);
+                }
+                n += 1;
+            }
+        }
+    }
+    n.min(MAX_ACTIVE)
+}
+
+/// `info` bits: the result from the side to move's view (0 loss, 1 draw, 2 win) ...
+const RESULT_MASK: u8 = 0b11;
+/// ... Black to move ...
+const BLACK_TO_MOVE: u8 = 0b100;
+/// ... and no castling right left (so the file mirror is a legal position of the same value).
+const MIRRORABLE: u8 = 0b1000;
+
+/// Labelled positions, stored compactly (see the module docs).
+#[derive(Default)]
+pub struct Dataset {
+    /// White-view features of every position, back to back.
+    features: Vec<u16>,
+    /// Position `i`'s features are `features[starts[i]..starts[i + 1]]`.
+    starts: Vec<u64>,
+    /// Search score in centipawns, side to move's view.
+    score: Vec<i16>,
+    /// Result, side to move and mirrorability (the bits above).
+    info: Vec<u8>,
+}
+
+impl Dataset {
+    /// An empty set.
+    pub fn new() -> Dataset {
+        Dataset { starts: vec![0], ..Dataset::default() }
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.info.len()
+    }
+
+    /// Whether there is no position.
+    pub fn is_empty(&self) -> bool {
+        self.info.is_empty()
+    }
+
+    /// Adds a position with its score (centipawns) and result (1, 0.5 or 0), both from
+    /// White's view. Returns `false` (and adds nothing) for a position with more than 32 pieces.
+    pub fn push(&mut self, pos: &Position, white_score: i16, white_result: f32) -> bool {
+        let mut features = [0u16; MAX_ACTIVE];
+        if pos.occupied().count() as usize > MAX_ACTIVE {
+            return false;
+        }
+        let n = position_features(pos, Color::White, &mut features);
+        self.features.extend_from_slice(&features[..n]);
+        self.starts.push(self.features.len() as u64);
+        let white = pos.turn() == Color::White;
+        self.score.push(if white { white_score } else { white_score.saturating_neg() });
+        let white_result = (white_result * 2.0).round().clamp(0.0, 2.0) as u8;
+        let mut info = if white { white_result } else { 2 - white_result };
+        if !white {
+            info |= BLACK_TO_MOVE;
+        }
+        if pos.castling_rights().is_empty() {
+            info |= MIRRORABLE;
+        }
+        self.info.push(info);
+        true
+    }
+
+    /// Whether position `i` may be mirrored (no castling right).
+    #[inline]
+    pub fn mirrorable(&self, i: usize) -> bool {
+        self.info[i] & MIRRORABLE != 0
+    }
+
+    /// Whether position `i` is mirrored in the epoch whose coin salt is `salt` (`None`: no
+    /// mirroring): it must have no castling right, and then a fair coin decides.
+    #[inline]
+    pub fn mirrored(&self, i: usize, salt: Option<u64>) -> bool {
+        salt.is_some_and(|salt| self.mirrorable(i) && mix(salt ^ i as u64) & 1 == 1)
+    }
+
+    /// Writes position `i`'s features for the side to move and for the other side (mirrored
+    /// files if `mirror`); returns their number (the same for both).
+    #[inline]
+    pub fn fill(&self, i: usize, mirror: bool, stm: &mut [u16; MAX_ACTIVE], other: &mut [u16; MAX_ACTIVE]) -> usize {
+        let (start, end) = (self.starts[i] as usize, self.starts[i + 1] as usize);
+        let white = &self.features[start..end];
+        let flip = if mirror { 7 } else { 0 };
+        let black_to_move = self.info[i] & BLACK_TO_MOVE != 0;
+        let (us, them) = if black_to_move { (other, stm) } else { (stm, other) };
+        for (k, &f) in white.iter().enumerate() {
+            us[k] = f ^ flip;
+            them[k] = black_view(f) ^ flip;
+        }
+        white.len()
+    }
+
+    /// Position `i`'s score (centipawns) from the side to move's view.
+    #[inline]
+    pub fn score(&self, i: usize) -> i16 {
+        self.score[i]
+    }
+
+    /// Position `i`'s game result from the side to move's view: 1, 0.5 or 0.
+    #[inline]
+    pub fn result(&self, i: usize) -> f32 {
+        f32::from(self.info[i] & RESULT_MASK) * 0.5
+    }
+
+    /// The training target: `wdl * result + (1 - wdl) * sigmoid(score / 400)`.
+    #[inline]
+    pub fn target(&self, i: usize, wdl: f32) -> f32 {
+        let expected = 1.0 / (1.0 + (-f32::from(self.score(i)) / 400.0).exp());
+        wdl * self.result(i) + (1.0 - wdl) * expected
+    }
+}
+
+/// How the training files are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// Text for a file that starts with printable characters and a `|`, viriformat otherwise.
+    Auto,
+    /// `FEN | score | result` lines, score and result from White's view.
+    Text,
+    /// Viriformat binary games.
+    Viri,
+}
+
+/// The positions read, split into training and held-out validation games.
+pub struct Split {
+    /// Training positions.
+    pub train: Dataset,
+    /// Validation positions (whole games).
+    pub val: Dataset,
+    /// Games read (in both sets).
+    pub games: usize,
+    /// Positions left out: filtered (viriformat) or over 32 pieces.
+    pub skipped: usize,
+}
+
+/// Whether game number `game` (counted over every file) is held out: a fixed hash, the same
+/// for every seed, so runs with different seeds are judged on the same games.
+pub fn is_validation(game: u64, fraction: f64) -> bool {
+    let unit = (mix(game ^ 0x7e57_5e70_f9a3_e5d1) >> 11) as f64 / (1u64 << 53) as f64;
+    unit < fraction
+}
+
+/// Whether the file at `path` is text (`FEN | score | result` lines) rather than viriformat.
+pub fn sniff_text(path: &Path) -> Result<bool> {
+    let mut head = Vec::with_capacity(512);
+    std::fs::File::open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?
+        .take(512)
+        .read_to_end(&mut head)?;
+    let printable = head.iter().all(|&b| b.is_ascii_graphic() || b.is_ascii_whitespace());
+    Ok(printable && head.contains(&b'|'))
+}
+
+/// Reads every file into a training/validation split, holding out about `val_fraction` of
+/// the games.
+pub fn load(paths: &[PathBuf], format: Format, val_fraction: f64) -> Result<Split> {
+    let mut split = Split { train: Dataset::new(), val: Dataset::new(), games: 0, skipped: 0 };
+    for path in paths {
+        let text = match format {
+            Format::Text => true,
+            Format::Viri => false,
+            Format::Auto => sniff_text(path)?,
+        };
+        if text {
+            load_text(path, val_fraction, &mut split)?;
+        } else {
+            load_viri(path, val_fraction, &mut split)?;
+        }
+    }
+    Ok(split)
+}
+
+/// One parsed text line.
+struct Line {
+    pos: Position,
+    score: i16,
+    result: f32,
+}
+
+fn parse_line(line: &str) -> Result<Line> {
+    let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+    if fields.len() != 3 {
+        bail!("expected `FEN | score | result`");
+    }
+    let pos: Position = fields[0].parse()?;
+    let score: f64 = fields[1].parse().context("score")?;
+    let result: f32 = fields[2].parse().context("result")?;
+    if ![0.0, 0.5, 1.0].contains(&result) {
+        bail!("result must be 1.0, 0.5 or 0.0");
+    }
+    Ok(Line { pos, score: score.round().clamp(-32767.0, 32767.0) as i16, result })
+}
+
+/// Reads `FEN | score | result` lines in blocks, parsing each block in parallel.
+fn load_text(path: &Path, val_fraction: f64, split: &mut Split) -> Result<()> {
+    const BLOCK: usize = 1 << 16;
+    let file = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut lines = BufReader::with_capacity(1 << 20, file).lines();
+    let mut number = 0usize;
+    // The previous position's (ply, result): a game goes on while the ply grows and the result stays.
+    let mut previous: Option<(u32, f32)> = None;
+    let mut game_is_val = false;
+    loop {
+        let mut block = Vec::with_capacity(BLOCK);
+        for line in lines.by_ref().take(BLOCK) {
+            number += 1;
+            let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+            if !line.trim().is_empty() {
+                block.push((number, line));
+            }
+        }
+        if block.is_empty() {
+            return Ok(());
+        }
+        let parsed: Vec<Line> = block
+            .par_iter()
+            .map(|(n, line)| parse_line(line).with_context(|| format!("{}:{n}", path.display())))
+            .collect::<Result<_>>()?;
+        for line in parsed {
+            let ply = line.pos.ply();
+            let same_game = previous.is_some_and(|(p, r)| ply > p && r == line.result);
+            if !same_game {
+                game_is_val = is_validation(split.games as u64, val_fraction);
+                split.games += 1;
+            }
+            previous = Some((ply, line.result));
+            let set = if game_is_val { &mut split.val } else { &mut split.train };
+            if !set.push(&line.pos, line.score, line.result) {
+                split.skipped += 1;
+            }
+        }
+    }
+}
+
+fn load_viri(path: &Path, _val_fraction: f64, _split: &mut Split) -> Result<()> {
+    bail!("{}: viriformat input is not supported yet", path.display())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_follow_the_format() {
+        let pos: Position = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1".parse().unwrap();
+        let (mut w, mut b) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+        assert_eq!(position_features(&pos, Color::White, &mut w), 3);
+        assert_eq!(position_features(&pos, Color::Black, &mut b), 3);
+        // White rook a1, White king e1, Black king e8, from White's view ...
+        assert_eq!(&w[..3], &[3 * 64, 5 * 64 + 4, (6 + 5) * 64 + 60]);
+        // ... and from Black's: White's pieces are the opponent's, ranks flipped.
+        assert_eq!(&b[..3], &[(6 + 3) * 64 + 56, (6 + 5) * 64 + 60, 5 * 64 + 4]);
+        for (&w, &b) in w[..3].iter().zip(&b[..3]) {
+            assert_eq!(black_view(w), b);
+            assert_eq!(black_view(b), w);
+        }
+    }
+
+    #[test]
+    fn labels_are_stored_from_the_side_to_move() {
+        let mut set = Dataset::new();
+        let white: Position = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap();
+        let black: Position = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1".parse().unwrap();
+        assert!(set.push(&white, 120, 1.0));
+        assert!(set.push(&black, 120, 1.0));
+        assert_eq!((set.score(0), set.result(0)), (120, 1.0));
+        assert_eq!((set.score(1), set.result(1)), (-120, 0.0));
+        assert!((set.target(0, 0.0) - 1.0 / (1.0 + (-0.3f32).exp())).abs() < 1e-6);
+        assert_eq!(set.target(1, 1.0), 0.0);
+
+        let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+        let (mut expect_stm, mut expect_other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+        assert_eq!(set.fill(1, false, &mut stm, &mut other), 3);
+        position_features(&black, Color::Black, &mut expect_stm);
+        position_features(&black, Color::White, &mut expect_other);
+        assert_eq!((stm, other), (expect_stm, expect_other));
+    }
+
+    #[test]
+    fn mirroring_maps_every_piece_to_the_other_wing() {
+        let pos: Position = "2k5/1p6/8/3q4/8/5N2/6P1/6K1 b - - 3 40".parse().unwrap();
+        let mirrored: Position = "5k2/6p1/8/4q3/8/2N5/1P6/1K6 b - - 3 40".parse().unwrap();
+        let mut set = Dataset::new();
+        set.push(&pos, 0, 0.5);
+        assert!(set.mirrorable(0));
+        let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+        let n = set.fill(0, true, &mut stm, &mut other);
+        let (mut expect_stm, mut expect_other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+        position_features(&mirrored, Color::Black, &mut expect_stm);
+        position_features(&mirrored, Color::White, &mut expect_other);
+        let sorted = |s: &[u16]| {
+            let mut v = s.to_vec();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(sorted(&stm[..n]), sorted(&expect_stm[..n]));
+        assert_eq!(sorted(&other[..n]), sorted(&expect_other[..n]));
+
+        let castling: Position = "r3k3/8/8/8/8/8/8/4K3 w q - 0 1".parse().unwrap();
+        set.push(&castling, 0, 0.5);
+        assert!(!set.mirrorable(1));
+    }
+
+    #[test]
+    fn text_games_are_split_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data.txt");
+        let mut text = String::new();
+        // 200 games of 3 positions each: plies 10, 11, 12 with alternating results.
+        for g in 0..200 {
+            let result = ["1.0", "0.5", "0.0"][g % 3];
+            text += &format!("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 6 | 10 | {result}\n");
+            text += &format!("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 7 | 12 | {result}\n");
+            text += &format!("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 7 | 14 | {result}\n");
+        }
+        std::fs::write(&path, text).unwrap();
+        assert!(sniff_text(&path).unwrap());
+        let split = load(&[path], Format::Auto, 0.2).unwrap();
+        assert_eq!(split.games, 200);
+        assert_eq!(split.train.len() + split.val.len(), 600);
+        assert_eq!(split.val.len() % 3, 0);
+        assert!((60..=180).contains(&split.val.len()), "{}", split.val.len());
+    }
+
+    #[test]
+    fn a_bad_line_is_reported_with_its_number() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.txt");
+        std::fs::write(&path, "8/8/8/8/8/8/8/K1k5 w - - 0 1 | 0 | 0.5\n\nnot a fen | 0 | 1.0\n").unwrap();
+        let err = format!("{:#}", load(&[path], Format::Text, 0.0).err().unwrap());
+        assert!(err.contains("bad.txt:3"), "{err}");
+    }
+}

@@ -1,0 +1,450 @@
+//! The float network, `(768 -> H) x 2 -> 1`, and its forward and backward passes.
+//!
+//! ```text
+//! acc_p[j] = b1[j] + sum over active features f of W1[f][j]          (j in 0..H, p = stm, other)
+//! out      = sum_j act(acc_stm[j]) * W2[j] + sum_j act(acc_other[j]) * W2[H + j] + b2
+//! eval_cp  = out * 400
+//! ```
+//!
+//! with `act` SCReLU (`clamp(x, 0, 1)^2`, what the v1 file format supports) or CReLU
+//! (`clamp(x, 0, 1)`). Both accumulators share `W1` and `b1`. The loss of one position is
+//! `(sigmoid(out) - target)^2`.
+//!
+//! Parameters live in one flat `f32` vector, `[W1 (768 x H, feature-major) | b1 (H) | W2 (2H)
+//! | b2]`, and so do gradients and optimiser moments. Only the rows of `W1` of active
+//! features are read in the forward pass and written in the backward pass. The H-length loops
+//! are plain slices that the compiler vectorises; on x86-64 with AVX2 the batch functions are
+//! compiled a second time for it and chosen at run time.
+
+use super::data::{position_features, Dataset, INPUTS, MAX_ACTIVE};
+use super::rng::Rng;
+use tempo_core::Position;
+
+/// Centipawns per unit of network output.
+pub const SCALE: f32 = 400.0;
+/// Every weight is clipped to `[-CLIP, CLIP]` after each step, so that the quantised network's
+/// products cannot overflow `i16`.
+pub const CLIP: f32 = 1.98;
+
+/// The hidden layer's activation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Activation {
+    /// Squared clipped ReLU, `clamp(x, 0, 1)^2` (the file format's activation).
+    Screlu,
+    /// Clipped ReLU, `clamp(x, 0, 1)` (float experiments only: the file format has no code for it).
+    Crelu,
+}
+
+impl Activation {
+    /// The activation's code in checkpoints and network files (1 = SCReLU).
+    pub fn code(self) -> u32 {
+        match self {
+            Activation::Screlu => 1,
+            Activation::Crelu => 2,
+        }
+    }
+
+    /// The activation with this code.
+    pub fn from_code(code: u32) -> Option<Activation> {
+        match code {
+            1 => Some(Activation::Screlu),
+            2 => Some(Activation::Crelu),
+            _ => None,
+        }
+    }
+}
+
+/// An activation function and its derivative, for monomorphised inner loops.
+trait Act {
+    fn f(x: f32) -> f32;
+    fn df(x: f32) -> f32;
+}
+
+struct Screlu;
+impl Act for Screlu {
+    #[inline(always)]
+    fn f(x: f32) -> f32 {
+        let c = x.clamp(0.0, 1.0);
+        c * c
+    }
+    #[inline(always)]
+    fn df(x: f32) -> f32 {
+        if x > 0.0 && x < 1.0 {
+            2.0 * x
+        } else {
+            0.0
+        }
+    }
+}
+
+struct Crelu;
+impl Act for Crelu {
+    #[inline(always)]
+    fn f(x: f32) -> f32 {
+        x.clamp(0.0, 1.0)
+    }
+    #[inline(always)]
+    fn df(x: f32) -> f32 {
+        if x > 0.0 && x < 1.0 {
+            1.0
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Number of parameters of a network with `hidden` neurons.
+pub fn param_count(hidden: usize) -> usize {
+    INPUTS * hidden + hidden + 2 * hidden + 1
+}
+
+/// `(W1, b1, W2, b2)` of a flat parameter (or gradient) vector.
+fn split(params: &[f32], h: usize) -> (&[f32], &[f32], &[f32], f32) {
+    let (w1, rest) = params.split_at(INPUTS * h);
+    let (b1, rest) = rest.split_at(h);
+    let (w2, b2) = rest.split_at(2 * h);
+    (w1, b1, w2, b2[0])
+}
+
+fn split_mut(params: &mut [f32], h: usize) -> (&mut [f32], &mut [f32], &mut [f32], &mut f32) {
+    let (w1, rest) = params.split_at_mut(INPUTS * h);
+    let (b1, rest) = rest.split_at_mut(h);
+    let (w2, b2) = rest.split_at_mut(2 * h);
+    (w1, b1, w2, &mut b2[0])
+}
+
+/// The float network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    hidden: usize,
+    activation: Activation,
+    params: Vec<f32>,
+}
+
+impl Network {
+    /// A network with random weights: every parameter of a layer uniform in
+    /// `±1/sqrt(fan-in)` (768 for the first layer, 2H for the output).
+    pub fn random(hidden: usize, activation: Activation, seed: u64) -> Network {
+        let mut rng = Rng::new(seed);
+        let mut params = vec![0.0; param_count(hidden)];
+        let first = 1.0 / (INPUTS as f32).sqrt();
+        let second = 1.0 / ((2 * hidden) as f32).sqrt();
+        for (k, p) in params.iter_mut().enumerate() {
+            let bound = if k < (INPUTS + 1) * hidden { first } else { second };
+            *p = (rng.unit() * 2.0 - 1.0) * bound;
+        }
+        Network { hidden, activation, params }
+    }
+
+    /// A network from its flat parameters (`param_count(hidden)` of them).
+    pub fn from_params(hidden: usize, activation: Activation, params: Vec<f32>) -> Network {
+        assert_eq!(params.len(), param_count(hidden), "parameter count");
+        Network { hidden, activation, params }
+    }
+
+    /// Hidden neurons per accumulator (H).
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The hidden layer's activation.
+    pub fn activation(&self) -> Activation {
+        self.activation
+    }
+
+    /// The flat parameters `[W1 | b1 | W2 | b2]`.
+    pub fn params(&self) -> &[f32] {
+        &self.params
+    }
+
+    /// The flat parameters, to update.
+    pub fn params_mut(&mut self) -> &mut [f32] {
+        &mut self.params
+    }
+
+    /// `(W1, b1, W2, b2)`.
+    pub fn parts(&self) -> (&[f32], &[f32], &[f32], f32) {
+        split(&self.params, self.hidden)
+    }
+
+    /// The raw output for the active features of the side to move and of the other side.
+    pub fn output(&self, stm: &[u16], other: &[u16]) -> f32 {
+        let h = self.hidden;
+        let (w1, b1, w2, b2) = self.parts();
+        let mut acc = vec![0.0; 2 * h];
+        let (acc_stm, acc_other) = acc.split_at_mut(h);
+        accumulate(acc_stm, b1, w1, stm);
+        accumulate(acc_other, b1, w1, other);
+        b2 + match self.activation {
+            Activation::Screlu => dot::<Screlu>(acc_stm, &w2[..h]) + dot::<Screlu>(acc_other, &w2[h..]),
+            Activation::Crelu => dot::<Crelu>(acc_stm, &w2[..h]) + dot::<Crelu>(acc_other, &w2[h..]),
+        }
+    }
+
+    /// The float network's evaluation of `pos` in centipawns from the side to move's view
+    /// (`out * 400`): what the engine's quantised network approximates, for comparisons with
+    /// `tempo_engine`'s NNUE evaluation.
+    pub fn float_eval_cp(&self, pos: &Position) -> f32 {
+        let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+        let n = position_features(pos, pos.turn(), &mut stm);
+        position_features(pos, !pos.turn(), &mut other);
+        self.output(&stm[..n], &other[..n]) * SCALE
+    }
+}
+
+/// `acc = bias + sum of the rows of w1 for features`.
+#[inline(always)]
+fn accumulate(acc: &mut [f32], bias: &[f32], w1: &[f32], features: &[u16]) {
+    let h = acc.len();
+    acc.copy_from_slice(bias);
+    for &f in features {
+        let row = &w1[usize::from(f) * h..usize::from(f) * h + h];
+        for (a, w) in acc.iter_mut().zip(row) {
+            *a += w;
+        }
+    }
+}
+
+/// `sum_j act(acc[j]) * w[j]`, with eight partial sums so that the loop vectorises.
+#[inline(always)]
+fn dot<A: Act>(acc: &[f32], w: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let (acc_chunks, w_chunks) = (acc.chunks_exact(8), w.chunks_exact(8));
+    let tail: f32 = acc_chunks.remainder().iter().zip(w_chunks.remainder()).map(|(&a, &w)| A::f(a) * w).sum();
+    for (a, w) in acc_chunks.zip(w_chunks) {
+        for k in 0..8 {
+            lanes[k] += A::f(a[k]) * w[k];
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
+}
+
+#[inline(always)]
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// What a batch function needs besides the network: the positions, which ones, whether each
+/// is mirrored this epoch, and the target's result weight.
+#[derive(Clone, Copy)]
+pub struct Batch<'a> {
+    /// The positions.
+    pub data: &'a Dataset,
+    /// Indices into `data`.
+    pub indices: &'a [u32],
+    /// Mirror coin salt of this epoch (`None`: no mirroring).
+    pub mirror: Option<u64>,
+    /// Weight of the game result in the target.
+    pub wdl: f32,
+}
+
+/// Adds `scale` times the gradient of the batch's summed loss to `grad`; returns the summed
+/// loss.
+#[inline(always)]
+fn gradient_body<A: Act>(h: usize, params: &[f32], batch: Batch<'_>, scale: f32, grad: &mut [f32]) -> f64 {
+    let (w1, b1, w2, b2) = split(params, h);
+    let (gw1, gb1, gw2, gb2) = split_mut(grad, h);
+    let (w2_stm, w2_other) = w2.split_at(h);
+    let (gw2_stm, gw2_other) = gw2.split_at_mut(h);
+    let mut scratch = vec![0.0f32; 4 * h];
+    let (acc, delta) = scratch.split_at_mut(2 * h);
+    let (acc_stm, acc_other) = acc.split_at_mut(h);
+    let (d_stm, d_other) = delta.split_at_mut(h);
+    let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+    let mut loss = 0.0f64;
+    for &i in batch.indices {
+        let i = i as usize;
+        let n = batch.data.fill(i, batch.data.mirrored(i, batch.mirror), &mut stm, &mut other);
+        let (stm, other) = (&stm[..n], &other[..n]);
+        accumulate(acc_stm, b1, w1, stm);
+        accumulate(acc_other, b1, w1, other);
+        let out = b2 + dot::<A>(acc_stm, w2_stm) + dot::<A>(acc_other, w2_other);
+        let p = sigmoid(out);
+        let error = p - batch.data.target(i, batch.wdl);
+        loss += f64::from(error * error);
+        let g = 2.0 * error * p * (1.0 - p) * scale;
+
+        *gb2 += g;
+        for j in 0..h {
+            let (s, o) = (acc_stm[j], acc_other[j]);
+            gw2_stm[j] += g * A::f(s);
+            gw2_other[j] += g * A::f(o);
+            d_stm[j] = g * w2_stm[j] * A::df(s);
+            d_other[j] = g * w2_other[j] * A::df(o);
+            gb1[j] += d_stm[j] + d_other[j];
+        }
+        for (features, d) in [(stm, &*d_stm), (other, &*d_other)] {
+            for &f in features {
+                let row = &mut gw1[usize::from(f) * h..usize::from(f) * h + h];
+                for (g, d) in row.iter_mut().zip(d) {
+                    *g += d;
+                }
+            }
+        }
+    }
+    loss
+}
+
+/// The summed loss of a batch, forward passes only.
+#[inline(always)]
+fn loss_body<A: Act>(h: usize, params: &[f32], batch: Batch<'_>) -> f64 {
+    let (w1, b1, w2, b2) = split(params, h);
+    let mut acc = vec![0.0f32; 2 * h];
+    let (acc_stm, acc_other) = acc.split_at_mut(h);
+    let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+    let mut loss = 0.0f64;
+    for &i in batch.indices {
+        let i = i as usize;
+        let n = batch.data.fill(i, batch.data.mirrored(i, batch.mirror), &mut stm, &mut other);
+        accumulate(acc_stm, b1, w1, &stm[..n]);
+        accumulate(acc_other, b1, w1, &other[..n]);
+        let out = b2 + dot::<A>(acc_stm, &w2[..h]) + dot::<A>(acc_other, &w2[h..]);
+        let error = sigmoid(out) - batch.data.target(i, batch.wdl);
+        loss += f64::from(error * error);
+    }
+    loss
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn gradient_avx2<A: Act>(h: usize, params: &[f32], batch: Batch<'_>, scale: f32, grad: &mut [f32]) -> f64 {
+    gradient_body::<A>(h, params, batch, scale, grad)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn loss_avx2<A: Act>(h: usize, params: &[f32], batch: Batch<'_>) -> f64 {
+    loss_body::<A>(h, params, batch)
+}
+
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+fn gradient_with<A: Act>(net: &Network, batch: Batch<'_>, scale: f32, grad: &mut [f32]) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU has AVX2 and FMA (checked just above).
+        return unsafe { gradient_avx2::<A>(net.hidden, &net.params, batch, scale, grad) };
+    }
+    gradient_body::<A>(net.hidden, &net.params, batch, scale, grad)
+}
+
+fn loss_with<A: Act>(net: &Network, batch: Batch<'_>) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU has AVX2 and FMA (checked just above).
+        return unsafe { loss_avx2::<A>(net.hidden, &net.params, batch) };
+    }
+    loss_body::<A>(net.hidden, &net.params, batch)
+}
+
+impl Network {
+    /// Adds `scale` times the gradient of the batch's summed loss to `grad` (a flat vector
+    /// laid out like the parameters) and returns the summed loss. Single-threaded: the
+    /// trainer gives each thread its own part of the batch and its own `grad`.
+    pub fn add_gradient(&self, batch: Batch<'_>, scale: f32, grad: &mut [f32]) -> f64 {
+        assert_eq!(grad.len(), self.params.len(), "gradient length");
+        match self.activation {
+            Activation::Screlu => gradient_with::<Screlu>(self, batch, scale, grad),
+            Activation::Crelu => gradient_with::<Crelu>(self, batch, scale, grad),
+        }
+    }
+
+    /// The summed loss of the batch's positions.
+    pub fn loss(&self, batch: Batch<'_>) -> f64 {
+        match self.activation {
+            Activation::Screlu => loss_with::<Screlu>(self, batch),
+            Activation::Crelu => loss_with::<Crelu>(self, batch),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn positions() -> Dataset {
+        let mut data = Dataset::new();
+        for (fen, score, result) in [
+            ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", 30, 0.5),
+            ("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", 40, 1.0),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", -80, 0.0),
+            ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1", -450, 0.0),
+            ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 200, 0.5),
+        ] {
+            data.push(&fen.parse().unwrap(), score, result);
+        }
+        data
+    }
+
+    /// A tiny network whose parameters are spread enough for the activations to be neither
+    /// all zero nor all saturated.
+    fn tiny(activation: Activation) -> Network {
+        let mut net = Network::random(6, activation, 7);
+        let mut rng = Rng::new(99);
+        for p in net.params_mut() {
+            *p = (rng.unit() * 2.0 - 1.0) * 0.3;
+        }
+        net
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences() {
+        let data = positions();
+        let indices: Vec<u32> = (0..data.len() as u32).collect();
+        for activation in [Activation::Screlu, Activation::Crelu] {
+            for mirror in [None, Some(5)] {
+                let net = tiny(activation);
+                let batch = Batch { data: &data, indices: &indices, mirror, wdl: 0.3 };
+                let mut grad = vec![0.0; net.params().len()];
+                net.add_gradient(batch, 1.0, &mut grad);
+                let mut checked = 0;
+                for (k, &analytic) in grad.iter().enumerate() {
+                    // W1 rows of inactive features have no gradient at all: check a few of
+                    // them, and every parameter with one.
+                    if analytic == 0.0 && k % 97 != 0 {
+                        continue;
+                    }
+                    let eps = 1e-3f32;
+                    let mut plus = net.clone();
+                    plus.params_mut()[k] += eps;
+                    let mut minus = net.clone();
+                    minus.params_mut()[k] -= eps;
+                    let numeric = (plus.loss(batch) - minus.loss(batch)) / (2.0 * f64::from(eps));
+                    let analytic = f64::from(analytic);
+                    let tolerance = 1e-4 + 2e-2 * numeric.abs().max(analytic.abs());
+                    assert!(
+                        (numeric - analytic).abs() <= tolerance,
+                        "{activation:?} param {k}: numeric {numeric} analytic {analytic}"
+                    );
+                    checked += 1;
+                }
+                assert!(checked > 100, "{checked}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_float_eval_is_the_output_times_the_scale_from_the_side_to_move() {
+        let net = tiny(Activation::Screlu);
+        let white: Position = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap();
+        // The same position with colours swapped and Black to move: the same for the mover.
+        let black: Position = "4k3/4p3/8/8/8/8/8/4K3 b - - 0 1".parse().unwrap();
+        let (a, b) = (net.float_eval_cp(&white), net.float_eval_cp(&black));
+        assert!((a - b).abs() < 1e-3, "{a} {b}");
+        let mut data = Dataset::new();
+        data.push(&white, 0, 0.5);
+        let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+        let n = data.fill(0, false, &mut stm, &mut other);
+        assert!((net.output(&stm[..n], &other[..n]) * SCALE - a).abs() < 1e-3);
+    }
+}
