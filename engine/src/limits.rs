@@ -23,6 +23,9 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Search about this many nodes (exact when single-threaded).
     pub nodes: Option<u64>,
+    /// Start no new iteration once this many nodes are searched (the search may go past it
+    /// to finish the iteration in progress, up to `nodes` if set).
+    pub soft_nodes: Option<u64>,
     /// Search for a mate in this many moves.
     pub mate: Option<u32>,
     /// Search until stopped.
@@ -43,6 +46,12 @@ impl Limits {
     /// Limits that search a fixed number of nodes.
     pub fn nodes(nodes: u64) -> Limits {
         Limits { nodes: Some(nodes), ..Limits::default() }
+    }
+
+    /// Limits that stop at the end of the iteration in which `soft` nodes are reached, or at
+    /// `hard` nodes whatever happens.
+    pub fn soft_nodes(soft: u64, hard: u64) -> Limits {
+        Limits { soft_nodes: Some(soft), nodes: Some(hard), ..Limits::default() }
     }
 
     /// Limits that search for a fixed time.

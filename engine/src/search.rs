@@ -319,6 +319,11 @@ impl Worker {
             if sh.limits.nodes.is_some_and(|n| sh.total_nodes() >= n) {
                 break;
             }
+            // Soft node limit: no new iteration once it is reached (data generation's fixed
+            // effort per move, which ends on a completed iteration rather than mid-search).
+            if sh.limits.soft_nodes.is_some_and(|n| sh.total_nodes() >= n) {
+                break;
+            }
             // Soft time limit, stretched while the best move keeps changing.
             if Some(best.mv) == last_best {
                 stable_iterations += 1;

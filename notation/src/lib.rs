@@ -3,7 +3,8 @@
 //! Moves in SAN ([`parse_san`], [`san`]) and UCI long algebraic ([`parse_uci_move`],
 //! [`uci_move`]); PGN games read as a stream ([`PgnReader`], with a [`Visitor`] or as
 //! [`PgnGame`] trees) and written in export format ([`write_pgn`]); EPD records ([`Epd`]);
-//! text diagrams ([`diagram`]). Readers are lenient where the world is, and every error is
+//! text diagrams ([`diagram`]); games as compact binary training data ([`PackedGame`] in
+//! viriformat, read by [`ViriReader`]). Readers are lenient where the world is, and every error is
 //! typed and names its input.
 //!
 //! ```
@@ -27,6 +28,7 @@ mod epd;
 mod pgn;
 mod san;
 mod uci;
+mod viriformat;
 
 pub use diagram::{diagram, piece_symbol, DiagramStyle};
 pub use epd::{Epd, EpdError, EpdOperand, EpdOperation};
@@ -37,3 +39,7 @@ pub use pgn::{
 };
 pub use san::{parse_san, parse_san_in, san, san_line, write_san, SanError, SanMove};
 pub use uci::{parse_uci_move, uci_move, UciMoveError};
+pub use viriformat::{
+    decode_move as decode_viri_move, encode_move as encode_viri_move, mate_score, IllegalMoveError, PackedGame,
+    ScoredMove, TrainingFilter, ViriError, ViriReader, MATE_SCORE_BOUND, MAX_PLIES, PACKED_BOARD_SIZE,
+};

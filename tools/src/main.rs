@@ -10,6 +10,7 @@ mod output;
 
 mod bench;
 mod book;
+mod data;
 mod datagen;
 mod epd;
 mod fen;
@@ -68,8 +69,14 @@ enum Command {
     Epd(epd::EpdArgs),
     /// The engine's fixed bench: `Bench: N nodes M nps`.
     Bench(bench::BenchArgs),
-    /// Self-play games at fixed nodes, writing `FEN | score | result` lines for tuning.
+    /// Self-play games at fixed nodes: training data in viriformat (`.vf`) or
+    /// `FEN | score | result` lines for tuning.
     Datagen(datagen::DatagenArgs),
+    /// Training data files: validate them and print their statistics.
+    Data {
+        #[command(subcommand)]
+        command: data::DataCommand,
+    },
     /// Texel-tune the engine's evaluation weights on labelled positions.
     Tune(tune::TuneArgs),
     /// Train an NNUE network from datagen output.
@@ -94,6 +101,7 @@ fn main() -> ExitCode {
         Command::Match(args) => matches::run(&args),
         Command::Epd(args) => epd::run(&args),
         Command::Datagen(args) => datagen::run(&args),
+        Command::Data { command } => data::run(&command),
         Command::Tune(args) => tune::run(&args),
         Command::Train(args) => train::run(&args),
         Command::Bench(args) => bench::run(&args),

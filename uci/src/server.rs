@@ -278,6 +278,7 @@ impl<W: Write + Send + 'static> Server<W> {
             movetime: params.movetime,
             depth: params.depth,
             nodes: params.nodes,
+            soft_nodes: None,
             mate: params.mate,
             infinite: params.infinite,
             ponder: params.ponder,

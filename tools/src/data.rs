@@ -1,0 +1,100 @@
+//! `tempo-tools data`: training data files. `stats` reads viriformat files (every move
+//! checked for legality) and prints what they hold: games, positions, the positions a
+//! trainer learns from, results and scores.
+
+use anyhow::{Context, Result};
+use clap::Subcommand;
+use std::path::PathBuf;
+use tempo_core::GameResult;
+use tempo_notation::{TrainingFilter, ViriReader};
+
+#[derive(Subcommand)]
+pub enum DataCommand {
+    /// Validate viriformat files and print their statistics; exit 1 if a game is broken.
+    Stats {
+        /// Files written by `tempo-tools datagen` in viriformat (`.vf`).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print the statistics as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// What a file holds.
+#[derive(Default, serde::Serialize)]
+struct Stats {
+    games: u64,
+    /// Every recorded position (one per move).
+    positions: u64,
+    /// Positions that pass the training filter.
+    training_positions: u64,
+    white_wins: u64,
+    draws: u64,
+    black_wins: u64,
+    /// Mean absolute score of the training positions, in centipawns.
+    mean_abs_score: f64,
+    /// Broken games (each reported on standard error).
+    errors: u64,
+}
+
+fn stats_of(file: &PathBuf) -> Result<Stats> {
+    let input = std::fs::File::open(file).with_context(|| format!("cannot open {}", file.display()))?;
+    let filter = TrainingFilter::default();
+    let mut stats = Stats::default();
+    let mut abs_sum = 0u64;
+    for game in ViriReader::new(input) {
+        let game = match game {
+            Ok(game) => game,
+            Err(e) => {
+                stats.errors += 1;
+                eprintln!("{}: {e}", file.display());
+                continue;
+            }
+        };
+        stats.games += 1;
+        match game.result {
+            GameResult::WhiteWins => stats.white_wins += 1,
+            GameResult::Draw => stats.draws += 1,
+            GameResult::BlackWins => stats.black_wins += 1,
+        }
+        stats.positions += game.moves.len() as u64;
+        for (pos, m) in game.positions() {
+            if filter.accepts(&pos, m) {
+                stats.training_positions += 1;
+                abs_sum += u64::from(m.score.unsigned_abs());
+            }
+        }
+    }
+    stats.mean_abs_score = abs_sum as f64 / stats.training_positions.max(1) as f64;
+    Ok(stats)
+}
+
+/// Runs the command.
+pub fn run(command: &DataCommand) -> Result<bool> {
+    let DataCommand::Stats { files, json } = command;
+    let mut ok = true;
+    for file in files {
+        let stats = stats_of(file)?;
+        ok &= stats.errors == 0;
+        if *json {
+            let mut value = serde_json::to_value(&stats)?;
+            value["file"] = serde_json::Value::String(file.display().to_string());
+            outln!("{value}")?;
+        } else {
+            outln!(
+                "{}: {} games (+{} ={} -{} for White), {} positions, {} for training (in check, captures, promotions and mate scores left out), mean |score| {:.1} cp, {} broken games",
+                file.display(),
+                stats.games,
+                stats.white_wins,
+                stats.draws,
+                stats.black_wins,
+                stats.positions,
+                stats.training_positions,
+                stats.mean_abs_score,
+                stats.errors
+            )?;
+        }
+    }
+    Ok(ok)
+}

@@ -1,0 +1,129 @@
+//! The record of how far a data generation run is: `<out>.progress`, rewritten after every
+//! chunk of games, so that `--resume` can continue an interrupted run exactly.
+
+use super::selfplay::Rules;
+use super::{DatagenArgs, Format, RandomPlies};
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+use std::fs::OpenOptions;
+use std::path::{Path, PathBuf};
+use tempo_core::GameResult;
+
+/// Everything that decides which games a run writes; a resumed run must have the same.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    pub format: Format,
+    pub seed: u64,
+    pub soft_nodes: Option<u64>,
+    pub nodes: Option<u64>,
+    pub random_plies: RandomPlies,
+    pub openings: Option<PathBuf>,
+    pub max_start_score: i32,
+    pub win_score: i32,
+    pub win_plies: u32,
+    pub draw_score: i32,
+    pub draw_plies: u32,
+    pub draw_after: usize,
+    pub max_plies: usize,
+    pub options: Vec<String>,
+}
+
+impl Settings {
+    pub fn of(args: &DatagenArgs, format: Format, rules: &Rules) -> Settings {
+        Settings {
+            format,
+            seed: args.seed,
+            soft_nodes: rules.limits.soft_nodes,
+            nodes: rules.limits.nodes,
+            random_plies: rules.random_plies,
+            openings: args.openings.clone(),
+            max_start_score: rules.max_start_score,
+            win_score: rules.win_score,
+            win_plies: rules.win_plies,
+            draw_score: rules.draw_score,
+            draw_plies: rules.draw_plies,
+            draw_after: rules.draw_after,
+            max_plies: rules.max_plies,
+            options: args.options.clone(),
+        }
+    }
+}
+
+/// The state of a run: its settings and what the output file holds so far.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Progress {
+    pub settings: Settings,
+    /// Game indices done (written or discarded): the next run starts at this index.
+    pub games_done: u64,
+    /// Games written.
+    pub games_written: u64,
+    /// Training positions written.
+    pub positions: u64,
+    /// Bytes of the output file that are complete.
+    pub bytes: u64,
+    /// Results of the written games for White: wins, draws, losses.
+    pub tally: [u64; 3],
+}
+
+fn progress_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".progress");
+    PathBuf::from(name)
+}
+
+impl Progress {
+    /// A new run: creates (or empties) the output file.
+    pub fn start(out: &Path, settings: Settings) -> Result<Progress> {
+        std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
+        let progress = Progress { settings, games_done: 0, games_written: 0, positions: 0, bytes: 0, tally: [0; 3] };
+        progress.save(out)?;
+        Ok(progress)
+    }
+
+    /// Continues the run recorded beside `out`, cutting off anything written after the last
+    /// complete chunk.
+    pub fn resume(out: &Path, settings: &Settings) -> Result<Progress> {
+        let path = progress_path(out);
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("--resume: cannot read {} (no run to resume?)", path.display()))?;
+        let progress: Progress = serde_json::from_str(&text)
+            .with_context(|| format!("--resume: {} is not a progress record", path.display()))?;
+        if &progress.settings != settings {
+            bail!(
+                "--resume: the run in {} had other settings ({:?}); resume it with the same ones",
+                path.display(),
+                progress.settings
+            );
+        }
+        let file =
+            OpenOptions::new().write(true).open(out).with_context(|| format!("cannot open {}", out.display()))?;
+        let len = file.metadata()?.len();
+        if len < progress.bytes {
+            bail!("--resume: {} holds {len} bytes, fewer than the {} recorded", out.display(), progress.bytes);
+        }
+        file.set_len(progress.bytes).with_context(|| format!("cannot truncate {}", out.display()))?;
+        Ok(progress)
+    }
+
+    /// Counts one written game.
+    pub fn record(&mut self, bytes: u64, positions: u64, result: GameResult) {
+        self.games_written += 1;
+        self.positions += positions;
+        self.bytes += bytes;
+        self.tally[match result {
+            GameResult::WhiteWins => 0,
+            GameResult::Draw => 1,
+            GameResult::BlackWins => 2,
+        }] += 1;
+    }
+
+    /// Writes the record (to a temporary file first, so that it is never half-written).
+    pub fn save(&self, out: &Path) -> Result<()> {
+        let path = progress_path(out);
+        let mut tmp = path.clone().into_os_string();
+        tmp.push(".tmp");
+        std::fs::write(&tmp, serde_json::to_string_pretty(self)?).with_context(|| format!("cannot write {tmp:?}"))?;
+        std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(())
+    }
+}
