@@ -15,16 +15,20 @@
 //! "own pieces first, the board seen from `p`'s side". A horizontal mirror (files a <-> h) is
 //! `index ^ 7` in both perspectives, since the rank flip (`^ 56`) and the file flip commute.
 //!
-//! Inputs: `FEN | score | result` lines (from `tempo-tools datagen`, score and result from
-//! White's view), whose games are told apart by the ply going back or the result changing;
-//! and viriformat game files, one game per record.
+//! Inputs, both labelled from White's view:
+//! - viriformat game files (`tempo-tools datagen`'s default), one record per game, of which
+//!   the positions `tempo_notation::TrainingFilter::default()` accepts are kept (not in
+//!   check, no capture or promotion to play, no mate score);
+//! - `FEN | score | result` lines (`datagen --format text`), already filtered, whose games
+//!   are told apart by the ply going back or the result changing.
 
 use super::rng::mix;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use tempo_core::{Color, Piece, Position, Role, Square};
+use tempo_core::{Color, GameResult, Piece, Position, Role, Square};
+use tempo_notation::{TrainingFilter, ViriReader};
 
 /// Input features per perspective: 2 colours x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
@@ -124,6 +128,15 @@ impl Dataset {
         true
     }
 
+    /// Adds every position of `other`.
+    pub fn append(&mut self, other: &Dataset) {
+        let base = self.features.len() as u64;
+        self.features.extend_from_slice(&other.features);
+        self.starts.extend(other.starts[1..].iter().map(|s| base + s));
+        self.score.extend_from_slice(&other.score);
+        self.info.extend_from_slice(&other.info);
+    }
+
     /// Whether position `i` may be mirrored (no castling right).
     #[inline]
     pub fn mirrorable(&self, i: usize) -> bool {
@@ -195,6 +208,8 @@ pub struct Split {
     pub games: usize,
     /// Positions left out: filtered (viriformat) or over 32 pieces.
     pub skipped: usize,
+    /// Broken games skipped (viriformat).
+    pub broken: usize,
 }
 
 /// Whether game number `game` (counted over every file) is held out: a fixed hash, the same
@@ -218,7 +233,7 @@ pub fn sniff_text(path: &Path) -> Result<bool> {
 /// Reads every file into a training/validation split, holding out about `val_fraction` of
 /// the games.
 pub fn load(paths: &[PathBuf], format: Format, val_fraction: f64) -> Result<Split> {
-    let mut split = Split { train: Dataset::new(), val: Dataset::new(), games: 0, skipped: 0 };
+    let mut split = Split { train: Dataset::new(), val: Dataset::new(), games: 0, skipped: 0, broken: 0 };
     for path in paths {
         let text = match format {
             Format::Text => true,
@@ -296,8 +311,55 @@ fn load_text(path: &Path, val_fraction: f64, split: &mut Split) -> Result<()> {
     }
 }
 
-fn load_viri(path: &Path, _val_fraction: f64, _split: &mut Split) -> Result<()> {
-    bail!("{}: viriformat input is not supported yet", path.display())
+/// Reads viriformat games in blocks, filtering and encoding each block's games in
+/// parallel. The positions kept are those `TrainingFilter::default()` accepts (not in check,
+/// no capture or promotion to play, no mate score). A broken game is reported on standard
+/// error and skipped (the reader resumes at the next one).
+fn load_viri(path: &Path, val_fraction: f64, split: &mut Split) -> Result<()> {
+    const BLOCK: usize = 4096;
+    let file = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let filter = TrainingFilter::default();
+    let mut games = ViriReader::new(file).enumerate();
+    loop {
+        let mut block = Vec::with_capacity(BLOCK);
+        for (number, game) in games.by_ref().take(BLOCK) {
+            match game {
+                Ok(game) => block.push(game),
+                Err(e) => {
+                    eprintln!("{}: game {}: {e}; skipped", path.display(), number + 1);
+                    split.broken += 1;
+                }
+            }
+        }
+        if block.is_empty() {
+            return Ok(());
+        }
+        let encoded: Vec<(Dataset, usize)> = block
+            .par_iter()
+            .map(|game| {
+                let white_result = match game.result {
+                    GameResult::WhiteWins => 1.0,
+                    GameResult::Draw => 0.5,
+                    GameResult::BlackWins => 0.0,
+                };
+                let mut set = Dataset::new();
+                let mut skipped = 0;
+                for (pos, played) in game.positions() {
+                    if !(filter.accepts(&pos, played) && set.push(&pos, played.score, white_result)) {
+                        skipped += 1;
+                    }
+                }
+                (set, skipped)
+            })
+            .collect();
+        for (set, skipped) in encoded {
+            let target =
+                if is_validation(split.games as u64, val_fraction) { &mut split.val } else { &mut split.train };
+            target.append(&set);
+            split.games += 1;
+            split.skipped += skipped;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -384,6 +446,43 @@ mod tests {
         assert_eq!(split.train.len() + split.val.len(), 600);
         assert_eq!(split.val.len() % 3, 0);
         assert!((60..=180).contains(&split.val.len()), "{}", split.val.len());
+    }
+
+    #[test]
+    fn viriformat_games_are_read_through_the_training_filter() {
+        use tempo_notation::{parse_uci_move, PackedGame, TrainingFilter};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.vf");
+        let mut bytes = Vec::new();
+        let mut expected = (0, 0);
+        for g in 0..50 {
+            let mut game = PackedGame::new(Position::startpos(), GameResult::WhiteWins);
+            // e4 d5 exd5 (a capture: filtered) Qxd5 (a capture) Nc3 (fine) ...
+            for (ply, m) in ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5"].iter().enumerate() {
+                let mv = parse_uci_move(&game.final_position(), m).unwrap();
+                game.push(mv, 10 * ply as i16 + g).unwrap();
+            }
+            for (pos, played) in game.positions() {
+                if TrainingFilter::default().accepts(&pos, played) {
+                    expected.0 += 1;
+                } else {
+                    expected.1 += 1;
+                }
+            }
+            game.write_to(&mut bytes).unwrap();
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(!sniff_text(&path).unwrap());
+        let split = load(&[path], Format::Auto, 0.1).unwrap();
+        assert_eq!(split.games, 50);
+        assert_eq!((split.train.len() + split.val.len(), split.skipped), expected);
+        assert_eq!(expected, (4 * 50, 2 * 50));
+        assert!(!split.val.is_empty() && split.val.len() % 4 == 0);
+        // The first kept position of a game: the start position, White to move, score g.
+        let first = &split.train;
+        assert_eq!((first.result(0), first.score(0)), (1.0, 0));
+        // The second: Black to move after e4, so the labels turn.
+        assert_eq!((first.result(1), first.score(1)), (0.0, -10));
     }
 
     #[test]

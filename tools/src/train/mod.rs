@@ -312,6 +312,9 @@ fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
         split.skipped,
         loading.elapsed().as_secs_f64()
     )?;
+    if split.broken > 0 {
+        outln!("{} broken games skipped", split.broken)?;
+    }
     if train.is_empty() {
         bail!("no training positions");
     }
@@ -410,6 +413,7 @@ fn summary(
         "train_positions": split.train.len(),
         "val_positions": split.val.len(),
         "skipped_positions": split.skipped,
+        "broken_games": split.broken,
         "settings": {
             "epochs": args.epochs,
             "batch": args.batch,
