@@ -3,7 +3,8 @@
 //! A position is kept as its active input features from White's point of view (one `u16` per
 //! piece, at most 32) plus a stm-relative label: the search score in centipawns and the game
 //! result, both from the side to move's view. Black's features are not stored: they are
-//! White's under a fixed involution ([`black_view`]), so each position costs about 60 bytes.
+//! White's under a fixed involution ([`black_view`]), so each position costs about 60 bytes:
+//! its features and one packed `u64` entry.
 //!
 //! Feature of a piece of colour `c` and role `r` (pawn 0 .. king 5) on square `s` (a1 = 0 ..
 //! h8 = 63), for the accumulator of perspective `p`:
@@ -68,121 +69,196 @@ pub fn position_features(pos: &Position, perspective: Color, out: &mut [u16; MAX
     n.min(MAX_ACTIVE)
 }
 
-/// `info` bits: the result from the side to move's view (0 loss, 1 draw, 2 win) ...
-const RESULT_MASK: u8 = 0b11;
-/// ... Black to move ...
-const BLACK_TO_MOVE: u8 = 0b100;
-/// ... and no castling right left (so the file mirror is a legal position of the same value).
-const MIRRORABLE: u8 = 0b1000;
+/// A position's entry packs, in one `u64` (one memory access per position when the training
+/// order jumps around the set): where its features start (bits 0..38), how many there are
+/// (38..44), its flags (44..48: the result from the side to move's view, 0 loss 1 draw 2 win,
+/// in two bits; Black to move; no castling right left, so that the file mirror is a legal
+/// position of the same value) and its score (48..64, an `i16`).
+const START_BITS: u32 = 38;
+const COUNT_SHIFT: u32 = START_BITS;
+const FLAGS_SHIFT: u32 = COUNT_SHIFT + 6;
+const SCORE_SHIFT: u32 = 48;
+const RESULT_MASK: u64 = 0b11;
+const BLACK_TO_MOVE: u64 = 0b100;
+const MIRRORABLE: u64 = 0b1000;
 
 /// Labelled positions, stored compactly (see the module docs).
 #[derive(Default)]
 pub struct Dataset {
     /// White-view features of every position, back to back.
     features: Vec<u16>,
-    /// Position `i`'s features are `features[starts[i]..starts[i + 1]]`.
-    starts: Vec<u64>,
-    /// Search score in centipawns, side to move's view.
-    score: Vec<i16>,
-    /// Result, side to move and mirrorability (the bits above).
-    info: Vec<u8>,
+    /// One packed entry per position (see [`START_BITS`]).
+    entries: Vec<u64>,
 }
 
 impl Dataset {
     /// An empty set.
     pub fn new() -> Dataset {
-        Dataset { starts: vec![0], ..Dataset::default() }
+        Dataset::default()
     }
 
     /// Number of positions.
     pub fn len(&self) -> usize {
-        self.info.len()
+        self.entries.len()
     }
 
     /// Whether there is no position.
     pub fn is_empty(&self) -> bool {
-        self.info.is_empty()
+        self.entries.is_empty()
     }
 
     /// Adds a position with its score (centipawns) and result (1, 0.5 or 0), both from
-    /// White's view. Returns `false` (and adds nothing) for a position with more than 32 pieces.
+    /// White's view. Returns `false` (and adds nothing) for a position with more than 32
+    /// pieces, or when the set is full (2^38 features).
     pub fn push(&mut self, pos: &Position, white_score: i16, white_result: f32) -> bool {
         let mut features = [0u16; MAX_ACTIVE];
-        if pos.occupied().count() as usize > MAX_ACTIVE {
+        if pos.occupied().count() as usize > MAX_ACTIVE || self.features.len() + MAX_ACTIVE >= 1 << START_BITS {
             return false;
         }
         let n = position_features(pos, Color::White, &mut features);
-        self.features.extend_from_slice(&features[..n]);
-        self.starts.push(self.features.len() as u64);
         let white = pos.turn() == Color::White;
-        self.score.push(if white { white_score } else { white_score.saturating_neg() });
-        let white_result = (white_result * 2.0).round().clamp(0.0, 2.0) as u8;
-        let mut info = if white { white_result } else { 2 - white_result };
+        let score = if white { white_score } else { white_score.saturating_neg() };
+        let white_result = u64::from((white_result * 2.0).round().clamp(0.0, 2.0) as u8);
+        let mut flags = if white { white_result } else { 2 - white_result };
         if !white {
-            info |= BLACK_TO_MOVE;
+            flags |= BLACK_TO_MOVE;
         }
         if pos.castling_rights().is_empty() {
-            info |= MIRRORABLE;
+            flags |= MIRRORABLE;
         }
-        self.info.push(info);
+        self.entries.push(
+            self.features.len() as u64
+                | (n as u64) << COUNT_SHIFT
+                | flags << FLAGS_SHIFT
+                | u64::from(score as u16) << SCORE_SHIFT,
+        );
+        self.features.extend_from_slice(&features[..n]);
         true
     }
 
     /// Adds every position of `other`.
     pub fn append(&mut self, other: &Dataset) {
         let base = self.features.len() as u64;
+        assert!(base + (other.features.len() as u64) < 1 << START_BITS, "data set too large");
         self.features.extend_from_slice(&other.features);
-        self.starts.extend(other.starts[1..].iter().map(|s| base + s));
-        self.score.extend_from_slice(&other.score);
-        self.info.extend_from_slice(&other.info);
+        // The start is the low field: adding the base moves it alone (no carry, as asserted).
+        self.entries.extend(other.entries.iter().map(|e| e + base));
     }
 
+    #[inline(always)]
+    fn fill_entry(&self, entry: u64, mirror: bool, stm: &mut [u16], other: &mut [u16]) -> usize {
+        let start = (entry & ((1 << START_BITS) - 1)) as usize;
+        let n = (entry >> COUNT_SHIFT & 63) as usize;
+        let white = &self.features[start..start + n];
+        let flip = if mirror { 7 } else { 0 };
+        let black_to_move = entry >> FLAGS_SHIFT & BLACK_TO_MOVE != 0;
+        let (us, them) = if black_to_move { (other, stm) } else { (stm, other) };
+        for ((&f, us), them) in white.iter().zip(us).zip(them) {
+            *us = f ^ flip;
+            *them = black_view(f) ^ flip;
+        }
+        n
+    }
+
+    /// Copies the positions `indices` out of the set for a batch: features per side (mirrored
+    /// where the epoch's coin says so) and targets. Their entries are read first in a pass of
+    /// their own, then their features, so that the scattered memory accesses overlap.
+    pub fn gather(&self, indices: &[u32], mirror: Option<u64>, wdl: f32) -> Gathered {
+        let entries: Vec<u64> = indices.iter().map(|&i| self.entries[i as usize]).collect();
+        let mut gathered = Gathered {
+            features: vec![0; indices.len() * 2 * MAX_ACTIVE],
+            counts: Vec::with_capacity(indices.len()),
+            targets: Vec::with_capacity(indices.len()),
+        };
+        let mut at = 0;
+        for (&i, &entry) in indices.iter().zip(&entries) {
+            let mirror =
+                mirror.is_some_and(|salt| entry >> FLAGS_SHIFT & MIRRORABLE != 0 && mix(salt ^ u64::from(i)) & 1 == 1);
+            let (stm, other) = gathered.features[at..at + 2 * MAX_ACTIVE].split_at_mut(MAX_ACTIVE);
+            let n = self.fill_entry(entry, mirror, stm, other);
+            // The other side's features follow the side to move's directly.
+            gathered.features.copy_within(at + MAX_ACTIVE..at + MAX_ACTIVE + n, at + n);
+            at += 2 * n;
+            gathered.counts.push(n as u8);
+            gathered.targets.push(target(entry, wdl));
+        }
+        gathered.features.truncate(at);
+        gathered
+    }
+}
+
+/// Single positions, for tests (training reads whole batches through [`Dataset::gather`]).
+#[cfg(test)]
+impl Dataset {
     /// Whether position `i` may be mirrored (no castling right).
     #[inline]
     pub fn mirrorable(&self, i: usize) -> bool {
-        self.info[i] & MIRRORABLE != 0
-    }
-
-    /// Whether position `i` is mirrored in the epoch whose coin salt is `salt` (`None`: no
-    /// mirroring): it must have no castling right, and then a fair coin decides.
-    #[inline]
-    pub fn mirrored(&self, i: usize, salt: Option<u64>) -> bool {
-        salt.is_some_and(|salt| self.mirrorable(i) && mix(salt ^ i as u64) & 1 == 1)
+        self.entries[i] >> FLAGS_SHIFT & MIRRORABLE != 0
     }
 
     /// Writes position `i`'s features for the side to move and for the other side (mirrored
     /// files if `mirror`); returns their number (the same for both).
     #[inline]
     pub fn fill(&self, i: usize, mirror: bool, stm: &mut [u16; MAX_ACTIVE], other: &mut [u16; MAX_ACTIVE]) -> usize {
-        let (start, end) = (self.starts[i] as usize, self.starts[i + 1] as usize);
-        let white = &self.features[start..end];
-        let flip = if mirror { 7 } else { 0 };
-        let black_to_move = self.info[i] & BLACK_TO_MOVE != 0;
-        let (us, them) = if black_to_move { (other, stm) } else { (stm, other) };
-        for (k, &f) in white.iter().enumerate() {
-            us[k] = f ^ flip;
-            them[k] = black_view(f) ^ flip;
-        }
-        white.len()
+        self.fill_entry(self.entries[i], mirror, stm, other)
     }
 
     /// Position `i`'s score (centipawns) from the side to move's view.
     #[inline]
     pub fn score(&self, i: usize) -> i16 {
-        self.score[i]
+        score(self.entries[i])
     }
 
     /// Position `i`'s game result from the side to move's view: 1, 0.5 or 0.
     #[inline]
     pub fn result(&self, i: usize) -> f32 {
-        f32::from(self.info[i] & RESULT_MASK) * 0.5
+        result(self.entries[i])
     }
 
     /// The training target: `wdl * result + (1 - wdl) * sigmoid(score / 400)`.
     #[inline]
     pub fn target(&self, i: usize, wdl: f32) -> f32 {
-        let expected = 1.0 / (1.0 + (-f32::from(self.score(i)) / 400.0).exp());
-        wdl * self.result(i) + (1.0 - wdl) * expected
+        target(self.entries[i], wdl)
+    }
+}
+
+#[inline(always)]
+fn score(entry: u64) -> i16 {
+    (entry >> SCORE_SHIFT) as u16 as i16
+}
+
+#[inline(always)]
+fn result(entry: u64) -> f32 {
+    (entry >> FLAGS_SHIFT & RESULT_MASK) as f32 * 0.5
+}
+
+#[inline(always)]
+fn target(entry: u64, wdl: f32) -> f32 {
+    let expected = 1.0 / (1.0 + (-f32::from(score(entry)) / 400.0).exp());
+    wdl * result(entry) + (1.0 - wdl) * expected
+}
+
+/// A batch's positions copied out of a [`Dataset`] (see [`Dataset::gather`]).
+pub struct Gathered {
+    /// Per position: its side to move's features, then the other side's.
+    features: Vec<u16>,
+    /// Features per side of each position.
+    counts: Vec<u8>,
+    /// Training target of each position.
+    targets: Vec<f32>,
+}
+
+impl Gathered {
+    /// Each position's `(side to move's features, other side's features, target)`.
+    #[inline(always)]
+    pub fn positions(&self) -> impl Iterator<Item = (&[u16], &[u16], f32)> + '_ {
+        let mut at = 0;
+        self.counts.iter().zip(&self.targets).map(move |(&n, &target)| {
+            let n = usize::from(n);
+            let (stm, other) = self.features[at..at + 2 * n].split_at(n);
+            at += 2 * n;
+            (stm, other, target)
+        })
     }
 }
 
@@ -425,6 +501,28 @@ mod tests {
         let castling: Position = "r3k3/8/8/8/8/8/8/4K3 w q - 0 1".parse().unwrap();
         set.push(&castling, 0, 0.5);
         assert!(!set.mirrorable(1));
+
+        // In a batch, about half the mirrorable positions are mirrored, the others never.
+        for _ in 0..199 {
+            set.push(&pos, 0, 0.5);
+            set.push(&castling, 0, 0.5);
+        }
+        let indices: Vec<u32> = (0..set.len() as u32).collect();
+        let gathered = set.gather(&indices, Some(12345), 0.0);
+        let (mut plain, mut flipped) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+        let mut mirrored = [0, 0];
+        for (k, (stm, _, _)) in gathered.positions().enumerate() {
+            set.fill(k, false, &mut plain, &mut other);
+            set.fill(k, true, &mut flipped, &mut other);
+            if stm == &flipped[..stm.len()] {
+                mirrored[k % 2] += 1;
+            } else {
+                assert_eq!(stm, &plain[..stm.len()]);
+            }
+        }
+        assert!((70..=130).contains(&mirrored[0]) && mirrored[1] == 0, "{mirrored:?}");
+        let same = set.gather(&indices, Some(12345), 0.0);
+        assert_eq!(gathered.positions().collect::<Vec<_>>(), same.positions().collect::<Vec<_>>());
     }
 
     #[test]
