@@ -95,19 +95,19 @@ pub struct TrainArgs {
     batch: usize,
     /// AdamW learning rate.
     #[arg(long, default_value_t = 0.001)]
-    lr: f32,
+    lr: f64,
     /// AdamW weight decay (decoupled: each step multiplies the weights by 1 - lr * wd).
     #[arg(long, default_value_t = 0.01)]
-    wd: f32,
+    wd: f64,
     /// Multiply the learning rate by --lr-gamma every this many epochs (0: never).
     #[arg(long, default_value_t = 8)]
     lr_drop: u32,
     /// Learning-rate factor at each drop.
     #[arg(long, default_value_t = 0.3)]
-    lr_gamma: f32,
+    lr_gamma: f64,
     /// Weight of the game result in the target; the rest is the score's win probability.
     #[arg(long, default_value_t = 0.3)]
-    wdl: f32,
+    wdl: f64,
     /// Fraction of the games held out for validation.
     #[arg(long, default_value_t = 0.05)]
     val: f64,
@@ -132,11 +132,13 @@ pub struct TrainArgs {
 }
 
 /// The learning rate of `epoch` (from 1): step decay.
-fn learning_rate(args: &TrainArgs, epoch: u32) -> f32 {
-    match args.lr_drop {
+fn learning_rate(args: &TrainArgs, epoch: u32) -> f64 {
+    let rate = match args.lr_drop {
         0 => args.lr,
         drop => args.lr * args.lr_gamma.powi(((epoch - 1) / drop) as i32),
-    }
+    };
+    // Nine significant digits: 0.0003, not 0.00030000000000000003, in the summary.
+    format!("{rate:.8e}").parse().unwrap_or(rate)
 }
 
 /// The mean loss over `data`, in parallel (fixed chunks summed in order).
@@ -211,9 +213,9 @@ fn train_epoch(
     let mut loss = 0.0;
     let mut done = 0usize;
     for indices in order.chunks(args.batch.max(1)) {
-        let batch = Batch { data: train, indices, mirror, wdl: args.wdl };
+        let batch = Batch { data: train, indices, mirror, wdl: args.wdl as f32 };
         loss += grads.compute(&state.net, batch);
-        state.opt.step(state.net.params_mut(), &mut grads.0[0], lr, args.wd);
+        state.opt.step(state.net.params_mut(), &mut grads.0[0], lr as f32, args.wd as f32);
         done += indices.len();
         bar.set_position(done as u64);
         bar.set_message(format!(
@@ -258,7 +260,7 @@ fn initial_state(args: &TrainArgs, train: &Dataset, val: &Dataset) -> Result<Che
         epoch: 0,
         opt: AdamW::new(net.params().len()),
         best: net.clone(),
-        best_loss: mean_loss(&net, judged, args.wdl),
+        best_loss: mean_loss(&net, judged, args.wdl as f32),
         best_epoch: 0,
         net,
         history: Vec::new(),
@@ -336,7 +338,7 @@ fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
     for epoch in state.epoch + 1..=args.epochs {
         bar.reset();
         let (train_loss, speed) = train_epoch(args, train, &mut state, &mut grads, epoch, &bar);
-        let val_loss = (!val.is_empty()).then(|| mean_loss(&state.net, val, args.wdl));
+        let val_loss = (!val.is_empty()).then(|| mean_loss(&state.net, val, args.wdl as f32));
         let judged = val_loss.unwrap_or(train_loss);
         if judged < state.best_loss {
             state.best = state.net.clone();
@@ -344,7 +346,7 @@ fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
             state.best_epoch = epoch;
         }
         state.epoch = epoch;
-        let lr = f64::from(learning_rate(args, epoch));
+        let lr = learning_rate(args, epoch);
         state.history.push(EpochRecord { train: train_loss, val: val_loss, speed, lr });
         let path = checkpoint_path(args, epoch);
         state.save(&path)?;
@@ -607,7 +609,7 @@ mod tests {
     #[test]
     fn the_learning_rate_drops_in_steps() {
         let a = args("d --out n --lr 0.01 --lr-drop 2 --lr-gamma 0.5");
-        let rates: Vec<f32> = (1..=5).map(|e| learning_rate(&a, e)).collect();
+        let rates: Vec<f64> = (1..=5).map(|e| learning_rate(&a, e)).collect();
         assert_eq!(rates, [0.01, 0.01, 0.005, 0.005, 0.0025]);
         assert_eq!(learning_rate(&args("d --out n --lr-drop 0"), 40), 0.001);
     }
