@@ -550,6 +550,15 @@ mod tests {
         let losses = |c: &Checkpoint| c.history.iter().map(|r| (r.train, r.val, r.lr)).collect::<Vec<_>>();
         assert_eq!(losses(&a), losses(&b));
         assert_eq!(std::fs::read(&straight).unwrap(), std::fs::read(&resumed).unwrap());
+
+        // --init starts a new run from the checkpoint's best network, with a fresh optimiser.
+        let init = dir.path().join("straight-epoch3.ckpt");
+        let fine = args(&format!("{} --out x --hidden 8 --init {}", data.display(), init.display()));
+        let split = data::load(&fine.data, fine.format, fine.val).unwrap();
+        let state = initial_state(&fine, &split.train, &split.val).unwrap();
+        assert_eq!((state.epoch, &state.net, state.opt.t), (0, &a.best, 0));
+        let wrong = args(&format!("{} --out x --hidden 16 --init {}", data.display(), init.display()));
+        assert!(initial_state(&wrong, &split.train, &split.val).is_err());
     }
 
     /// User and system CPU seconds of this process so far (Linux), to tell the trainer's
