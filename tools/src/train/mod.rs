@@ -320,6 +320,9 @@ fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
     if train.is_empty() {
         bail!("no training positions");
     }
+    if train.len() > u32::MAX as usize || val.len() > u32::MAX as usize {
+        bail!("more than 2^32 positions in one set: split the data");
+    }
     if args.activation != Activation::Screlu {
         outln!(
             "--activation {:?}: the network file format has only SCReLU, so only checkpoints are written",

@@ -183,8 +183,10 @@ impl Network {
     }
 
     /// The float network's evaluation of `pos` in centipawns from the side to move's view
-    /// (`out * 400`): what the engine's quantised network approximates, for comparisons with
-    /// `tempo_engine`'s NNUE evaluation.
+    /// (`out * 400`): what the engine's quantised network approximates. This is the helper for
+    /// comparing with `tempo_engine`'s NNUE evaluation of the written file; `tempo-tools` is a
+    /// binary, so such a test lives beside this module (a unit test can use both this and
+    /// `tempo_engine`, a dependency of the crate).
     pub fn float_eval_cp(&self, pos: &Position) -> f32 {
         let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
         let n = position_features(pos, pos.turn(), &mut stm);
