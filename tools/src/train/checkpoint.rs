@@ -83,6 +83,9 @@ impl Checkpoint {
             bail!("checkpoint version {version}, expected {VERSION}");
         }
         let hidden = reader.u32()? as usize;
+        if hidden == 0 || hidden % 8 != 0 || hidden > 1 << 16 {
+            bail!("hidden size {hidden}: not a positive multiple of 8 (or absurdly large)");
+        }
         let activation = Activation::from_code(reader.u32()?).context("unknown activation")?;
         let epoch = reader.u32()?;
         let t = reader.u64()?;

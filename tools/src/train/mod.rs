@@ -59,7 +59,7 @@ use checkpoint::{Checkpoint, EpochRecord};
 use clap::Args;
 use data::{Dataset, Format};
 use indicatif::{ProgressBar, ProgressStyle};
-use model::{Activation, Batch, Network};
+use model::{Activation, Batch, Flat, Network};
 use optim::AdamW;
 use rayon::prelude::*;
 use rng::{mix, Rng};
@@ -80,7 +80,7 @@ pub struct TrainArgs {
     /// The network file to write (quantised, format v1); a summary goes to FILE.json.
     #[arg(long)]
     out: PathBuf,
-    /// Hidden neurons per accumulator (H).
+    /// Hidden neurons per accumulator (H, a multiple of 8).
     #[arg(long, default_value_t = 128)]
     hidden: usize,
     /// Hidden activation; the file format supports only SCReLU (CReLU runs write checkpoints
@@ -153,11 +153,11 @@ fn mean_loss(net: &Network, data: &Dataset, wdl: f32) -> f64 {
 }
 
 /// One thread's gradient buffer per chunk of a batch, reused from batch to batch.
-struct Gradients(Vec<Vec<f32>>);
+struct Gradients(Vec<Flat>);
 
 impl Gradients {
     fn new(threads: usize, params: usize) -> Gradients {
-        Gradients((0..threads).map(|_| vec![0.0; params]).collect())
+        Gradients((0..threads).map(|_| Flat::zeros(params)).collect())
     }
 
     /// Accumulates the mean gradient of `batch` (one chunk per buffer, in parallel), sums
@@ -173,14 +173,14 @@ impl Gradients {
             .map(|(indices, grad)| net.add_gradient(Batch { indices, ..batch }, scale, grad))
             .collect();
         let (first, rest) = self.0.split_first_mut().expect("one thread at least");
-        first.par_chunks_mut(BLOCK).enumerate().for_each(|(b, sum)| {
+        first.as_mut_slice().par_chunks_mut(BLOCK).enumerate().for_each(|(b, sum)| {
             for other in rest.iter() {
-                for (s, o) in sum.iter_mut().zip(&other[b * BLOCK..]) {
+                for (s, o) in sum.iter_mut().zip(&other.as_slice()[b * BLOCK..]) {
                     *s += o;
                 }
             }
         });
-        rest.par_iter_mut().for_each(|g| g.fill(0.0));
+        rest.par_iter_mut().for_each(|g| g.as_mut_slice().fill(0.0));
         losses.iter().sum()
     }
 }
@@ -215,7 +215,7 @@ fn train_epoch(
     for indices in order.chunks(args.batch.max(1)) {
         let batch = Batch { data: train, indices, mirror, wdl: args.wdl as f32 };
         loss += grads.compute(&state.net, batch);
-        state.opt.step(state.net.params_mut(), &mut grads.0[0], lr as f32, args.wd as f32);
+        state.opt.step(state.net.params_mut(), grads.0[0].as_mut_slice(), lr as f32, args.wd as f32);
         done += indices.len();
         bar.set_position(done as u64);
         bar.set_message(format!(
@@ -289,8 +289,11 @@ fn hex(bytes: &[u8]) -> String {
 
 /// Runs the trainer.
 pub fn run(args: &TrainArgs) -> Result<bool> {
-    if args.hidden == 0 || args.batch == 0 || !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.val) {
-        bail!("--hidden and --batch must be positive, --wdl in [0, 1], --val in [0, 1)");
+    if args.hidden == 0 || args.hidden % 8 != 0 {
+        bail!("--hidden must be a positive multiple of 8");
+    }
+    if args.batch == 0 || !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.val) {
+        bail!("--batch must be positive, --wdl in [0, 1], --val in [0, 1)");
     }
     let threads = args.threads.unwrap_or_else(num_threads).max(1);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("starting threads")?;

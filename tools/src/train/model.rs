@@ -13,8 +13,9 @@
 //! Parameters live in one flat `f32` vector, `[W1 (768 x H, feature-major) | b1 (H) | W2 (2H)
 //! | b2]`, and so do gradients and optimiser moments. Only the rows of `W1` of active
 //! features are read in the forward pass and written in the backward pass. The H-length loops
-//! are plain slices that the compiler vectorises; on x86-64 with AVX2 the batch functions are
-//! compiled a second time for it and chosen at run time.
+//! work on 32-byte-aligned eights of floats (H must be a multiple of 8) that the compiler
+//! vectorises; on x86-64 with AVX2 the batch functions are compiled a second time for it and
+//! chosen at run time.
 
 use super::data::{position_features, Dataset, INPUTS, MAX_ACTIVE};
 use super::rng::Rng;
@@ -99,19 +100,77 @@ pub fn param_count(hidden: usize) -> usize {
     INPUTS * hidden + hidden + 2 * hidden + 1
 }
 
-/// `(W1, b1, W2, b2)` of a flat parameter (or gradient) vector.
-fn split(params: &[f32], h: usize) -> (&[f32], &[f32], &[f32], f32) {
+/// Eight floats aligned to 32 bytes: one AVX register. Parameters and gradients are stored
+/// in these, so that the compiler knows every row of the first layer to be aligned (H is a
+/// multiple of 8) and moves whole registers: with the workspace's `x86-64-v2` tuning it
+/// splits every unaligned 32-byte access in two, which costs a third of the speed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, align(32))]
+pub struct F32x8(pub [f32; 8]);
+
+/// A flat `f32` vector stored as aligned eights (zero-padded to a multiple of 8).
+#[derive(Clone, Debug)]
+pub struct Flat {
+    lanes: Vec<F32x8>,
+    len: usize,
+}
+
+impl Flat {
+    /// `len` zeros.
+    pub fn zeros(len: usize) -> Flat {
+        Flat { lanes: vec![F32x8::default(); len.div_ceil(8)], len }
+    }
+
+    /// A copy of `values`.
+    pub fn from_slice(values: &[f32]) -> Flat {
+        let mut flat = Flat::zeros(values.len());
+        flat.as_mut_slice().copy_from_slice(values);
+        flat
+    }
+
+    /// The values.
+    pub fn as_slice(&self) -> &[f32] {
+        // SAFETY: `F32x8` is `repr(C)` over `[f32; 8]` without padding (size 32 = 8 * 4), so
+        // the lanes are `8 * lanes.len() >= len` initialised floats, suitably aligned.
+        unsafe { std::slice::from_raw_parts(self.lanes.as_ptr().cast::<f32>(), self.len) }
+    }
+
+    /// The values, to change.
+    pub fn as_mut_slice(&mut self) -> &mut [f32] {
+        // SAFETY: as in `as_slice`, and the borrow of `self` is exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.lanes.as_mut_ptr().cast::<f32>(), self.len) }
+    }
+}
+
+impl PartialEq for Flat {
+    fn eq(&self, other: &Flat) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+/// `(W1, b1, W2, b2)` of a flat parameter vector.
+fn split_flat(params: &[f32], h: usize) -> (&[f32], &[f32], &[f32], f32) {
     let (w1, rest) = params.split_at(INPUTS * h);
     let (b1, rest) = rest.split_at(h);
     let (w2, b2) = rest.split_at(2 * h);
     (w1, b1, w2, b2[0])
 }
 
-fn split_mut(params: &mut [f32], h: usize) -> (&mut [f32], &mut [f32], &mut [f32], &mut f32) {
-    let (w1, rest) = params.split_at_mut(INPUTS * h);
-    let (b1, rest) = rest.split_at_mut(h);
-    let (w2, b2) = rest.split_at_mut(2 * h);
-    (w1, b1, w2, &mut b2[0])
+/// `(W1, b1, W2, b2)` of a parameter vector in eights, `hv = H / 8` of them per row.
+#[inline(always)]
+fn split(params: &[F32x8], hv: usize) -> (&[F32x8], &[F32x8], &[F32x8], f32) {
+    let (w1, rest) = params.split_at(INPUTS * hv);
+    let (b1, rest) = rest.split_at(hv);
+    let (w2, b2) = rest.split_at(2 * hv);
+    (w1, b1, w2, b2[0].0[0])
+}
+
+#[inline(always)]
+fn split_mut(params: &mut [F32x8], hv: usize) -> (&mut [F32x8], &mut [F32x8], &mut [F32x8], &mut f32) {
+    let (w1, rest) = params.split_at_mut(INPUTS * hv);
+    let (b1, rest) = rest.split_at_mut(hv);
+    let (w2, b2) = rest.split_at_mut(2 * hv);
+    (w1, b1, w2, &mut b2[0].0[0])
 }
 
 /// The float network.
@@ -119,12 +178,15 @@ fn split_mut(params: &mut [f32], h: usize) -> (&mut [f32], &mut [f32], &mut [f32
 pub struct Network {
     hidden: usize,
     activation: Activation,
-    params: Vec<f32>,
+    params: Flat,
 }
 
 impl Network {
     /// A network with random weights: every parameter of a layer uniform in
     /// `±1/sqrt(fan-in)` (768 for the first layer, 2H for the output).
+    ///
+    /// # Panics
+    /// If `hidden` is not a positive multiple of 8.
     pub fn random(hidden: usize, activation: Activation, seed: u64) -> Network {
         let mut rng = Rng::new(seed);
         let mut params = vec![0.0; param_count(hidden)];
@@ -134,13 +196,17 @@ impl Network {
             let bound = if k < (INPUTS + 1) * hidden { first } else { second };
             *p = (rng.unit() * 2.0 - 1.0) * bound;
         }
-        Network { hidden, activation, params }
+        Network::from_params(hidden, activation, params)
     }
 
     /// A network from its flat parameters (`param_count(hidden)` of them).
+    ///
+    /// # Panics
+    /// If `hidden` is not a positive multiple of 8, or the count is wrong.
     pub fn from_params(hidden: usize, activation: Activation, params: Vec<f32>) -> Network {
+        assert!(hidden > 0 && hidden % 8 == 0, "H must be a positive multiple of 8");
         assert_eq!(params.len(), param_count(hidden), "parameter count");
-        Network { hidden, activation, params }
+        Network { hidden, activation, params: Flat::from_slice(&params) }
     }
 
     /// Hidden neurons per accumulator (H).
@@ -155,30 +221,31 @@ impl Network {
 
     /// The flat parameters `[W1 | b1 | W2 | b2]`.
     pub fn params(&self) -> &[f32] {
-        &self.params
+        self.params.as_slice()
     }
 
     /// The flat parameters, to update.
     pub fn params_mut(&mut self) -> &mut [f32] {
-        &mut self.params
+        self.params.as_mut_slice()
     }
 
     /// `(W1, b1, W2, b2)`.
     pub fn parts(&self) -> (&[f32], &[f32], &[f32], f32) {
-        split(&self.params, self.hidden)
+        split_flat(self.params(), self.hidden)
     }
 
     /// The raw output for the active features of the side to move and of the other side.
     pub fn output(&self, stm: &[u16], other: &[u16]) -> f32 {
-        let h = self.hidden;
-        let (w1, b1, w2, b2) = self.parts();
-        let mut acc = vec![0.0; 2 * h];
-        let (acc_stm, acc_other) = acc.split_at_mut(h);
+        let hv = self.hidden / 8;
+        let (w1, b1, w2, b2) = split(&self.params.lanes, hv);
+        let mut acc = vec![F32x8::default(); 2 * hv];
+        let (acc_stm, acc_other) = acc.split_at_mut(hv);
         accumulate(acc_stm, b1, w1, stm);
         accumulate(acc_other, b1, w1, other);
+        let (w2_stm, w2_other) = w2.split_at(hv);
         b2 + match self.activation {
-            Activation::Screlu => dot::<Screlu>(acc_stm, &w2[..h]) + dot::<Screlu>(acc_other, &w2[h..]),
-            Activation::Crelu => dot::<Crelu>(acc_stm, &w2[..h]) + dot::<Crelu>(acc_other, &w2[h..]),
+            Activation::Screlu => dot::<Screlu>(acc_stm, w2_stm) + dot::<Screlu>(acc_other, w2_other),
+            Activation::Crelu => dot::<Crelu>(acc_stm, w2_stm) + dot::<Crelu>(acc_other, w2_other),
         }
     }
 
@@ -195,77 +262,93 @@ impl Network {
     }
 }
 
-/// Floats of an accumulator handled at once: eight AVX registers, so that a block of the
-/// accumulator stays in registers while the feature rows are added to it.
-const BLOCK: usize = 64;
+/// Registers of an accumulator handled at once: eight, so that a block of the accumulator
+/// stays in registers while the feature rows are added to it.
+const BLOCK: usize = 8;
+
+#[inline(always)]
+fn add(a: &mut F32x8, b: &F32x8) {
+    for l in 0..8 {
+        a.0[l] += b.0[l];
+    }
+}
 
 /// `acc = bias + sum of the rows of w1 for features`, a register block at a time.
 #[inline(always)]
-fn accumulate(acc: &mut [f32], bias: &[f32], w1: &[f32], features: &[u16]) {
-    let h = acc.len();
-    let whole = h / BLOCK * BLOCK;
+fn accumulate(acc: &mut [F32x8], bias: &[F32x8], w1: &[F32x8], features: &[u16]) {
+    let hv = acc.len();
+    let whole = hv / BLOCK * BLOCK;
     for base in (0..whole).step_by(BLOCK) {
-        let mut block: [f32; BLOCK] = bias[base..base + BLOCK].try_into().expect("block");
+        let mut block: [F32x8; BLOCK] = bias[base..base + BLOCK].try_into().expect("block");
         for &f in features {
-            let start = usize::from(f) * h + base;
-            let row: &[f32; BLOCK] = w1[start..start + BLOCK].try_into().expect("block");
+            let start = usize::from(f) * hv + base;
+            let row: &[F32x8; BLOCK] = w1[start..start + BLOCK].try_into().expect("block");
             for k in 0..BLOCK {
-                block[k] += row[k];
+                add(&mut block[k], &row[k]);
             }
         }
         acc[base..base + BLOCK].copy_from_slice(&block);
     }
-    if whole < h {
-        acc[whole..].copy_from_slice(&bias[whole..]);
+    for v in whole..hv {
+        let mut lane = bias[v];
         for &f in features {
-            let row = &w1[usize::from(f) * h + whole..usize::from(f) * h + h];
-            for (a, w) in acc[whole..].iter_mut().zip(row) {
-                *a += w;
-            }
+            add(&mut lane, &w1[usize::from(f) * hv + v]);
         }
+        acc[v] = lane;
     }
 }
 
 /// Adds `delta` to the rows of `grad_w1` for `features`, a register block at a time.
 #[inline(always)]
-fn scatter(grad_w1: &mut [f32], delta: &[f32], features: &[u16]) {
-    let h = delta.len();
-    let whole = h / BLOCK * BLOCK;
+fn scatter(grad_w1: &mut [F32x8], delta: &[F32x8], features: &[u16]) {
+    let hv = delta.len();
+    let whole = hv / BLOCK * BLOCK;
     for base in (0..whole).step_by(BLOCK) {
-        let block: &[f32; BLOCK] = delta[base..base + BLOCK].try_into().expect("block");
+        let block: [F32x8; BLOCK] = delta[base..base + BLOCK].try_into().expect("block");
         for &f in features {
-            let start = usize::from(f) * h + base;
-            let row: &mut [f32; BLOCK] = (&mut grad_w1[start..start + BLOCK]).try_into().expect("block");
+            let start = usize::from(f) * hv + base;
+            let row: &mut [F32x8; BLOCK] = (&mut grad_w1[start..start + BLOCK]).try_into().expect("block");
             for k in 0..BLOCK {
-                row[k] += block[k];
+                add(&mut row[k], &block[k]);
             }
         }
     }
     for &f in features {
-        let row = &mut grad_w1[usize::from(f) * h + whole..usize::from(f) * h + h];
+        let row = &mut grad_w1[usize::from(f) * hv + whole..usize::from(f) * hv + hv];
         for (g, d) in row.iter_mut().zip(&delta[whole..]) {
-            *g += d;
+            add(g, d);
         }
     }
 }
 
-/// `sum_j act(acc[j]) * w[j]`, with eight partial sums so that the loop vectorises.
+/// `sum_j act(acc[j]) * w[j]`, eight partial sums (one register).
 #[inline(always)]
-fn dot<A: Act>(acc: &[f32], w: &[f32]) -> f32 {
+fn dot<A: Act>(acc: &[F32x8], w: &[F32x8]) -> f32 {
     let mut lanes = [0.0f32; 8];
-    let (acc_chunks, w_chunks) = (acc.chunks_exact(8), w.chunks_exact(8));
-    let tail: f32 = acc_chunks.remainder().iter().zip(w_chunks.remainder()).map(|(&a, &w)| A::f(a) * w).sum();
-    for (a, w) in acc_chunks.zip(w_chunks) {
-        for k in 0..8 {
-            lanes[k] += A::f(a[k]) * w[k];
+    for (a, w) in acc.iter().zip(w) {
+        for ((sum, &a), &w) in lanes.iter_mut().zip(&a.0).zip(&w.0) {
+            *sum += A::f(a) * w;
         }
     }
-    lanes.iter().sum::<f32>() + tail
+    lanes.iter().sum()
 }
 
 #[inline(always)]
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
+}
+
+/// The output layer's backward pass for one accumulator, given `g`, the loss's derivative
+/// with respect to the output: adds to the output weights' gradient and sets `delta`, the
+/// derivative with respect to the accumulator.
+#[inline(always)]
+fn output_backward<A: Act>(g: f32, acc: &[F32x8], w2: &[F32x8], grad_w2: &mut [F32x8], delta: &mut [F32x8]) {
+    for (((a, w), gw), d) in acc.iter().zip(w2).zip(grad_w2.iter_mut()).zip(delta.iter_mut()) {
+        for l in 0..8 {
+            gw.0[l] += g * A::f(a.0[l]);
+            d.0[l] = g * w.0[l] * A::df(a.0[l]);
+        }
+    }
 }
 
 /// What a batch function needs besides the network: the positions, which ones, whether each
@@ -285,15 +368,15 @@ pub struct Batch<'a> {
 /// Adds `scale` times the gradient of the batch's summed loss to `grad`; returns the summed
 /// loss.
 #[inline(always)]
-fn gradient_body<A: Act>(h: usize, params: &[f32], batch: Batch<'_>, scale: f32, grad: &mut [f32]) -> f64 {
-    let (w1, b1, w2, b2) = split(params, h);
-    let (gw1, gb1, gw2, gb2) = split_mut(grad, h);
-    let (w2_stm, w2_other) = w2.split_at(h);
-    let (gw2_stm, gw2_other) = gw2.split_at_mut(h);
-    let mut scratch = vec![0.0f32; 4 * h];
-    let (acc, delta) = scratch.split_at_mut(2 * h);
-    let (acc_stm, acc_other) = acc.split_at_mut(h);
-    let (d_stm, d_other) = delta.split_at_mut(h);
+fn gradient_body<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>, scale: f32, grad: &mut [F32x8]) -> f64 {
+    let (w1, b1, w2, b2) = split(params, hv);
+    let (gw1, gb1, gw2, gb2) = split_mut(grad, hv);
+    let (w2_stm, w2_other) = w2.split_at(hv);
+    let (gw2_stm, gw2_other) = gw2.split_at_mut(hv);
+    let mut scratch = vec![F32x8::default(); 4 * hv];
+    let (acc, delta) = scratch.split_at_mut(2 * hv);
+    let (acc_stm, acc_other) = acc.split_at_mut(hv);
+    let (d_stm, d_other) = delta.split_at_mut(hv);
     let gathered = batch.data.gather(batch.indices, batch.mirror, batch.wdl);
     let mut loss = 0.0f64;
     for (stm, other, target) in gathered.positions() {
@@ -306,13 +389,12 @@ fn gradient_body<A: Act>(h: usize, params: &[f32], batch: Batch<'_>, scale: f32,
         let g = 2.0 * error * p * (1.0 - p) * scale;
 
         *gb2 += g;
-        for j in 0..h {
-            let (s, o) = (acc_stm[j], acc_other[j]);
-            gw2_stm[j] += g * A::f(s);
-            gw2_other[j] += g * A::f(o);
-            d_stm[j] = g * w2_stm[j] * A::df(s);
-            d_other[j] = g * w2_other[j] * A::df(o);
-            gb1[j] += d_stm[j] + d_other[j];
+        output_backward::<A>(g, acc_stm, w2_stm, gw2_stm, d_stm);
+        output_backward::<A>(g, acc_other, w2_other, gw2_other, d_other);
+        for ((gb, ds), dn) in gb1.iter_mut().zip(d_stm.iter()).zip(d_other.iter()) {
+            for l in 0..8 {
+                gb.0[l] += ds.0[l] + dn.0[l];
+            }
         }
         scatter(gw1, d_stm, stm);
         scatter(gw1, d_other, other);
@@ -322,16 +404,17 @@ fn gradient_body<A: Act>(h: usize, params: &[f32], batch: Batch<'_>, scale: f32,
 
 /// The summed loss of a batch, forward passes only.
 #[inline(always)]
-fn loss_body<A: Act>(h: usize, params: &[f32], batch: Batch<'_>) -> f64 {
-    let (w1, b1, w2, b2) = split(params, h);
-    let mut acc = vec![0.0f32; 2 * h];
-    let (acc_stm, acc_other) = acc.split_at_mut(h);
+fn loss_body<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>) -> f64 {
+    let (w1, b1, w2, b2) = split(params, hv);
+    let (w2_stm, w2_other) = w2.split_at(hv);
+    let mut acc = vec![F32x8::default(); 2 * hv];
+    let (acc_stm, acc_other) = acc.split_at_mut(hv);
     let gathered = batch.data.gather(batch.indices, batch.mirror, batch.wdl);
     let mut loss = 0.0f64;
     for (stm, other, target) in gathered.positions() {
         accumulate(acc_stm, b1, w1, stm);
         accumulate(acc_other, b1, w1, other);
-        let out = b2 + dot::<A>(acc_stm, &w2[..h]) + dot::<A>(acc_other, &w2[h..]);
+        let out = b2 + dot::<A>(acc_stm, w2_stm) + dot::<A>(acc_other, w2_other);
         let error = sigmoid(out) - target;
         loss += f64::from(error * error);
     }
@@ -340,14 +423,14 @@ fn loss_body<A: Act>(h: usize, params: &[f32], batch: Batch<'_>) -> f64 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn gradient_avx2<A: Act>(h: usize, params: &[f32], batch: Batch<'_>, scale: f32, grad: &mut [f32]) -> f64 {
-    gradient_body::<A>(h, params, batch, scale, grad)
+unsafe fn gradient_avx2<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>, scale: f32, grad: &mut [F32x8]) -> f64 {
+    gradient_body::<A>(hv, params, batch, scale, grad)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn loss_avx2<A: Act>(h: usize, params: &[f32], batch: Batch<'_>) -> f64 {
-    loss_body::<A>(h, params, batch)
+unsafe fn loss_avx2<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>) -> f64 {
+    loss_body::<A>(hv, params, batch)
 }
 
 fn has_avx2() -> bool {
@@ -361,30 +444,33 @@ fn has_avx2() -> bool {
     }
 }
 
-fn gradient_with<A: Act>(net: &Network, batch: Batch<'_>, scale: f32, grad: &mut [f32]) -> f64 {
+fn gradient_with<A: Act>(net: &Network, batch: Batch<'_>, scale: f32, grad: &mut [F32x8]) -> f64 {
+    let (hv, params) = (net.hidden / 8, &net.params.lanes[..]);
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU has AVX2 and FMA (checked just above).
-        return unsafe { gradient_avx2::<A>(net.hidden, &net.params, batch, scale, grad) };
+        return unsafe { gradient_avx2::<A>(hv, params, batch, scale, grad) };
     }
-    gradient_body::<A>(net.hidden, &net.params, batch, scale, grad)
+    gradient_body::<A>(hv, params, batch, scale, grad)
 }
 
 fn loss_with<A: Act>(net: &Network, batch: Batch<'_>) -> f64 {
+    let (hv, params) = (net.hidden / 8, &net.params.lanes[..]);
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU has AVX2 and FMA (checked just above).
-        return unsafe { loss_avx2::<A>(net.hidden, &net.params, batch) };
+        return unsafe { loss_avx2::<A>(hv, params, batch) };
     }
-    loss_body::<A>(net.hidden, &net.params, batch)
+    loss_body::<A>(hv, params, batch)
 }
 
 impl Network {
     /// Adds `scale` times the gradient of the batch's summed loss to `grad` (a flat vector
     /// laid out like the parameters) and returns the summed loss. Single-threaded: the
     /// trainer gives each thread its own part of the batch and its own `grad`.
-    pub fn add_gradient(&self, batch: Batch<'_>, scale: f32, grad: &mut [f32]) -> f64 {
-        assert_eq!(grad.len(), self.params.len(), "gradient length");
+    pub fn add_gradient(&self, batch: Batch<'_>, scale: f32, grad: &mut Flat) -> f64 {
+        assert_eq!(grad.len, self.params.len, "gradient length");
+        let grad = &mut grad.lanes[..];
         match self.activation {
             Activation::Screlu => gradient_with::<Screlu>(self, batch, scale, grad),
             Activation::Crelu => gradient_with::<Crelu>(self, batch, scale, grad),
@@ -433,15 +519,15 @@ mod tests {
     fn the_gradient_matches_finite_differences() {
         let data = positions();
         let indices: Vec<u32> = (0..data.len() as u32).collect();
-        // 70 neurons: a register block of 64 and a remainder.
-        for (hidden, activation) in [(6, Activation::Screlu), (6, Activation::Crelu), (70, Activation::Screlu)] {
+        // 72 neurons: a register block of 64 and a remainder.
+        for (hidden, activation) in [(8, Activation::Screlu), (8, Activation::Crelu), (72, Activation::Screlu)] {
             for mirror in [None, Some(5)] {
                 let net = tiny(hidden, activation);
                 let batch = Batch { data: &data, indices: &indices, mirror, wdl: 0.3 };
-                let mut grad = vec![0.0; net.params().len()];
+                let mut grad = Flat::zeros(net.params().len());
                 net.add_gradient(batch, 1.0, &mut grad);
                 let mut checked = 0;
-                for (k, &analytic) in grad.iter().enumerate() {
+                for (k, &analytic) in grad.as_slice().iter().enumerate() {
                     // W1 rows of inactive features have no gradient at all: check a few of
                     // them, and every parameter with one.
                     if analytic == 0.0 && k % 97 != 0 {
@@ -468,7 +554,7 @@ mod tests {
 
     #[test]
     fn the_float_eval_is_the_output_times_the_scale_from_the_side_to_move() {
-        let net = tiny(70, Activation::Screlu);
+        let net = tiny(72, Activation::Screlu);
         let white: Position = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap();
         // The same position with colours swapped and Black to move: the same for the mover.
         let black: Position = "4k3/4p3/8/8/8/8/8/4K3 b - - 0 1".parse().unwrap();
