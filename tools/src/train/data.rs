@@ -295,7 +295,8 @@ pub fn is_validation(game: u64, fraction: f64) -> bool {
     unit < fraction
 }
 
-/// Whether the file at `path` is text (`FEN | score | result` lines) rather than viriformat.
+/// Whether the file at `path` is text (`FEN | score | result` lines) rather than viriformat,
+/// judged by its first 512 bytes; other text is an error (viriformat is binary).
 pub fn sniff_text(path: &Path) -> Result<bool> {
     let mut head = Vec::with_capacity(512);
     std::fs::File::open(path)
@@ -303,7 +304,10 @@ pub fn sniff_text(path: &Path) -> Result<bool> {
         .take(512)
         .read_to_end(&mut head)?;
     let printable = head.iter().all(|&b| b.is_ascii_graphic() || b.is_ascii_whitespace());
-    Ok(printable && head.contains(&b'|'))
+    if printable && !head.is_empty() && !head.contains(&b'|') {
+        bail!("{}: text, but not `FEN | score | result` lines (--format forces a format)", path.display());
+    }
+    Ok(printable && !head.is_empty())
 }
 
 /// Reads every file into a training/validation split, holding out about `val_fraction` of
@@ -588,7 +592,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("bad.txt");
         std::fs::write(&path, "8/8/8/8/8/8/8/K1k5 w - - 0 1 | 0 | 0.5\n\nnot a fen | 0 | 1.0\n").unwrap();
-        let err = format!("{:#}", load(&[path], Format::Text, 0.0).err().unwrap());
+        let err = format!("{:#}", load(&[path.clone()], Format::Text, 0.0).err().unwrap());
         assert!(err.contains("bad.txt:3"), "{err}");
+        std::fs::write(&path, "[Event \"a PGN file\"]\n").unwrap();
+        let err = format!("{:#}", load(&[path], Format::Auto, 0.0).err().unwrap());
+        assert!(err.contains("not `FEN | score | result`"), "{err}");
     }
 }
