@@ -592,7 +592,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("bad.txt");
         std::fs::write(&path, "8/8/8/8/8/8/8/K1k5 w - - 0 1 | 0 | 0.5\n\nnot a fen | 0 | 1.0\n").unwrap();
-        let err = format!("{:#}", load(&[path.clone()], Format::Text, 0.0).err().unwrap());
+        let err = format!("{:#}", load(std::slice::from_ref(&path), Format::Text, 0.0).err().unwrap());
         assert!(err.contains("bad.txt:3"), "{err}");
         std::fs::write(&path, "[Event \"a PGN file\"]\n").unwrap();
         let err = format!("{:#}", load(&[path], Format::Auto, 0.0).err().unwrap());
