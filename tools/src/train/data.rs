@@ -266,7 +266,8 @@ impl Gathered {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
-    /// Text for a file that starts with printable characters and a `|`, viriformat otherwise.
+    /// Text for a file that starts with printable characters (which must be `FEN | score |
+    /// result` lines), viriformat otherwise.
     Auto,
     /// `FEN | score | result` lines, score and result from White's view.
     Text,

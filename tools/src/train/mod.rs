@@ -73,8 +73,8 @@ pub struct TrainArgs {
     /// Training data: `FEN | score | result` files (from `datagen`) or viriformat games.
     #[arg(required = true)]
     data: Vec<PathBuf>,
-    /// How the data files are written (auto: text if a file starts with printable text and
-    /// a `|`).
+    /// How the data files are written (auto: text if a file starts with printable text,
+    /// viriformat otherwise).
     #[arg(long, value_enum, default_value_t = Format::Auto)]
     format: Format,
     /// The network file to write (quantised, format v1); a summary goes to FILE.json.
