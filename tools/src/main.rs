@@ -19,6 +19,7 @@ mod matches;
 mod perft;
 mod pgn;
 mod suite;
+mod train;
 mod tune;
 
 use anyhow::Result;
@@ -78,6 +79,8 @@ enum Command {
     },
     /// Texel-tune the engine's evaluation weights on labelled positions.
     Tune(tune::TuneArgs),
+    /// Train an NNUE network from datagen output.
+    Train(train::TrainArgs),
     /// Play a match between UCI engines: clocks, openings in pairs, Elo and SPRT.
     Match(matches::MatchArgs),
     /// PGN files: validate every game, or convert them.
@@ -100,6 +103,7 @@ fn main() -> ExitCode {
         Command::Datagen(args) => datagen::run(&args),
         Command::Data { command } => data::run(&command),
         Command::Tune(args) => tune::run(&args),
+        Command::Train(args) => train::run(&args),
         Command::Bench(args) => bench::run(&args),
     };
     match result {

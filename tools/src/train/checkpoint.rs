@@ -1,0 +1,189 @@
+//! Float checkpoints: everything needed to continue a run exactly where it stopped.
+//!
+//! Layout (little-endian): magic `b"TEMPOCKP"`, `u32` version 1, `u32` H, `u32` activation
+//! code, `u32` epochs done, `u64` optimiser steps, `u32` best epoch, `f64` best loss, `u32`
+//! number of epoch records followed by that many `(f64 train loss, f64 validation loss or NaN,
+//! f64 positions/s, f64 learning rate)`; then four `f32` vectors of the parameter count:
+//! the current parameters, AdamW's two moments, and the best-validation parameters.
+
+use super::model::{param_count, Activation, Network};
+use super::optim::AdamW;
+use anyhow::{bail, Context, Result};
+use std::path::Path;
+
+const MAGIC: &[u8; 8] = b"TEMPOCKP";
+const VERSION: u32 = 1;
+
+/// One epoch's figures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpochRecord {
+    /// Mean training loss over the epoch.
+    pub train: f64,
+    /// Validation loss after the epoch, if there is a validation set.
+    pub val: Option<f64>,
+    /// Training positions per second.
+    pub speed: f64,
+    /// Learning rate used.
+    pub lr: f64,
+}
+
+/// A run's state after some epoch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// Epochs done.
+    pub epoch: u32,
+    /// The current network.
+    pub net: Network,
+    /// The optimiser's state.
+    pub opt: AdamW,
+    /// The network after the best epoch so far (by validation loss, or training loss
+    /// without a validation set).
+    pub best: Network,
+    /// That epoch (0: the starting network).
+    pub best_epoch: u32,
+    /// Its loss.
+    pub best_loss: f64,
+    /// Every epoch's figures, in order.
+    pub history: Vec<EpochRecord>,
+}
+
+impl Checkpoint {
+    /// The checkpoint as bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        for word in [VERSION, self.net.hidden() as u32, self.net.activation().code(), self.epoch] {
+            out.extend_from_slice(&word.to_le_bytes());
+        }
+        out.extend_from_slice(&self.opt.t.to_le_bytes());
+        out.extend_from_slice(&self.best_epoch.to_le_bytes());
+        out.extend_from_slice(&self.best_loss.to_le_bytes());
+        out.extend_from_slice(&(self.history.len() as u32).to_le_bytes());
+        for r in &self.history {
+            for x in [r.train, r.val.unwrap_or(f64::NAN), r.speed, r.lr] {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        for vector in [self.net.params(), &self.opt.m, &self.opt.v, self.best.params()] {
+            for x in vector {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// Reads a checkpoint from bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint> {
+        let mut reader = Reader(bytes);
+        if reader.take(8)? != MAGIC {
+            bail!("not a Tempo training checkpoint");
+        }
+        let version = reader.u32()?;
+        if version != VERSION {
+            bail!("checkpoint version {version}, expected {VERSION}");
+        }
+        let hidden = reader.u32()? as usize;
+        if hidden == 0 || hidden % 8 != 0 || hidden > 1 << 16 {
+            bail!("hidden size {hidden}: not a positive multiple of 8 (or absurdly large)");
+        }
+        let activation = Activation::from_code(reader.u32()?).context("unknown activation")?;
+        let epoch = reader.u32()?;
+        let t = reader.u64()?;
+        let best_epoch = reader.u32()?;
+        let best_loss = reader.f64()?;
+        let records = reader.u32()?;
+        let mut history = Vec::new();
+        for _ in 0..records {
+            let (train, val, speed, lr) = (reader.f64()?, reader.f64()?, reader.f64()?, reader.f64()?);
+            history.push(EpochRecord { train, val: (!val.is_nan()).then_some(val), speed, lr });
+        }
+        let n = param_count(hidden);
+        let mut vector = || -> Result<Vec<f32>> {
+            let bytes = reader.take(4 * n)?;
+            Ok(bytes.chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes"))).collect())
+        };
+        let (params, m, v, best) = (vector()?, vector()?, vector()?, vector()?);
+        if !reader.0.is_empty() {
+            bail!("{} bytes after the checkpoint's end", reader.0.len());
+        }
+        Ok(Checkpoint {
+            epoch,
+            net: Network::from_params(hidden, activation, params),
+            opt: AdamW { m, v, t },
+            best: Network::from_params(hidden, activation, best),
+            best_epoch,
+            best_loss,
+            history,
+        })
+    }
+
+    /// Writes the checkpoint to `path` (through a temporary file, so that an interrupted
+    /// write leaves no truncated checkpoint).
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let temporary = path.with_extension("ckpt.tmp");
+        std::fs::write(&temporary, self.to_bytes()).with_context(|| format!("cannot write {}", temporary.display()))?;
+        std::fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))
+    }
+
+    /// Reads the checkpoint at `path`.
+    pub fn load(path: &Path) -> Result<Checkpoint> {
+        let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        Checkpoint::from_bytes(&bytes).with_context(|| format!("{}", path.display()))
+    }
+}
+
+/// A cursor over bytes that fails cleanly at the end.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+        if self.0.len() < n {
+            bail!("checkpoint truncated");
+        }
+        let (head, tail) = self.0.split_at(n);
+        self.0 = tail;
+        Ok(head)
+    }
+
+    fn u32(&mut self) -> Result<u32> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into()?))
+    }
+
+    fn u64(&mut self) -> Result<u64> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into()?))
+    }
+
+    fn f64(&mut self) -> Result<f64> {
+        Ok(f64::from_le_bytes(self.take(8)?.try_into()?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_checkpoint_reads_back_as_written() {
+        let net = Network::random(8, Activation::Screlu, 1);
+        let mut opt = AdamW::new(net.params().len());
+        opt.m[3] = 0.5;
+        opt.v[7] = 0.25;
+        opt.t = 12;
+        let checkpoint = Checkpoint {
+            epoch: 3,
+            best: Network::random(8, Activation::Screlu, 2),
+            net,
+            opt,
+            best_epoch: 2,
+            best_loss: 0.031,
+            history: vec![
+                EpochRecord { train: 0.05, val: Some(0.04), speed: 1e6, lr: 0.001 },
+                EpochRecord { train: 0.04, val: None, speed: 2e6, lr: 0.0003 },
+            ],
+        };
+        let bytes = checkpoint.to_bytes();
+        assert_eq!(Checkpoint::from_bytes(&bytes).unwrap(), checkpoint);
+        assert!(Checkpoint::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+        assert!(Checkpoint::from_bytes(b"TEMPONNU").is_err());
+    }
+}

@@ -1,0 +1,631 @@
+//! `tempo-tools train`: Tempo's CPU trainer for NNUE networks.
+//!
+//! # The network
+//! `(768 -> H) x 2 -> 1`, a "perspective" network: one accumulator of H neurons for the side
+//! to move and one for the other side, computed by the same first layer from each side's 768
+//! piece-square features ([`data`] gives the feature index), then SCReLU (`clamp(x, 0, 1)^2`)
+//! and one output neuron over both accumulators, side to move's first. The output times 400
+//! is the evaluation in centipawns from the side to move's view. [`model`] has the float
+//! network, [`quantise`] the integer network the engine runs and its file format (v1).
+//!
+//! # Training
+//! - Data: `FEN | score | result` lines from `tempo-tools datagen` or viriformat games, both
+//!   labelled from White's view and turned to the side to move's ([`data`]).
+//! - Target: `wdl * result + (1 - wdl) * sigmoid(score / 400)`; prediction `sigmoid(out)`;
+//!   loss the mean squared error (the formulation of bullet and Viridithas, with the network's
+//!   400 centipawns per unit as the sigmoid's scale).
+//! - AdamW (beta1 0.9, beta2 0.999, decoupled weight decay `--wd`) on mini-batches of
+//!   `--batch` positions, every weight clipped to `[-1.98, 1.98]` after each step so that the
+//!   quantised network cannot overflow.
+//! - Learning rate: step decay, `--lr` times `--lr-gamma` every `--lr-drop` epochs
+//!   (`lr * gamma^((epoch - 1) / drop)`; `--lr-drop 0` keeps it constant).
+//! - Validation: about `--val` of the games (whole games: positions of one game share a
+//!   result, so splitting them would leak it) are held out by a fixed hash of the game's
+//!   number, the same for every seed; the network after the epoch with the best validation
+//!   loss is the one written.
+//! - `--mirror`: chess is symmetric under swapping the a- and h-files, except castling (the
+//!   king and rooks start asymmetrically, so a mirrored position with castling rights is not
+//!   a position of the same game). A position without castling rights, mirrored, is a
+//!   legal position with the same value and the same game result; each epoch, every such
+//!   position is mirrored with probability 1/2 (a coin seeded by the epoch and the position).
+//! - Parallelism: each batch is cut into one chunk per thread (`--threads`), each chunk's
+//!   gradient accumulated into its own buffer (only the rows of active features of the first
+//!   layer are touched), then the buffers are summed in a fixed order.
+//! - Determinism: initialisation, shuffles and mirror coins come from `--seed` and the epoch
+//!   number, so a run is a function of its data, its options and its number of threads
+//!   (which fixes how the float sums are grouped). A run resumed from a checkpoint continues
+//!   exactly as if it had not stopped.
+//!
+//! # Files
+//! - `--out net.nnue`: the quantised network (format v1), written at the end from the best
+//!   epoch; its SHA-256 is printed with the suggested lineage name
+//!   `tempo-<first 12 hex digits>.nnue`.
+//! - `net.nnue.json`: a summary (settings, data, positions, losses per epoch, best epoch,
+//!   hash) for the lineage record.
+//! - `--checkpoint-dir` (default: the output's directory): `<out stem>-epoch<N>.ckpt` after
+//!   every epoch, float weights and optimiser state ([`checkpoint`]). `--resume FILE` goes on
+//!   from one (same data and options); `--init FILE` starts a new run (fresh optimiser) from
+//!   a checkpoint's best network, to fine-tune a previous generation.
+
+mod checkpoint;
+pub mod data;
+pub mod model;
+pub mod optim;
+pub mod quantise;
+mod rng;
+
+use anyhow::{bail, Context, Result};
+use checkpoint::{Checkpoint, EpochRecord};
+use clap::Args;
+use data::{Dataset, Format};
+use indicatif::{ProgressBar, ProgressStyle};
+use model::{Activation, Batch, Flat, Network};
+use optim::AdamW;
+use rayon::prelude::*;
+use rng::{mix, Rng};
+use sha2::{Digest, Sha256};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Training data: `FEN | score | result` files (from `datagen`) or viriformat games.
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// How the data files are written (auto: text if a file starts with printable text,
+    /// viriformat otherwise).
+    #[arg(long, value_enum, default_value_t = Format::Auto)]
+    format: Format,
+    /// The network file to write (quantised, format v1); a summary goes to FILE.json.
+    #[arg(long)]
+    out: PathBuf,
+    /// Hidden neurons per accumulator (H, a multiple of 8).
+    #[arg(long, default_value_t = 128)]
+    hidden: usize,
+    /// Hidden activation; the file format supports only SCReLU (CReLU runs write checkpoints
+    /// only).
+    #[arg(long, value_enum, default_value_t = Activation::Screlu)]
+    activation: Activation,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 20)]
+    epochs: u32,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// AdamW learning rate.
+    #[arg(long, default_value_t = 0.001)]
+    lr: f64,
+    /// AdamW weight decay (decoupled: each step multiplies the weights by 1 - lr * wd).
+    #[arg(long, default_value_t = 0.01)]
+    wd: f64,
+    /// Multiply the learning rate by --lr-gamma every this many epochs (0: never).
+    #[arg(long, default_value_t = 8)]
+    lr_drop: u32,
+    /// Learning-rate factor at each drop.
+    #[arg(long, default_value_t = 0.3)]
+    lr_gamma: f64,
+    /// Weight of the game result in the target; the rest is the score's win probability.
+    #[arg(long, default_value_t = 0.3)]
+    wdl: f64,
+    /// Fraction of the games held out for validation.
+    #[arg(long, default_value_t = 0.05)]
+    val: f64,
+    /// Mirror positions without castling rights across the centre files, at random each epoch.
+    #[arg(long)]
+    mirror: bool,
+    /// Seed of the initial weights, shuffles and mirror coins.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: all cores). Results depend on it (float summation order).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Where to write a checkpoint after every epoch (default: the output's directory).
+    #[arg(long)]
+    checkpoint_dir: Option<PathBuf>,
+    /// Continue the run that wrote this checkpoint (same data and options).
+    #[arg(long, conflicts_with = "init")]
+    resume: Option<PathBuf>,
+    /// Start from this checkpoint's best network (fine-tuning), with a fresh optimiser.
+    #[arg(long)]
+    init: Option<PathBuf>,
+}
+
+/// The learning rate of `epoch` (from 1): step decay.
+fn learning_rate(args: &TrainArgs, epoch: u32) -> f64 {
+    let rate = match args.lr_drop {
+        0 => args.lr,
+        drop => args.lr * args.lr_gamma.powi(((epoch - 1) / drop) as i32),
+    };
+    // Nine significant digits: 0.0003, not 0.00030000000000000003, in the summary.
+    format!("{rate:.8e}").parse().unwrap_or(rate)
+}
+
+/// The mean loss over `data`, in parallel (fixed chunks summed in order).
+fn mean_loss(net: &Network, data: &Dataset, wdl: f32) -> f64 {
+    if data.is_empty() {
+        return f64::NAN;
+    }
+    let indices: Vec<u32> = (0..data.len() as u32).collect();
+    let sums: Vec<f64> =
+        indices.par_chunks(4096).map(|chunk| net.loss(Batch { data, indices: chunk, mirror: None, wdl })).collect();
+    sums.iter().sum::<f64>() / data.len() as f64
+}
+
+/// One thread's gradient buffer per chunk of a batch, reused from batch to batch.
+struct Gradients(Vec<Flat>);
+
+impl Gradients {
+    fn new(threads: usize, params: usize) -> Gradients {
+        Gradients((0..threads).map(|_| Flat::zeros(params)).collect())
+    }
+
+    /// Accumulates the mean gradient of `batch` (one chunk per buffer, in parallel), sums
+    /// the buffers into the first and zeroes the others; returns the summed loss.
+    fn compute(&mut self, net: &Network, batch: Batch<'_>) -> f64 {
+        const BLOCK: usize = 1 << 14;
+        let chunk = batch.indices.len().div_ceil(self.0.len()).max(1);
+        let scale = 1.0 / batch.indices.len() as f32;
+        let losses: Vec<f64> = batch
+            .indices
+            .par_chunks(chunk)
+            .zip(self.0.par_iter_mut())
+            .map(|(indices, grad)| net.add_gradient(Batch { indices, ..batch }, scale, grad))
+            .collect();
+        let (first, rest) = self.0.split_first_mut().expect("one thread at least");
+        first.as_mut_slice().par_chunks_mut(BLOCK).enumerate().for_each(|(b, sum)| {
+            for other in rest.iter() {
+                for (s, o) in sum.iter_mut().zip(&other.as_slice()[b * BLOCK..]) {
+                    *s += o;
+                }
+            }
+        });
+        rest.par_iter_mut().for_each(|g| g.as_mut_slice().fill(0.0));
+        losses.iter().sum()
+    }
+}
+
+/// The epoch's shuffled order of the training positions.
+fn epoch_order(len: usize, seed: u64, epoch: u32) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..len as u32).collect();
+    Rng::new(mix(seed ^ mix(u64::from(epoch)))).shuffle(&mut order);
+    order
+}
+
+/// The epoch's mirror coin salt, if mirroring.
+fn mirror_salt(args: &TrainArgs, epoch: u32) -> Option<u64> {
+    args.mirror.then(|| mix(args.seed.wrapping_add(0x6d69_7272_6f72) ^ mix(u64::from(epoch) << 1)))
+}
+
+/// Trains one epoch; returns the mean training loss and the positions per second.
+fn train_epoch(
+    args: &TrainArgs,
+    train: &Dataset,
+    state: &mut Checkpoint,
+    grads: &mut Gradients,
+    epoch: u32,
+    bar: &ProgressBar,
+) -> (f64, f64) {
+    let lr = learning_rate(args, epoch);
+    let order = epoch_order(train.len(), args.seed, epoch);
+    let mirror = mirror_salt(args, epoch);
+    let start = Instant::now();
+    let mut loss = 0.0;
+    let mut done = 0usize;
+    for indices in order.chunks(args.batch.max(1)) {
+        let batch = Batch { data: train, indices, mirror, wdl: args.wdl as f32 };
+        loss += grads.compute(&state.net, batch);
+        state.opt.step(state.net.params_mut(), grads.0[0].as_mut_slice(), lr as f32, args.wd as f32);
+        done += indices.len();
+        bar.set_position(done as u64);
+        bar.set_message(format!(
+            "{epoch}/{}, loss {:.5}, {:.0} pos/s",
+            args.epochs,
+            loss / done as f64,
+            done as f64 / start.elapsed().as_secs_f64()
+        ));
+    }
+    let speed = train.len() as f64 / start.elapsed().as_secs_f64().max(1e-9);
+    (loss / train.len().max(1) as f64, speed)
+}
+
+/// The starting state: a checkpoint to resume, a network to fine-tune, or random weights.
+fn initial_state(args: &TrainArgs, train: &Dataset, val: &Dataset) -> Result<Checkpoint> {
+    if let Some(path) = &args.resume {
+        let checkpoint = Checkpoint::load(path)?;
+        if checkpoint.net.hidden() != args.hidden || checkpoint.net.activation() != args.activation {
+            bail!(
+                "{} has H = {} and {:?}; this run asks for H = {} and {:?}",
+                path.display(),
+                checkpoint.net.hidden(),
+                checkpoint.net.activation(),
+                args.hidden,
+                args.activation
+            );
+        }
+        return Ok(checkpoint);
+    }
+    let net = match &args.init {
+        Some(path) => {
+            let best = Checkpoint::load(path)?.best;
+            if best.hidden() != args.hidden {
+                bail!("{} has H = {}; this run asks for H = {}", path.display(), best.hidden(), args.hidden);
+            }
+            Network::from_params(best.hidden(), args.activation, best.params().to_vec())
+        }
+        None => Network::random(args.hidden, args.activation, args.seed),
+    };
+    let judged = if val.is_empty() { train } else { val };
+    Ok(Checkpoint {
+        epoch: 0,
+        opt: AdamW::new(net.params().len()),
+        best: net.clone(),
+        best_loss: mean_loss(&net, judged, args.wdl as f32),
+        best_epoch: 0,
+        net,
+        history: Vec::new(),
+    })
+}
+
+fn checkpoint_path(args: &TrainArgs, epoch: u32) -> PathBuf {
+    let dir = match &args.checkpoint_dir {
+        Some(dir) => dir.clone(),
+        None => args.out.parent().map(Path::to_path_buf).unwrap_or_default(),
+    };
+    let stem = args.out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "net".into());
+    dir.join(format!("{stem}-epoch{epoch}.ckpt"))
+}
+
+/// `<out>.json`.
+fn summary_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".json");
+    PathBuf::from(name)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Runs the trainer.
+pub fn run(args: &TrainArgs) -> Result<bool> {
+    if args.hidden == 0 || args.hidden % 8 != 0 {
+        bail!("--hidden must be a positive multiple of 8");
+    }
+    if args.batch == 0 || !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.val) {
+        bail!("--batch must be positive, --wdl in [0, 1], --val in [0, 1)");
+    }
+    let threads = args.threads.unwrap_or_else(num_threads).max(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("starting threads")?;
+    pool.install(|| train(args, threads))
+}
+
+fn num_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
+    let loading = Instant::now();
+    let split = data::load(&args.data, args.format, args.val)?;
+    let (train, val) = (&split.train, &split.val);
+    outln!(
+        "{} positions from {} games: {} training, {} validation ({} skipped), read in {:.1} s",
+        train.len() + val.len(),
+        split.games,
+        train.len(),
+        val.len(),
+        split.skipped,
+        loading.elapsed().as_secs_f64()
+    )?;
+    if split.broken > 0 {
+        outln!("{} broken games skipped", split.broken)?;
+    }
+    if train.is_empty() {
+        bail!("no training positions");
+    }
+    if train.len() > u32::MAX as usize || val.len() > u32::MAX as usize {
+        bail!("more than 2^32 positions in one set: split the data");
+    }
+    if args.activation != Activation::Screlu {
+        outln!(
+            "--activation {:?}: the network file format has only SCReLU, so only checkpoints are written",
+            args.activation
+        )?;
+    }
+    if let Some(dir) = &args.checkpoint_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+
+    let mut state = initial_state(args, train, val)?;
+    let mut grads = Gradients::new(threads, state.net.params().len());
+    let bar =
+        if std::io::stderr().is_terminal() { ProgressBar::new(train.len() as u64) } else { ProgressBar::hidden() };
+    bar.set_style(ProgressStyle::with_template("epoch {msg} {bar:30} {pos}/{len}, eta {eta}").expect("valid template"));
+    for epoch in state.epoch + 1..=args.epochs {
+        bar.reset();
+        let (train_loss, speed) = train_epoch(args, train, &mut state, &mut grads, epoch, &bar);
+        let val_loss = (!val.is_empty()).then(|| mean_loss(&state.net, val, args.wdl as f32));
+        let judged = val_loss.unwrap_or(train_loss);
+        if judged < state.best_loss {
+            state.best = state.net.clone();
+            state.best_loss = judged;
+            state.best_epoch = epoch;
+        }
+        state.epoch = epoch;
+        let lr = learning_rate(args, epoch);
+        state.history.push(EpochRecord { train: train_loss, val: val_loss, speed, lr });
+        let path = checkpoint_path(args, epoch);
+        state.save(&path)?;
+        let val_text = val_loss.map_or("-".to_owned(), |v| format!("{v:.6}"));
+        bar.suspend(|| outln!("epoch {epoch}: train {train_loss:.6} val {val_text}, {speed:.0} pos/s"))?;
+    }
+    bar.finish_and_clear();
+    let startpos_cp = state.best.float_eval_cp(&tempo_core::Position::startpos());
+    outln!("best epoch {} (loss {:.6}); start position {startpos_cp:+.0} cp", state.best_epoch, state.best_loss)?;
+
+    let (sha, suggested) = if args.activation == Activation::Screlu {
+        let file = quantise::write(&state.best)?;
+        std::fs::write(&args.out, &file).with_context(|| format!("cannot write {}", args.out.display()))?;
+        let sha = hex(&Sha256::digest(&file));
+        let suggested = format!("tempo-{}.nnue", &sha[..12]);
+        outln!("network written to {} ({} bytes), sha256 {}", args.out.display(), file.len(), &sha[..12])?;
+        outln!("suggested name: {suggested}")?;
+        (Some(sha), Some(suggested))
+    } else {
+        (None, None)
+    };
+    let mut summary = summary(args, threads, &split, &state, sha, suggested);
+    summary["startpos_cp"] = serde_json::json!(startpos_cp);
+    let path = summary_path(&args.out);
+    std::fs::write(&path, serde_json::to_string_pretty(&summary)? + "\n")
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    outln!("summary written to {}", path.display())?;
+    Ok(true)
+}
+
+/// The run's record, for the network lineage.
+fn summary(
+    args: &TrainArgs,
+    threads: usize,
+    split: &data::Split,
+    state: &Checkpoint,
+    sha: Option<String>,
+    suggested: Option<String>,
+) -> serde_json::Value {
+    let epochs: Vec<serde_json::Value> = state
+        .history
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            serde_json::json!({
+                "epoch": i + 1,
+                "train_loss": r.train,
+                "val_loss": r.val,
+                "lr": r.lr,
+                "positions_per_second": r.speed.round(),
+            })
+        })
+        .collect();
+    let name = |p: &Path| p.display().to_string();
+    serde_json::json!({
+        "network": name(&args.out),
+        "sha256": sha,
+        "suggested_name": suggested,
+        "format_version": quantise::VERSION,
+        "architecture": format!("(768 -> {})x2 -> 1", args.hidden),
+        "hidden": args.hidden,
+        "activation": args.activation,
+        "data": args.data.iter().map(|p| name(p)).collect::<Vec<_>>(),
+        "data_format": args.format,
+        "games": split.games,
+        "train_positions": split.train.len(),
+        "val_positions": split.val.len(),
+        "skipped_positions": split.skipped,
+        "broken_games": split.broken,
+        "settings": {
+            "epochs": args.epochs,
+            "batch": args.batch,
+            "lr": args.lr,
+            "wd": args.wd,
+            "lr_schedule": "step",
+            "lr_drop": args.lr_drop,
+            "lr_gamma": args.lr_gamma,
+            "wdl": args.wdl,
+            "val": args.val,
+            "mirror": args.mirror,
+            "seed": args.seed,
+            "threads": threads,
+            "init": args.init.as_deref().map(name),
+            "resume": args.resume.as_deref().map(name),
+        },
+        "best_epoch": state.best_epoch,
+        "best_loss": state.best_loss,
+        "epochs": epochs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: TrainArgs,
+    }
+
+    fn args(line: &str) -> TrainArgs {
+        Cli::try_parse_from(std::iter::once("train").chain(line.split_whitespace())).unwrap().args
+    }
+
+    /// Positions of random games labelled by a simple rule (material balance), as text.
+    fn synthetic_file(path: &Path, games: usize, seed: u64) {
+        use std::fmt::Write as _;
+        use tempo_core::{Color, Position, Role};
+        let mut rng = Rng::new(seed);
+        let mut text = String::new();
+        for _ in 0..games {
+            let mut pos = Position::startpos();
+            let mut lines = Vec::new();
+            for _ in 0..60 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+                let value = |c: Color| {
+                    [(Role::Pawn, 100), (Role::Knight, 300), (Role::Bishop, 300), (Role::Rook, 500), (Role::Queen, 900)]
+                        .iter()
+                        .map(|&(r, v)| pos.pieces(c, r).count() as i32 * v)
+                        .sum::<i32>()
+                };
+                lines.push((pos.fen(), value(Color::White) - value(Color::Black)));
+            }
+            let last = lines.last().map_or(0, |l| l.1);
+            let result = if last > 200 {
+                "1.0"
+            } else if last < -200 {
+                "0.0"
+            } else {
+                "0.5"
+            };
+            for (fen, score) in lines {
+                let _ = writeln!(text, "{fen} | {score} | {result}");
+            }
+        }
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn training_lowers_the_loss_and_writes_the_network_and_summary() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data.txt");
+        synthetic_file(&data, 40, 1);
+        let out = dir.path().join("net.nnue");
+        let a = args(&format!(
+            "{} --out {} --hidden 16 --epochs 6 --batch 64 --lr 0.01 --threads 2 --val 0.1 --mirror",
+            data.display(),
+            out.display()
+        ));
+        assert!(run(&a).unwrap());
+        let file = std::fs::read(&out).unwrap();
+        assert_eq!(file.len(), quantise::file_size(16));
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(summary_path(&out)).unwrap()).unwrap();
+        let epochs = summary["epochs"].as_array().unwrap();
+        assert_eq!(epochs.len(), 6);
+        let loss = |i: usize, key: &str| epochs[i][key].as_f64().unwrap();
+        assert!(loss(5, "train_loss") < loss(0, "train_loss") * 0.8, "{summary}");
+        assert!(loss(5, "val_loss") < loss(0, "val_loss"), "{summary}");
+        let sha = summary["sha256"].as_str().unwrap();
+        assert_eq!(sha, hex(&Sha256::digest(&file)));
+        assert_eq!(summary["suggested_name"], format!("tempo-{}.nnue", &sha[..12]));
+        assert!(dir.path().join("net-epoch6.ckpt").exists());
+    }
+
+    #[test]
+    fn a_resumed_run_continues_identically() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data.txt");
+        synthetic_file(&data, 20, 2);
+        let common = "--hidden 8 --batch 50 --threads 2 --mirror --lr-drop 1 --seed 9";
+        let straight = dir.path().join("straight.nnue");
+        run(&args(&format!("{} --out {} --epochs 3 {common}", data.display(), straight.display()))).unwrap();
+        let first = dir.path().join("first");
+        run(&args(&format!(
+            "{} --out {} --epochs 1 --checkpoint-dir {} {common}",
+            data.display(),
+            first.join("resumed.nnue").display(),
+            first.display()
+        )))
+        .unwrap();
+        let resumed = dir.path().join("resumed.nnue");
+        run(&args(&format!(
+            "{} --out {} --epochs 3 --resume {} {common}",
+            data.display(),
+            resumed.display(),
+            first.join("resumed-epoch1.ckpt").display()
+        )))
+        .unwrap();
+        let a = Checkpoint::load(&dir.path().join("straight-epoch3.ckpt")).unwrap();
+        let b = Checkpoint::load(&dir.path().join("resumed-epoch3.ckpt")).unwrap();
+        // Everything but the measured speeds.
+        assert_eq!((a.epoch, &a.net, &a.opt, &a.best, a.best_epoch), (b.epoch, &b.net, &b.opt, &b.best, b.best_epoch));
+        assert_eq!(a.best_loss, b.best_loss);
+        let losses = |c: &Checkpoint| c.history.iter().map(|r| (r.train, r.val, r.lr)).collect::<Vec<_>>();
+        assert_eq!(losses(&a), losses(&b));
+        assert_eq!(std::fs::read(&straight).unwrap(), std::fs::read(&resumed).unwrap());
+
+        // --init starts a new run from the checkpoint's best network, with a fresh optimiser.
+        let init = dir.path().join("straight-epoch3.ckpt");
+        let fine = args(&format!("{} --out x --hidden 8 --init {}", data.display(), init.display()));
+        let split = data::load(&fine.data, fine.format, fine.val).unwrap();
+        let state = initial_state(&fine, &split.train, &split.val).unwrap();
+        assert_eq!((state.epoch, &state.net, state.opt.t), (0, &a.best, 0));
+        let wrong = args(&format!("{} --out x --hidden 16 --init {}", data.display(), init.display()));
+        assert!(initial_state(&wrong, &split.train, &split.val).is_err());
+    }
+
+    /// User and system CPU seconds of this process so far (Linux), to tell the trainer's
+    /// speed from a loaded machine's.
+    fn cpu_seconds() -> Option<f64> {
+        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let ticks: f64 = fields[11].parse::<f64>().ok()? + fields[12].parse::<f64>().ok()?;
+        Some(ticks / 100.0)
+    }
+
+    /// Training speed on positions of random games (more pieces than engine games, so a
+    /// pessimistic figure): `cargo test --release -p tempo-tools train::tests::throughput --
+    /// --ignored --nocapture`; `TEMPO_TRAIN_POSITIONS`, `TEMPO_TRAIN_HIDDEN` and
+    /// `TEMPO_TRAIN_THREADS` change the defaults (1M, 128, 2).
+    #[test]
+    #[ignore = "a measurement, for release builds"]
+    fn throughput() {
+        let var = |name: &str, default: usize| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+        let (count, hidden, threads) =
+            (var("TEMPO_TRAIN_POSITIONS", 1_000_000), var("TEMPO_TRAIN_HIDDEN", 128), var("TEMPO_TRAIN_THREADS", 2));
+        let mut rng = Rng::new(1);
+        let mut train = Dataset::new();
+        let mut pieces = 0usize;
+        while train.len() < count {
+            let mut pos = tempo_core::Position::startpos();
+            for ply in 0..160 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || train.len() == count {
+                    break;
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+                if ply >= 8 && !pos.is_check() {
+                    pieces += pos.occupied().count() as usize;
+                    train.push(&pos, (rng.below(600) as i16) - 300, rng.below(3) as f32 * 0.5);
+                }
+            }
+        }
+        let a = args(&format!("x --out y --hidden {hidden} --threads {threads}"));
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let val = Dataset::new();
+        let mut state = initial_state(&a, &train, &val).unwrap();
+        let mut grads = Gradients::new(threads, state.net.params().len());
+        eprintln!("{count} positions, {:.1} pieces each, H {hidden}, {threads} threads", pieces as f64 / count as f64);
+        for epoch in 1..=3 {
+            let cpu = cpu_seconds();
+            let (loss, speed) =
+                pool.install(|| train_epoch(&a, &train, &mut state, &mut grads, epoch, &ProgressBar::hidden()));
+            let per_cpu = cpu.zip(cpu_seconds()).map(|(a, b)| count as f64 / (b - a).max(1e-9));
+            eprintln!(
+                "epoch {epoch}: loss {loss:.5}, {speed:.0} pos/s wall, {:.0} pos/s per CPU-second",
+                per_cpu.unwrap_or(f64::NAN)
+            );
+        }
+    }
+
+    #[test]
+    fn the_learning_rate_drops_in_steps() {
+        let a = args("d --out n --lr 0.01 --lr-drop 2 --lr-gamma 0.5");
+        let rates: Vec<f64> = (1..=5).map(|e| learning_rate(&a, e)).collect();
+        assert_eq!(rates, [0.01, 0.01, 0.005, 0.005, 0.0025]);
+        assert_eq!(learning_rate(&args("d --out n --lr-drop 0"), 40), 0.001);
+    }
+}

@@ -1,0 +1,569 @@
+//! The float network, `(768 -> H) x 2 -> 1`, and its forward and backward passes.
+//!
+//! ```text
+//! acc_p[j] = b1[j] + sum over active features f of W1[f][j]          (j in 0..H, p = stm, other)
+//! out      = sum_j act(acc_stm[j]) * W2[j] + sum_j act(acc_other[j]) * W2[H + j] + b2
+//! eval_cp  = out * 400
+//! ```
+//!
+//! with `act` SCReLU (`clamp(x, 0, 1)^2`, what the v1 file format supports) or CReLU
+//! (`clamp(x, 0, 1)`). Both accumulators share `W1` and `b1`. The loss of one position is
+//! `(sigmoid(out) - target)^2`.
+//!
+//! Parameters live in one flat `f32` vector, `[W1 (768 x H, feature-major) | b1 (H) | W2 (2H)
+//! | b2]`, and so do gradients and optimiser moments. Only the rows of `W1` of active
+//! features are read in the forward pass and written in the backward pass. The H-length loops
+//! work on 32-byte-aligned eights of floats (H must be a multiple of 8) that the compiler
+//! vectorises; on x86-64 with AVX2 the batch functions are compiled a second time for it and
+//! chosen at run time.
+
+use super::data::{position_features, Dataset, INPUTS, MAX_ACTIVE};
+use super::rng::Rng;
+use tempo_core::Position;
+
+/// Centipawns per unit of network output.
+pub const SCALE: f32 = 400.0;
+/// Every weight is clipped to `[-CLIP, CLIP]` after each step, so that the quantised network's
+/// products cannot overflow `i16`.
+pub const CLIP: f32 = 1.98;
+
+/// The hidden layer's activation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Activation {
+    /// Squared clipped ReLU, `clamp(x, 0, 1)^2` (the file format's activation).
+    Screlu,
+    /// Clipped ReLU, `clamp(x, 0, 1)` (float experiments only: the file format has no code for it).
+    Crelu,
+}
+
+impl Activation {
+    /// The activation's code in checkpoints and network files (1 = SCReLU).
+    pub fn code(self) -> u32 {
+        match self {
+            Activation::Screlu => 1,
+            Activation::Crelu => 2,
+        }
+    }
+
+    /// The activation with this code.
+    pub fn from_code(code: u32) -> Option<Activation> {
+        match code {
+            1 => Some(Activation::Screlu),
+            2 => Some(Activation::Crelu),
+            _ => None,
+        }
+    }
+}
+
+/// An activation function and its derivative, for monomorphised inner loops.
+trait Act {
+    fn f(x: f32) -> f32;
+    fn df(x: f32) -> f32;
+}
+
+struct Screlu;
+impl Act for Screlu {
+    #[inline(always)]
+    fn f(x: f32) -> f32 {
+        let c = x.clamp(0.0, 1.0);
+        c * c
+    }
+    #[inline(always)]
+    fn df(x: f32) -> f32 {
+        if x > 0.0 && x < 1.0 {
+            2.0 * x
+        } else {
+            0.0
+        }
+    }
+}
+
+struct Crelu;
+impl Act for Crelu {
+    #[inline(always)]
+    fn f(x: f32) -> f32 {
+        x.clamp(0.0, 1.0)
+    }
+    #[inline(always)]
+    fn df(x: f32) -> f32 {
+        if x > 0.0 && x < 1.0 {
+            1.0
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Number of parameters of a network with `hidden` neurons.
+pub fn param_count(hidden: usize) -> usize {
+    INPUTS * hidden + hidden + 2 * hidden + 1
+}
+
+/// Eight floats aligned to 32 bytes: one AVX register. Parameters and gradients are stored
+/// in these, so that the compiler knows every row of the first layer to be aligned (H is a
+/// multiple of 8) and moves whole registers: with the workspace's `x86-64-v2` tuning it
+/// splits every unaligned 32-byte access in two, which costs a third of the speed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, align(32))]
+pub struct F32x8(pub [f32; 8]);
+
+/// A flat `f32` vector stored as aligned eights (zero-padded to a multiple of 8).
+#[derive(Clone, Debug)]
+pub struct Flat {
+    lanes: Vec<F32x8>,
+    len: usize,
+}
+
+impl Flat {
+    /// `len` zeros.
+    pub fn zeros(len: usize) -> Flat {
+        Flat { lanes: vec![F32x8::default(); len.div_ceil(8)], len }
+    }
+
+    /// A copy of `values`.
+    pub fn from_slice(values: &[f32]) -> Flat {
+        let mut flat = Flat::zeros(values.len());
+        flat.as_mut_slice().copy_from_slice(values);
+        flat
+    }
+
+    /// The values.
+    pub fn as_slice(&self) -> &[f32] {
+        // SAFETY: `F32x8` is `repr(C)` over `[f32; 8]` without padding (size 32 = 8 * 4), so
+        // the lanes are `8 * lanes.len() >= len` initialised floats, suitably aligned.
+        unsafe { std::slice::from_raw_parts(self.lanes.as_ptr().cast::<f32>(), self.len) }
+    }
+
+    /// The values, to change.
+    pub fn as_mut_slice(&mut self) -> &mut [f32] {
+        // SAFETY: as in `as_slice`, and the borrow of `self` is exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.lanes.as_mut_ptr().cast::<f32>(), self.len) }
+    }
+}
+
+impl PartialEq for Flat {
+    fn eq(&self, other: &Flat) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+/// `(W1, b1, W2, b2)` of a flat parameter vector.
+fn split_flat(params: &[f32], h: usize) -> (&[f32], &[f32], &[f32], f32) {
+    let (w1, rest) = params.split_at(INPUTS * h);
+    let (b1, rest) = rest.split_at(h);
+    let (w2, b2) = rest.split_at(2 * h);
+    (w1, b1, w2, b2[0])
+}
+
+/// `(W1, b1, W2, b2)` of a parameter vector in eights, `hv = H / 8` of them per row.
+#[inline(always)]
+fn split(params: &[F32x8], hv: usize) -> (&[F32x8], &[F32x8], &[F32x8], f32) {
+    let (w1, rest) = params.split_at(INPUTS * hv);
+    let (b1, rest) = rest.split_at(hv);
+    let (w2, b2) = rest.split_at(2 * hv);
+    (w1, b1, w2, b2[0].0[0])
+}
+
+#[inline(always)]
+fn split_mut(params: &mut [F32x8], hv: usize) -> (&mut [F32x8], &mut [F32x8], &mut [F32x8], &mut f32) {
+    let (w1, rest) = params.split_at_mut(INPUTS * hv);
+    let (b1, rest) = rest.split_at_mut(hv);
+    let (w2, b2) = rest.split_at_mut(2 * hv);
+    (w1, b1, w2, &mut b2[0].0[0])
+}
+
+/// The float network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    hidden: usize,
+    activation: Activation,
+    params: Flat,
+}
+
+impl Network {
+    /// A network with random weights: every parameter of a layer uniform in
+    /// `±1/sqrt(fan-in)` (768 for the first layer, 2H for the output).
+    ///
+    /// # Panics
+    /// If `hidden` is not a positive multiple of 8.
+    pub fn random(hidden: usize, activation: Activation, seed: u64) -> Network {
+        let mut rng = Rng::new(seed);
+        let mut params = vec![0.0; param_count(hidden)];
+        let first = 1.0 / (INPUTS as f32).sqrt();
+        let second = 1.0 / ((2 * hidden) as f32).sqrt();
+        for (k, p) in params.iter_mut().enumerate() {
+            let bound = if k < (INPUTS + 1) * hidden { first } else { second };
+            *p = (rng.unit() * 2.0 - 1.0) * bound;
+        }
+        Network::from_params(hidden, activation, params)
+    }
+
+    /// A network from its flat parameters (`param_count(hidden)` of them).
+    ///
+    /// # Panics
+    /// If `hidden` is not a positive multiple of 8, or the count is wrong.
+    pub fn from_params(hidden: usize, activation: Activation, params: Vec<f32>) -> Network {
+        assert!(hidden > 0 && hidden % 8 == 0, "H must be a positive multiple of 8");
+        assert_eq!(params.len(), param_count(hidden), "parameter count");
+        Network { hidden, activation, params: Flat::from_slice(&params) }
+    }
+
+    /// Hidden neurons per accumulator (H).
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The hidden layer's activation.
+    pub fn activation(&self) -> Activation {
+        self.activation
+    }
+
+    /// The flat parameters `[W1 | b1 | W2 | b2]`.
+    pub fn params(&self) -> &[f32] {
+        self.params.as_slice()
+    }
+
+    /// The flat parameters, to update.
+    pub fn params_mut(&mut self) -> &mut [f32] {
+        self.params.as_mut_slice()
+    }
+
+    /// `(W1, b1, W2, b2)`.
+    pub fn parts(&self) -> (&[f32], &[f32], &[f32], f32) {
+        split_flat(self.params(), self.hidden)
+    }
+
+    /// The raw output for the active features of the side to move and of the other side.
+    pub fn output(&self, stm: &[u16], other: &[u16]) -> f32 {
+        let hv = self.hidden / 8;
+        let (w1, b1, w2, b2) = split(&self.params.lanes, hv);
+        let mut acc = vec![F32x8::default(); 2 * hv];
+        let (acc_stm, acc_other) = acc.split_at_mut(hv);
+        accumulate(acc_stm, b1, w1, stm);
+        accumulate(acc_other, b1, w1, other);
+        let (w2_stm, w2_other) = w2.split_at(hv);
+        b2 + match self.activation {
+            Activation::Screlu => dot::<Screlu>(acc_stm, w2_stm) + dot::<Screlu>(acc_other, w2_other),
+            Activation::Crelu => dot::<Crelu>(acc_stm, w2_stm) + dot::<Crelu>(acc_other, w2_other),
+        }
+    }
+
+    /// The float network's evaluation of `pos` in centipawns from the side to move's view
+    /// (`out * 400`): what the engine's quantised network approximates. This is the helper for
+    /// comparing with `tempo_engine`'s NNUE evaluation of the written file; `tempo-tools` is a
+    /// binary, so such a test lives beside this module (a unit test can use both this and
+    /// `tempo_engine`, a dependency of the crate).
+    pub fn float_eval_cp(&self, pos: &Position) -> f32 {
+        let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+        let n = position_features(pos, pos.turn(), &mut stm);
+        position_features(pos, !pos.turn(), &mut other);
+        self.output(&stm[..n], &other[..n]) * SCALE
+    }
+}
+
+/// Registers of an accumulator handled at once: eight, so that a block of the accumulator
+/// stays in registers while the feature rows are added to it.
+const BLOCK: usize = 8;
+
+#[inline(always)]
+fn add(a: &mut F32x8, b: &F32x8) {
+    for l in 0..8 {
+        a.0[l] += b.0[l];
+    }
+}
+
+/// `acc = bias + sum of the rows of w1 for features`, a register block at a time.
+#[inline(always)]
+fn accumulate(acc: &mut [F32x8], bias: &[F32x8], w1: &[F32x8], features: &[u16]) {
+    let hv = acc.len();
+    let whole = hv / BLOCK * BLOCK;
+    for base in (0..whole).step_by(BLOCK) {
+        let mut block: [F32x8; BLOCK] = bias[base..base + BLOCK].try_into().expect("block");
+        for &f in features {
+            let start = usize::from(f) * hv + base;
+            let row: &[F32x8; BLOCK] = w1[start..start + BLOCK].try_into().expect("block");
+            for k in 0..BLOCK {
+                add(&mut block[k], &row[k]);
+            }
+        }
+        acc[base..base + BLOCK].copy_from_slice(&block);
+    }
+    for v in whole..hv {
+        let mut lane = bias[v];
+        for &f in features {
+            add(&mut lane, &w1[usize::from(f) * hv + v]);
+        }
+        acc[v] = lane;
+    }
+}
+
+/// Adds `delta` to the rows of `grad_w1` for `features`, a register block at a time.
+#[inline(always)]
+fn scatter(grad_w1: &mut [F32x8], delta: &[F32x8], features: &[u16]) {
+    let hv = delta.len();
+    let whole = hv / BLOCK * BLOCK;
+    for base in (0..whole).step_by(BLOCK) {
+        let block: [F32x8; BLOCK] = delta[base..base + BLOCK].try_into().expect("block");
+        for &f in features {
+            let start = usize::from(f) * hv + base;
+            let row: &mut [F32x8; BLOCK] = (&mut grad_w1[start..start + BLOCK]).try_into().expect("block");
+            for k in 0..BLOCK {
+                add(&mut row[k], &block[k]);
+            }
+        }
+    }
+    for &f in features {
+        let row = &mut grad_w1[usize::from(f) * hv + whole..usize::from(f) * hv + hv];
+        for (g, d) in row.iter_mut().zip(&delta[whole..]) {
+            add(g, d);
+        }
+    }
+}
+
+/// `sum_j act(acc[j]) * w[j]`, eight partial sums (one register).
+#[inline(always)]
+fn dot<A: Act>(acc: &[F32x8], w: &[F32x8]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    for (a, w) in acc.iter().zip(w) {
+        for ((sum, &a), &w) in lanes.iter_mut().zip(&a.0).zip(&w.0) {
+            *sum += A::f(a) * w;
+        }
+    }
+    lanes.iter().sum()
+}
+
+#[inline(always)]
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The output layer's backward pass for one accumulator, given `g`, the loss's derivative
+/// with respect to the output: adds to the output weights' gradient and sets `delta`, the
+/// derivative with respect to the accumulator.
+#[inline(always)]
+fn output_backward<A: Act>(g: f32, acc: &[F32x8], w2: &[F32x8], grad_w2: &mut [F32x8], delta: &mut [F32x8]) {
+    for (((a, w), gw), d) in acc.iter().zip(w2).zip(grad_w2.iter_mut()).zip(delta.iter_mut()) {
+        for l in 0..8 {
+            gw.0[l] += g * A::f(a.0[l]);
+            d.0[l] = g * w.0[l] * A::df(a.0[l]);
+        }
+    }
+}
+
+/// What a batch function needs besides the network: the positions, which ones, whether each
+/// is mirrored this epoch, and the target's result weight.
+#[derive(Clone, Copy)]
+pub struct Batch<'a> {
+    /// The positions.
+    pub data: &'a Dataset,
+    /// Indices into `data`.
+    pub indices: &'a [u32],
+    /// Mirror coin salt of this epoch (`None`: no mirroring).
+    pub mirror: Option<u64>,
+    /// Weight of the game result in the target.
+    pub wdl: f32,
+}
+
+/// Adds `scale` times the gradient of the batch's summed loss to `grad`; returns the summed
+/// loss.
+#[inline(always)]
+fn gradient_body<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>, scale: f32, grad: &mut [F32x8]) -> f64 {
+    let (w1, b1, w2, b2) = split(params, hv);
+    let (gw1, gb1, gw2, gb2) = split_mut(grad, hv);
+    let (w2_stm, w2_other) = w2.split_at(hv);
+    let (gw2_stm, gw2_other) = gw2.split_at_mut(hv);
+    let mut scratch = vec![F32x8::default(); 4 * hv];
+    let (acc, delta) = scratch.split_at_mut(2 * hv);
+    let (acc_stm, acc_other) = acc.split_at_mut(hv);
+    let (d_stm, d_other) = delta.split_at_mut(hv);
+    let gathered = batch.data.gather(batch.indices, batch.mirror, batch.wdl);
+    let mut loss = 0.0f64;
+    for (stm, other, target) in gathered.positions() {
+        accumulate(acc_stm, b1, w1, stm);
+        accumulate(acc_other, b1, w1, other);
+        let out = b2 + dot::<A>(acc_stm, w2_stm) + dot::<A>(acc_other, w2_other);
+        let p = sigmoid(out);
+        let error = p - target;
+        loss += f64::from(error * error);
+        let g = 2.0 * error * p * (1.0 - p) * scale;
+
+        *gb2 += g;
+        output_backward::<A>(g, acc_stm, w2_stm, gw2_stm, d_stm);
+        output_backward::<A>(g, acc_other, w2_other, gw2_other, d_other);
+        for ((gb, ds), dn) in gb1.iter_mut().zip(d_stm.iter()).zip(d_other.iter()) {
+            for l in 0..8 {
+                gb.0[l] += ds.0[l] + dn.0[l];
+            }
+        }
+        scatter(gw1, d_stm, stm);
+        scatter(gw1, d_other, other);
+    }
+    loss
+}
+
+/// The summed loss of a batch, forward passes only.
+#[inline(always)]
+fn loss_body<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>) -> f64 {
+    let (w1, b1, w2, b2) = split(params, hv);
+    let (w2_stm, w2_other) = w2.split_at(hv);
+    let mut acc = vec![F32x8::default(); 2 * hv];
+    let (acc_stm, acc_other) = acc.split_at_mut(hv);
+    let gathered = batch.data.gather(batch.indices, batch.mirror, batch.wdl);
+    let mut loss = 0.0f64;
+    for (stm, other, target) in gathered.positions() {
+        accumulate(acc_stm, b1, w1, stm);
+        accumulate(acc_other, b1, w1, other);
+        let out = b2 + dot::<A>(acc_stm, w2_stm) + dot::<A>(acc_other, w2_other);
+        let error = sigmoid(out) - target;
+        loss += f64::from(error * error);
+    }
+    loss
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn gradient_avx2<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>, scale: f32, grad: &mut [F32x8]) -> f64 {
+    gradient_body::<A>(hv, params, batch, scale, grad)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn loss_avx2<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>) -> f64 {
+    loss_body::<A>(hv, params, batch)
+}
+
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+fn gradient_with<A: Act>(net: &Network, batch: Batch<'_>, scale: f32, grad: &mut [F32x8]) -> f64 {
+    let (hv, params) = (net.hidden / 8, &net.params.lanes[..]);
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU has AVX2 and FMA (checked just above).
+        return unsafe { gradient_avx2::<A>(hv, params, batch, scale, grad) };
+    }
+    gradient_body::<A>(hv, params, batch, scale, grad)
+}
+
+fn loss_with<A: Act>(net: &Network, batch: Batch<'_>) -> f64 {
+    let (hv, params) = (net.hidden / 8, &net.params.lanes[..]);
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU has AVX2 and FMA (checked just above).
+        return unsafe { loss_avx2::<A>(hv, params, batch) };
+    }
+    loss_body::<A>(hv, params, batch)
+}
+
+impl Network {
+    /// Adds `scale` times the gradient of the batch's summed loss to `grad` (a flat vector
+    /// laid out like the parameters) and returns the summed loss. Single-threaded: the
+    /// trainer gives each thread its own part of the batch and its own `grad`.
+    pub fn add_gradient(&self, batch: Batch<'_>, scale: f32, grad: &mut Flat) -> f64 {
+        assert_eq!(grad.len, self.params.len, "gradient length");
+        let grad = &mut grad.lanes[..];
+        match self.activation {
+            Activation::Screlu => gradient_with::<Screlu>(self, batch, scale, grad),
+            Activation::Crelu => gradient_with::<Crelu>(self, batch, scale, grad),
+        }
+    }
+
+    /// The summed loss of the batch's positions.
+    pub fn loss(&self, batch: Batch<'_>) -> f64 {
+        match self.activation {
+            Activation::Screlu => loss_with::<Screlu>(self, batch),
+            Activation::Crelu => loss_with::<Crelu>(self, batch),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn positions() -> Dataset {
+        let mut data = Dataset::new();
+        for (fen, score, result) in [
+            ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", 30, 0.5),
+            ("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", 40, 1.0),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", -80, 0.0),
+            ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1", -450, 0.0),
+            ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 200, 0.5),
+        ] {
+            data.push(&fen.parse().unwrap(), score, result);
+        }
+        data
+    }
+
+    /// A tiny network whose parameters are spread enough for the activations to be neither
+    /// all zero nor all saturated.
+    fn tiny(hidden: usize, activation: Activation) -> Network {
+        let mut net = Network::random(hidden, activation, 7);
+        let mut rng = Rng::new(99);
+        for p in net.params_mut() {
+            *p = (rng.unit() * 2.0 - 1.0) * 0.3;
+        }
+        net
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences() {
+        let data = positions();
+        let indices: Vec<u32> = (0..data.len() as u32).collect();
+        // 72 neurons: a register block of 64 and a remainder.
+        for (hidden, activation) in [(8, Activation::Screlu), (8, Activation::Crelu), (72, Activation::Screlu)] {
+            for mirror in [None, Some(5)] {
+                let net = tiny(hidden, activation);
+                let batch = Batch { data: &data, indices: &indices, mirror, wdl: 0.3 };
+                let mut grad = Flat::zeros(net.params().len());
+                net.add_gradient(batch, 1.0, &mut grad);
+                let mut checked = 0;
+                for (k, &analytic) in grad.as_slice().iter().enumerate() {
+                    // W1 rows of inactive features have no gradient at all: check a few of
+                    // them, and every parameter with one.
+                    if analytic == 0.0 && k % 97 != 0 {
+                        continue;
+                    }
+                    let eps = 1e-3f32;
+                    let mut plus = net.clone();
+                    plus.params_mut()[k] += eps;
+                    let mut minus = net.clone();
+                    minus.params_mut()[k] -= eps;
+                    let numeric = (plus.loss(batch) - minus.loss(batch)) / (2.0 * f64::from(eps));
+                    let analytic = f64::from(analytic);
+                    let tolerance = 1e-4 + 2e-2 * numeric.abs().max(analytic.abs());
+                    assert!(
+                        (numeric - analytic).abs() <= tolerance,
+                        "{activation:?} param {k}: numeric {numeric} analytic {analytic}"
+                    );
+                    checked += 1;
+                }
+                assert!(checked > 100, "{checked}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_float_eval_is_the_output_times_the_scale_from_the_side_to_move() {
+        let net = tiny(72, Activation::Screlu);
+        let white: Position = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap();
+        // The same position with colours swapped and Black to move: the same for the mover.
+        let black: Position = "4k3/4p3/8/8/8/8/8/4K3 b - - 0 1".parse().unwrap();
+        let (a, b) = (net.float_eval_cp(&white), net.float_eval_cp(&black));
+        assert!((a - b).abs() < 1e-3, "{a} {b}");
+        let mut data = Dataset::new();
+        data.push(&white, 0, 0.5);
+        let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+        let n = data.fill(0, false, &mut stm, &mut other);
+        assert!((net.output(&stm[..n], &other[..n]) * SCALE - a).abs() < 1e-3);
+    }
+}

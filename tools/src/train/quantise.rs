@@ -1,0 +1,234 @@
+//! The quantised network file, format version 1: what the engine loads.
+//!
+//! Quantisation (`QA = 255`, `QB = 64`, rounding half away from zero):
+//!
+//! ```text
+//! W1q = round(W1 * QA) as i16,  b1q = round(b1 * QA) as i16
+//! W2q = round(W2 * QB) as i16,  b2q = round(b2 * QA * QB) as i32
+//! ```
+//!
+//! and the engine computes, in integers,
+//!
+//! ```text
+//! acc_p[j] = b1q[j] + sum W1q[f][j]                                   (i16)
+//! v_p[j]   = clamp(acc_p[j], 0, QA)                                   (i32)
+//! sum      = sum_j v_stm[j]^2 * W2q[j] + sum_j v_other[j]^2 * W2q[H + j]
+//! out      = sum / QA + b2q                 (division truncating toward zero)
+//! eval_cp  = out * 400 / (QA * QB)          (truncating)
+//! ```
+//!
+//! File layout, every integer little-endian:
+//!
+//! ```text
+//! offset  type            field
+//! 0       [u8; 8]         magic b"TEMPONNU"
+//! 8       u32             format version = 1
+//! 12      u32             input features = 768
+//! 16      u32             hidden size H
+//! 20      u32             activation: 1 = SCReLU (the only one v1 supports)
+//! 24      i32             QA = 255
+//! 28      i32             QB = 64
+//! 32      i32             SCALE = 400
+//! 36      u32             reserved = 0
+//! 40      i16[768 * H]    W1q, feature-major: the H weights of feature f at [f*H .. f*H + H)
+//!         i16[H]          b1q
+//!         i16[2 * H]      W2q: first H for the side to move's accumulator, then the other's
+//!         i32             b2q
+//! ```
+//!
+//! The weights were clipped to `[-1.98, 1.98]` in training, so `|W2q| <= 127` and the
+//! engine's `v * W2q` fits `i16`.
+
+use super::data::INPUTS;
+use super::model::{Activation, Network, SCALE};
+use anyhow::{bail, Result};
+
+/// The file's first eight bytes.
+pub const MAGIC: &[u8; 8] = b"TEMPONNU";
+/// The format version written.
+pub const VERSION: u32 = 1;
+/// Quantisation of the first layer (and of the activations).
+pub const QA: i32 = 255;
+/// Quantisation of the output weights.
+pub const QB: i32 = 64;
+/// Bytes before the weights.
+pub const HEADER_SIZE: usize = 40;
+
+/// The size of a version 1 file for `hidden` neurons.
+pub fn file_size(hidden: usize) -> usize {
+    HEADER_SIZE + 2 * INPUTS * hidden + 2 * hidden + 4 * hidden + 4
+}
+
+fn q16(x: f32, factor: i32) -> i16 {
+    (x * factor as f32).round() as i16
+}
+
+/// The network quantised into a version 1 file. Only SCReLU networks can be written.
+pub fn write(net: &Network) -> Result<Vec<u8>> {
+    if net.activation() != Activation::Screlu {
+        bail!("the network file format (v1) supports only the SCReLU activation, not {:?}", net.activation());
+    }
+    let h = net.hidden();
+    let (w1, b1, w2, b2) = net.parts();
+    let mut out = Vec::with_capacity(file_size(h));
+    out.extend_from_slice(MAGIC);
+    for word in [VERSION, INPUTS as u32, h as u32, Activation::Screlu.code()] {
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    for word in [QA, QB, SCALE as i32] {
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    out.extend_from_slice(&0u32.to_le_bytes());
+    for &w in w1.iter().chain(b1) {
+        out.extend_from_slice(&q16(w, QA).to_le_bytes());
+    }
+    for &w in w2 {
+        out.extend_from_slice(&q16(w, QB).to_le_bytes());
+    }
+    out.extend_from_slice(&((b2 * (QA * QB) as f32).round() as i32).to_le_bytes());
+    debug_assert_eq!(out.len(), file_size(h));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::data::{position_features, MAX_ACTIVE};
+    use crate::train::rng::Rng;
+    use tempo_core::Position;
+
+    fn u32_at(bytes: &[u8], at: usize) -> u32 {
+        u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+    }
+
+    fn i32_at(bytes: &[u8], at: usize) -> i32 {
+        i32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+    }
+
+    fn i16_at(bytes: &[u8], at: usize) -> i16 {
+        i16::from_le_bytes(bytes[at..at + 2].try_into().unwrap())
+    }
+
+    /// The engine's integer evaluation, written from the format description: reads the file
+    /// and computes with `i16` accumulators and `i32` sums, truncating divisions.
+    fn reference_eval(file: &[u8], pos: &Position) -> i32 {
+        let h = u32_at(file, 16) as usize;
+        let (qa, qb, scale) = (i32_at(file, 24), i32_at(file, 28), i32_at(file, 32));
+        let w1 = |f: usize, j: usize| i16_at(file, 40 + 2 * (f * h + j));
+        let b1 = |j: usize| i16_at(file, 40 + 2 * (768 * h + j));
+        let w2 = |j: usize| i32::from(i16_at(file, 40 + 2 * (769 * h + j)));
+        let b2 = i32_at(file, 40 + 2 * 771 * h);
+        let accumulator = |perspective| {
+            let mut features = [0u16; MAX_ACTIVE];
+            let n = position_features(pos, perspective, &mut features);
+            (0..h)
+                .map(|j| features[..n].iter().fold(b1(j), |acc, &f| acc.wrapping_add(w1(usize::from(f), j))))
+                .collect::<Vec<i16>>()
+        };
+        let (stm, other) = (accumulator(pos.turn()), accumulator(!pos.turn()));
+        let mut sum = 0i32;
+        for j in 0..h {
+            let v = i32::from(stm[j]).clamp(0, qa);
+            sum += v * v * w2(j);
+            let v = i32::from(other[j]).clamp(0, qa);
+            sum += v * v * w2(h + j);
+        }
+        let out = sum / qa + b2;
+        out * scale / (qa * qb)
+    }
+
+    /// Positions from random games (uniform legal moves), a few hundred.
+    fn random_positions(count: usize, seed: u64) -> Vec<Position> {
+        let mut rng = Rng::new(seed);
+        let mut positions = Vec::new();
+        while positions.len() < count {
+            let mut pos = Position::startpos();
+            for _ in 0..rng.below(120) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+            }
+            positions.push(pos);
+        }
+        positions
+    }
+
+    /// A network whose first-layer weights are uniform in `±w1` and output weights in `±w2`.
+    fn network(hidden: usize, seed: u64, w1: f32, w2: f32) -> Network {
+        let mut net = Network::random(hidden, Activation::Screlu, seed);
+        let mut rng = Rng::new(seed ^ 1);
+        let params = net.params_mut();
+        let w2_start = 769 * hidden;
+        for (k, p) in params.iter_mut().enumerate() {
+            let bound = if k < w2_start { w1 } else { w2 };
+            *p = (rng.unit() * 2.0 - 1.0) * bound;
+        }
+        net
+    }
+
+    /// The network with every weight moved to the nearest value the file can represent.
+    fn snapped(net: &Network) -> Network {
+        let h = net.hidden();
+        let mut snapped = net.clone();
+        for (k, p) in snapped.params_mut().iter_mut().enumerate() {
+            let factor = if k < 769 * h {
+                QA as f32
+            } else if k < 771 * h {
+                QB as f32
+            } else {
+                (QA * QB) as f32
+            };
+            *p = (*p * factor).round() / factor;
+        }
+        snapped
+    }
+
+    #[test]
+    fn the_file_has_the_exact_header_and_size() {
+        for hidden in [16, 128] {
+            let net = network(hidden, 3, 0.25, 1.98);
+            let file = write(&net).unwrap();
+            assert_eq!(file.len(), 40 + 2 * 768 * hidden + 2 * hidden + 4 * hidden + 4);
+            assert_eq!(file.len(), file_size(hidden));
+            assert_eq!(&file[..8], b"TEMPONNU");
+            let header: Vec<u32> = (8..40).step_by(4).map(|at| u32_at(&file, at)).collect();
+            assert_eq!(header, [1, 768, hidden as u32, 1, 255, 64, 400, 0]);
+            // First weights and last field at their offsets.
+            let (w1, b1, w2, b2) = net.parts();
+            assert_eq!(i16_at(&file, 40), (w1[0] * 255.0).round() as i16);
+            assert_eq!(i16_at(&file, 40 + 2 * 768 * hidden), (b1[0] * 255.0).round() as i16);
+            assert_eq!(i16_at(&file, 40 + 2 * 769 * hidden + 2), (w2[1] * 64.0).round() as i16);
+            assert_eq!(i32_at(&file, file.len() - 4), (b2 * 255.0 * 64.0).round() as i32);
+        }
+        let crelu = Network::random(8, Activation::Crelu, 1);
+        assert!(write(&crelu).unwrap_err().to_string().contains("SCReLU"));
+    }
+
+    #[test]
+    fn the_quantised_network_agrees_with_the_float_one() {
+        for (hidden, seed) in [(128, 11), (32, 12)] {
+            let positions = random_positions(300, seed);
+            // On the quantisation grid, only the integer divisions' truncations separate them.
+            let net = snapped(&network(hidden, seed, 0.25, 1.98));
+            let file = write(&net).unwrap();
+            for pos in &positions {
+                let (float, quantised) = (net.float_eval_cp(pos), reference_eval(&file, pos));
+                assert!((float - quantised as f32).abs() <= 1.5, "H {hidden}: {float} {quantised} {}", pos.fen());
+            }
+            // Off the grid, rounding the weights costs a few cp more: each accumulator is off by
+            // about sqrt(30) * 0.5 / 255 (30 pieces), and 256 such errors add up in the output.
+            let net = network(hidden, seed, 0.1, 0.5);
+            let file = write(&net).unwrap();
+            let (mut worst, mut total) = (0.0f32, 0.0f32);
+            for pos in &positions {
+                let difference = (net.float_eval_cp(pos) - reference_eval(&file, pos) as f32).abs();
+                worst = worst.max(difference);
+                total += difference;
+            }
+            let mean = total / positions.len() as f32;
+            assert!(mean <= 5.0 && worst <= 20.0, "H {hidden}: difference mean {mean} cp, worst {worst} cp");
+        }
+    }
+}
