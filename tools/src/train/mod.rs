@@ -567,60 +567,6 @@ mod tests {
         assert!(initial_state(&wrong, &split.train, &split.val).is_err());
     }
 
-    /// User and system CPU seconds of this process so far (Linux), to tell the trainer's
-    /// speed from a loaded machine's.
-    fn cpu_seconds() -> Option<f64> {
-        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-        let ticks: f64 = fields[11].parse::<f64>().ok()? + fields[12].parse::<f64>().ok()?;
-        Some(ticks / 100.0)
-    }
-
-    /// Training speed on positions of random games (more pieces than engine games, so a
-    /// pessimistic figure): `cargo test --release -p tempo-tools train::tests::throughput --
-    /// --ignored --nocapture`; `TEMPO_TRAIN_POSITIONS`, `TEMPO_TRAIN_HIDDEN` and
-    /// `TEMPO_TRAIN_THREADS` change the defaults (1M, 128, 2).
-    #[test]
-    #[ignore = "a measurement, for release builds"]
-    fn throughput() {
-        let var = |name: &str, default: usize| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
-        let (count, hidden, threads) =
-            (var("TEMPO_TRAIN_POSITIONS", 1_000_000), var("TEMPO_TRAIN_HIDDEN", 128), var("TEMPO_TRAIN_THREADS", 2));
-        let mut rng = Rng::new(1);
-        let mut train = Dataset::new();
-        let mut pieces = 0usize;
-        while train.len() < count {
-            let mut pos = tempo_core::Position::startpos();
-            for ply in 0..160 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() || train.len() == count {
-                    break;
-                }
-                pos.play_unchecked(moves[rng.below(moves.len())]);
-                if ply >= 8 && !pos.is_check() {
-                    pieces += pos.occupied().count() as usize;
-                    train.push(&pos, (rng.below(600) as i16) - 300, rng.below(3) as f32 * 0.5);
-                }
-            }
-        }
-        let a = args(&format!("x --out y --hidden {hidden} --threads {threads}"));
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        let val = Dataset::new();
-        let mut state = initial_state(&a, &train, &val).unwrap();
-        let mut grads = Gradients::new(threads, state.net.params().len());
-        eprintln!("{count} positions, {:.1} pieces each, H {hidden}, {threads} threads", pieces as f64 / count as f64);
-        for epoch in 1..=3 {
-            let cpu = cpu_seconds();
-            let (loss, speed) =
-                pool.install(|| train_epoch(&a, &train, &mut state, &mut grads, epoch, &ProgressBar::hidden()));
-            let per_cpu = cpu.zip(cpu_seconds()).map(|(a, b)| count as f64 / (b - a).max(1e-9));
-            eprintln!(
-                "epoch {epoch}: loss {loss:.5}, {speed:.0} pos/s wall, {:.0} pos/s per CPU-second",
-                per_cpu.unwrap_or(f64::NAN)
-            );
-        }
-    }
-
     #[test]
     fn the_learning_rate_drops_in_steps() {
         let a = args("d --out n --lr 0.01 --lr-drop 2 --lr-gamma 0.5");
