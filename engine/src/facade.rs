@@ -2,11 +2,12 @@
 //! text protocol (in the spirit of Stockfish's `Engine` class).
 
 use crate::error::EngineError;
-use crate::eval::{trace, EvalTrace};
+use crate::eval::nnue::embedded_network;
+use crate::eval::{nnue_evaluate, trace, EvalTrace, Network};
 use crate::events::{Event, SearchInfo};
 use crate::limits::Limits;
 use crate::options::{EngineOption, Options};
-use crate::score::{Score, Wdl, INFINITE};
+use crate::score::{Score, Value, Wdl, INFINITE};
 use crate::search::{Control, NodeCounter, Progress, RootMove, Shared, Worker};
 use crate::skill::Skill;
 use crate::time::TimeBudget;
@@ -47,6 +48,8 @@ pub struct Engine {
     control: Arc<Control>,
     handle: Option<JoinHandle<()>>,
     book: Option<Arc<Book>>,
+    /// The neural network, used when `UseNNUE` is on.
+    network: Option<Arc<Network>>,
     /// xorshift state for weighted book picks: varied from move to move, reproducible.
     book_rng: u64,
 }
@@ -80,6 +83,7 @@ impl Engine {
             control: Arc::new(Control::new(false, Instant::now())),
             handle: None,
             book: None,
+            network: embedded_network(),
             book_rng: 0x9e37_79b9_7f4a_7c15,
             options,
         }
@@ -164,6 +168,7 @@ impl Engine {
             EngineOption::LimitStrength(on) => self.options.limit_strength = on,
             EngineOption::Elo(elo) => self.options.elo = elo,
             EngineOption::OwnBook(on) => self.options.own_book = on,
+            EngineOption::UseNnue(on) => self.options.use_nnue = on,
         }
         Ok(())
     }
@@ -207,6 +212,26 @@ impl Engine {
         book.pick(&self.root, self.book_rng).filter(|m| allowed.contains(m))
     }
 
+    /// Sets the neural network searches evaluate with when `UseNNUE` is on; `None` goes back
+    /// to the network built into the engine (this build has none, so `None` leaves the
+    /// engine without a network and it evaluates by hand-crafted terms). A search already
+    /// running keeps the network it started with. Reading and parsing a file is the
+    /// caller's business ([`Network::from_bytes`]): the engine does no I/O.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        self.network = network.or_else(embedded_network);
+    }
+
+    /// The network `UseNNUE` would use, loaded or built in, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
+    }
+
+    /// The network searches evaluate with: the engine's network if `UseNNUE` is on, `None`
+    /// when they use the hand-crafted evaluation (`UseNNUE` off or no network).
+    pub fn active_network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref().filter(|_| self.options.use_nnue)
+    }
+
     /// Starts a new game: clears the hash table and every learnt statistic.
     ///
     /// # Errors
@@ -220,9 +245,16 @@ impl Engine {
         Ok(())
     }
 
-    /// The static evaluation of the current position with its breakdown.
+    /// The hand-crafted static evaluation of the current position with its breakdown
+    /// (whichever evaluation the search uses).
     pub fn evaluate(&self) -> EvalTrace {
         trace(&self.root)
+    }
+
+    /// The network's evaluation of the current position (side to move, centipawns) when the
+    /// search evaluates with one (see [`Engine::active_network`]), else `None`.
+    pub fn evaluate_nnue(&self) -> Option<Value> {
+        self.active_network().map(|network| nnue_evaluate(network, &self.root))
     }
 
     /// Starts searching the current position on background threads and returns at once.
@@ -265,6 +297,7 @@ impl Engine {
             moves,
             limits,
             options: self.options.clone(),
+            network: self.active_network().cloned(),
             start,
             on_event: Box::new(on_event),
         };
@@ -312,6 +345,8 @@ struct Job {
     moves: Vec<Move>,
     limits: Limits,
     options: Options,
+    /// The network to evaluate with, `None` for the hand-crafted evaluation.
+    network: Option<Arc<Network>>,
     start: Instant,
     on_event: Box<dyn FnMut(Event) + Send>,
 }
@@ -350,6 +385,7 @@ impl Job {
         };
         for worker in workers.iter_mut() {
             worker.prepare(&self.game_keys, &self.moves);
+            worker.set_network(self.network.clone());
         }
         let shown_lines = self.options.multipv;
         let show_wdl = self.options.show_wdl;
