@@ -248,7 +248,7 @@ impl Worker {
 
     /// The static evaluation of `pos`, the position at `ply`, for the side to move: the
     /// network's (incrementally, bounded to the non-mate range) or the hand-crafted one.
-    #[inline]
+    #[inline(always)]
     fn evaluate(&mut self, pos: &Position, ply: usize) -> Value {
         match &mut self.nnue {
             Some(nnue) => nnue.evaluate(ply, pos),

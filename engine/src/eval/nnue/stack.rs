@@ -75,7 +75,10 @@ impl AccumulatorStack {
 
     /// The network's evaluation of `pos`, the position at `ply`, for the side to move,
     /// bounded to the non-mate range of search values.
-    #[inline]
+    ///
+    /// Never inlined, so that the search's call site stays small and the hand-crafted path
+    /// beside it compiles as it did before NNUE existed.
+    #[inline(never)]
     pub(crate) fn evaluate(&mut self, ply: usize, pos: &Position) -> Value {
         let mut first = ply;
         while !self.entries[first].computed {
