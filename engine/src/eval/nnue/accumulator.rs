@@ -1,7 +1,7 @@
 //! A position's pair of accumulators (one per perspective): computed from scratch, updated by
 //! a move's feature changes, and turned into an evaluation by the output layer.
 
-use super::features::{feature_index, placements, Delta};
+use super::features::{feature_index, placements, Delta, Placement};
 use super::network::Network;
 use super::simd::{Row, Simd};
 use super::{QA, QB, SCALE};
@@ -44,20 +44,16 @@ impl Accumulator {
     #[inline]
     pub(crate) fn update_from(&mut self, parent: &Accumulator, delta: &Delta, network: &Network, simd: Simd) {
         for perspective in Color::ALL {
-            let mut added = [network.biases(); 2];
-            let mut added_count = 0;
-            for (piece, square) in delta.added() {
-                added[added_count] = network.feature_weights(feature_index(perspective, piece, square));
-                added_count += 1;
-            }
-            let mut removed = [network.biases(); 2];
-            let mut removed_count = 0;
-            for (piece, square) in delta.removed() {
-                removed[removed_count] = network.feature_weights(feature_index(perspective, piece, square));
-                removed_count += 1;
-            }
+            let rows = |placements: &[Placement]| -> [&Row; 2] {
+                let mut rows = [network.biases(); 2];
+                for (row, &(piece, square)) in rows.iter_mut().zip(placements) {
+                    *row = network.feature_weights(feature_index(perspective, piece, square));
+                }
+                rows
+            };
+            let (added, removed) = (delta.added(), delta.removed());
             let i = perspective.index();
-            simd.update(&mut self.0[i], &parent.0[i], &added[..added_count], &removed[..removed_count]);
+            simd.update(&mut self.0[i], &parent.0[i], &rows(added)[..added.len()], &rows(removed)[..removed.len()]);
         }
     }
 

@@ -22,10 +22,19 @@ pub(crate) type Placement = (Piece, Square);
 /// The pieces a move removes from squares and puts on squares: at most two of each
 /// (castling moves king and rook; a capture removes the mover and the captured piece, and
 /// puts the mover down). An empty delta is a null move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Delta {
-    removed: [Option<Placement>; 2],
-    added: [Option<Placement>; 2],
+    removed: [Placement; 2],
+    added: [Placement; 2],
+    removed_len: u8,
+    added_len: u8,
+}
+
+impl Default for Delta {
+    fn default() -> Delta {
+        let unused = (Piece::new(Color::White, Role::Pawn), Square::A1);
+        Delta { removed: [unused; 2], added: [unused; 2], removed_len: 0, added_len: 0 }
+    }
 }
 
 impl Delta {
@@ -39,44 +48,56 @@ impl Delta {
         let from = m.from();
         let to = m.to();
         let moved = Piece::new(us, pos.role_at(from).expect("a legal move starts on a piece"));
+        let mut delta = Delta::default();
         match m.kind() {
-            MoveKind::Normal => Delta {
-                removed: [Some((moved, from)), pos.piece_at(to).map(|captured| (captured, to))],
-                added: [Some((moved, to)), None],
-            },
-            MoveKind::Promotion(role) => Delta {
-                removed: [Some((moved, from)), pos.piece_at(to).map(|captured| (captured, to))],
-                added: [Some((Piece::new(us, role), to)), None],
-            },
+            MoveKind::Normal | MoveKind::Promotion(_) => {
+                delta.remove(moved, from);
+                if let Some(captured) = pos.piece_at(to) {
+                    delta.remove(captured, to);
+                }
+                let role = m.promotion_role().unwrap_or(moved.role);
+                delta.add(Piece::new(us, role), to);
+            }
             MoveKind::EnPassant => {
                 // The captured pawn stands beside `from`, on `to`'s file.
-                let captured = Square::from_coords(to.file(), from.rank());
-                Delta {
-                    removed: [Some((moved, from)), Some((Piece::new(!us, Role::Pawn), captured))],
-                    added: [Some((moved, to)), None],
-                }
+                delta.remove(moved, from);
+                delta.remove(Piece::new(!us, Role::Pawn), Square::from_coords(to.file(), from.rank()));
+                delta.add(moved, to);
             }
             MoveKind::Castle => {
                 // "King takes own rook": `to` is the rook's square, in Chess960 as well.
                 let rook = Piece::new(us, Role::Rook);
-                Delta {
-                    removed: [Some((moved, from)), Some((rook, to))],
-                    added: [Some((moved, m.castling_king_to())), Some((rook, m.castling_rook_to()))],
-                }
+                delta.remove(moved, from);
+                delta.remove(rook, to);
+                delta.add(moved, m.castling_king_to());
+                delta.add(rook, m.castling_rook_to());
             }
         }
+        delta
+    }
+
+    #[inline]
+    fn remove(&mut self, piece: Piece, square: Square) {
+        self.removed[usize::from(self.removed_len)] = (piece, square);
+        self.removed_len += 1;
+    }
+
+    #[inline]
+    fn add(&mut self, piece: Piece, square: Square) {
+        self.added[usize::from(self.added_len)] = (piece, square);
+        self.added_len += 1;
     }
 
     /// The pieces removed.
     #[inline]
-    pub(crate) fn removed(&self) -> impl Iterator<Item = Placement> + '_ {
-        self.removed.iter().flatten().copied()
+    pub(crate) fn removed(&self) -> &[Placement] {
+        &self.removed[..usize::from(self.removed_len)]
     }
 
     /// The pieces put down.
     #[inline]
-    pub(crate) fn added(&self) -> impl Iterator<Item = Placement> + '_ {
-        self.added.iter().flatten().copied()
+    pub(crate) fn added(&self) -> &[Placement] {
+        &self.added[..usize::from(self.added_len)]
     }
 }
 

@@ -144,21 +144,30 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     #[allow(unused_unsafe)] // the arithmetic intrinsics are safe here since Rust 1.87, not before
     pub(super) unsafe fn update(dst: &mut Row, src: &Row, adds: &[&Row], subs: &[&Row]) {
-        for chunk in 0..CHUNKS {
-            // SAFETY: AVX2 is available (the caller's contract). `chunk < CHUNKS`, so each
-            // pointer addresses 32 in-bounds bytes of a `Row` (HIDDEN lanes = 2 * HIDDEN
-            // bytes); a `Row` is 64-byte aligned and the offset `chunk * 32` is a multiple of
-            // 32, as `_mm256_load_si256`/`_mm256_store_si256` require. `dst` is a unique
-            // borrow, so the store aliases none of the loaded rows.
-            unsafe {
-                let mut v = _mm256_load_si256(lane_ptr(src, chunk));
-                for row in adds {
-                    v = _mm256_add_epi16(v, _mm256_load_si256(lane_ptr(row, chunk)));
+        // The whole row stays in registers (HIDDEN / 16 of them) while the rows are added,
+        // so each weight row costs one pass of loads and adds.
+        // SAFETY: AVX2 is available (the caller's contract). Every `chunk < CHUNKS`, so each
+        // pointer addresses 32 in-bounds bytes of a `Row` (HIDDEN lanes = 2 * HIDDEN bytes);
+        // a `Row` is 64-byte aligned and the offset `chunk * 32` is a multiple of 32, as
+        // `_mm256_load_si256`/`_mm256_store_si256` require. `dst` is a unique borrow, so the
+        // stores alias none of the loaded rows.
+        unsafe {
+            let mut sums = [_mm256_setzero_si256(); CHUNKS];
+            for (chunk, sum) in sums.iter_mut().enumerate() {
+                *sum = _mm256_load_si256(lane_ptr(src, chunk));
+            }
+            for row in adds {
+                for (chunk, sum) in sums.iter_mut().enumerate() {
+                    *sum = _mm256_add_epi16(*sum, _mm256_load_si256(lane_ptr(row, chunk)));
                 }
-                for row in subs {
-                    v = _mm256_sub_epi16(v, _mm256_load_si256(lane_ptr(row, chunk)));
+            }
+            for row in subs {
+                for (chunk, sum) in sums.iter_mut().enumerate() {
+                    *sum = _mm256_sub_epi16(*sum, _mm256_load_si256(lane_ptr(row, chunk)));
                 }
-                _mm256_store_si256(dst.0[chunk * 16..].as_mut_ptr().cast(), v);
+            }
+            for (chunk, sum) in sums.iter().enumerate() {
+                _mm256_store_si256(dst.0[chunk * 16..].as_mut_ptr().cast(), *sum);
             }
         }
     }

@@ -474,7 +474,7 @@ fn incremental_accumulators_agree_even_when_they_wrap() {
 
 #[test]
 fn the_delta_of_each_move_kind() {
-    let placed = |d: &Delta| (d.removed().count(), d.added().count());
+    let placed = |d: &Delta| (d.removed().len(), d.added().len());
     let start = Position::startpos();
     let e4 = start.legal_moves().iter().copied().find(|m| format!("{m:?}") == "e2e4").unwrap();
     assert_eq!(placed(&Delta::of_move(&start, e4)), (1, 1));
@@ -492,13 +492,13 @@ fn the_delta_of_each_move_kind() {
     let ep = pos("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
     let exf6 = ep.legal_moves().iter().copied().find(|m| m.is_en_passant()).unwrap();
     let delta = Delta::of_move(&ep, exf6);
-    let removed: Vec<String> = delta.removed().map(|(p, s)| format!("{}{s}", p.char())).collect();
+    let removed: Vec<String> = delta.removed().iter().map(|(p, s)| format!("{}{s}", p.char())).collect();
     assert_eq!(removed, ["Pe5", "pf5"]);
     let promo = pos("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1");
     let gxh1 = promo.legal_moves().iter().copied().find(|m| format!("{m:?}") == "g2h1q").unwrap();
     let delta = Delta::of_move(&promo, gxh1);
-    let removed: Vec<String> = delta.removed().map(|(p, s)| format!("{}{s}", p.char())).collect();
-    let added: Vec<String> = delta.added().map(|(p, s)| format!("{}{s}", p.char())).collect();
+    let removed: Vec<String> = delta.removed().iter().map(|(p, s)| format!("{}{s}", p.char())).collect();
+    let added: Vec<String> = delta.added().iter().map(|(p, s)| format!("{}{s}", p.char())).collect();
     assert_eq!((removed, added), (vec!["pg2".to_owned(), "Nh1".to_owned()], vec!["qh1".to_owned()]));
     assert_eq!(placed(&Delta::default()), (0, 0));
 }
