@@ -87,10 +87,10 @@
 //! The accumulators are the expensive part (768 x H weights) and change little from move
 //! to move: a quiet move lifts one piece and puts it down elsewhere, so the child's
 //! accumulator is the parent's minus one weight row plus another. The search keeps one pair
-//! of accumulators per ply ([`stack`]), records each move's feature changes when it makes
-//! the move and applies them only when an evaluation is asked for (many nodes end on a
-//! transposition-table hit or a draw without one). Only the root is computed from scratch.
-//! The output layer (2 x H multiply-adds) runs at every evaluation.
+//! of accumulators per ply ([`stack`]) and updates the next ply's by the move's feature
+//! changes whenever it makes a move (measured faster than deferring the update until an
+//! evaluation is needed; see [`stack`]). Only the root is computed from scratch; a null move
+//! copies. The output layer (2 x H multiply-adds) runs at every evaluation.
 //!
 //! Layout, one job per module: [`network`] (the weights and the file format), [`features`]
 //! (feature indices and a move's changes), [`accumulator`] (a pair of accumulators, from

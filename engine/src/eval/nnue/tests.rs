@@ -406,13 +406,11 @@ fn swap_case(s: &str) -> String {
     s.chars().map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect()
 }
 
-/// Follows random games with an accumulator stack, evaluating at random plies (so that
-/// pending updates pile up over several plies), and checks every evaluation against the
-/// from-scratch one.
+/// Follows random games (with null moves) with an accumulator stack, as the search does,
+/// and checks every ply's accumulators and evaluation against from-scratch ones.
 fn check_incremental(weights: &Weights, simd_label: &str) -> Played {
     let network = Arc::new(weights.network());
     let mut stack = AccumulatorStack::new(Arc::clone(&network));
-    let mut rng = Rng(7);
     let mut played = Played::default();
     random_walks(8, 6, |ply, parent, m, child| {
         if ply == 0 {
@@ -432,16 +430,14 @@ fn check_incremental(weights: &Weights, simd_label: &str) -> Played {
                 stack.push_null(ply);
             }
         }
-        if rng.below(3) == 0 || m.is_some_and(|m| m.is_castle() || m.is_en_passant() || m.is_promotion()) {
-            let expected = nnue_evaluate(&network, child).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-            assert_eq!(stack.evaluate(ply + 1, child), expected, "{simd_label}: {}", child.fen());
-            assert_eq!(
-                *stack.accumulator(ply + 1),
-                Accumulator::refresh(&network, child, Simd::SCALAR),
-                "{simd_label}: {}",
-                child.fen()
-            );
-        }
+        assert_eq!(
+            *stack.accumulator(ply + 1),
+            Accumulator::refresh(&network, child, Simd::SCALAR),
+            "{simd_label}: {}",
+            child.fen()
+        );
+        let expected = nnue_evaluate(&network, child).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        assert_eq!(stack.evaluate(ply + 1, child), expected, "{simd_label}: {}", child.fen());
     });
     played
 }
