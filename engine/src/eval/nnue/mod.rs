@@ -109,6 +109,8 @@ mod simd;
 pub(crate) mod stack;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+pub(crate) use tests::random_network;
 
 pub use network::{Network, NetworkError};
 

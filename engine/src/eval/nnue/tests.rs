@@ -108,6 +108,12 @@ impl Weights {
     }
 }
 
+/// A network of random weights within the trainer's clipping (for tests elsewhere in the
+/// crate).
+pub(crate) fn random_network(seed: u64) -> Network {
+    Weights::random(seed).network()
+}
+
 /// A version 1 header for `hidden` neurons, changed by `edit` (which gets the 40 bytes).
 fn header(hidden: u32, edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
     let mut h = b"TEMPONNU".to_vec();
