@@ -3,10 +3,12 @@
 //! behaviour (any functional change alters it) and is the same on every machine; nodes
 //! per second measures speed.
 
+use crate::eval::Network;
 use crate::limits::Limits;
 use crate::search::{Control, NodeCounter, Shared, Worker};
 use crate::time::TimeBudget;
 use crate::tt::TranspositionTable;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tempo_core::Position;
 
@@ -82,7 +84,21 @@ impl BenchReport {
 /// # Panics
 /// If a built-in position fails to parse (a test guards the list) or the table cannot be
 /// allocated.
-pub fn run_bench(depth: u32, hash_mb: usize, mut progress: impl FnMut(usize, &str) + Send) -> BenchReport {
+pub fn run_bench(depth: u32, hash_mb: usize, progress: impl FnMut(usize, &str) + Send) -> BenchReport {
+    run_bench_with_network(depth, hash_mb, None, progress)
+}
+
+/// [`run_bench`] evaluating with `network` (`None`: the hand-crafted evaluation, which is
+/// what the bench signature counts).
+///
+/// # Panics
+/// As [`run_bench`].
+pub fn run_bench_with_network(
+    depth: u32,
+    hash_mb: usize,
+    network: Option<Arc<Network>>,
+    mut progress: impl FnMut(usize, &str) + Send,
+) -> BenchReport {
     let tt = TranspositionTable::new(hash_mb).expect("bench hash table fits in memory");
     let limits = Limits::depth(depth);
     let start = Instant::now();
@@ -93,6 +109,7 @@ pub fn run_bench(depth: u32, hash_mb: usize, mut progress: impl FnMut(usize, &st
             .stack_size(64 * 1024 * 1024)
             .spawn_scoped(scope, || {
                 let mut worker = Worker::new(0);
+                worker.set_network(network);
                 for (i, fen) in BENCH_FENS.iter().enumerate() {
                     progress(i, fen);
                     let pos: Position = fen.parse().expect("bench positions are valid");

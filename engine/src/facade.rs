@@ -2,11 +2,12 @@
 //! text protocol (in the spirit of Stockfish's `Engine` class).
 
 use crate::error::EngineError;
-use crate::eval::{trace, EvalTrace};
+use crate::eval::nnue::embedded_network;
+use crate::eval::{nnue_evaluate, trace, EvalTrace, Network};
 use crate::events::{Event, SearchInfo};
 use crate::limits::Limits;
 use crate::options::{EngineOption, Options};
-use crate::score::{Score, Wdl, INFINITE};
+use crate::score::{Score, Value, Wdl, INFINITE};
 use crate::search::{Control, NodeCounter, Progress, RootMove, Shared, Worker};
 use crate::skill::Skill;
 use crate::time::TimeBudget;
@@ -47,6 +48,11 @@ pub struct Engine {
     control: Arc<Control>,
     handle: Option<JoinHandle<()>>,
     book: Option<Arc<Book>>,
+    /// The neural network, used when `UseNNUE` is on.
+    network: Option<Arc<Network>>,
+    /// The network the last search evaluated with (`None`: the hand-crafted evaluation).
+    /// The hash table stores static evaluations, so it is cleared when this changes.
+    searched_with: Option<Arc<Network>>,
     /// xorshift state for weighted book picks: varied from move to move, reproducible.
     book_rng: u64,
 }
@@ -80,6 +86,8 @@ impl Engine {
             control: Arc::new(Control::new(false, Instant::now())),
             handle: None,
             book: None,
+            network: embedded_network(),
+            searched_with: None,
             book_rng: 0x9e37_79b9_7f4a_7c15,
             options,
         }
@@ -164,6 +172,7 @@ impl Engine {
             EngineOption::LimitStrength(on) => self.options.limit_strength = on,
             EngineOption::Elo(elo) => self.options.elo = elo,
             EngineOption::OwnBook(on) => self.options.own_book = on,
+            EngineOption::UseNnue(on) => self.options.use_nnue = on,
         }
         Ok(())
     }
@@ -207,6 +216,29 @@ impl Engine {
         book.pick(&self.root, self.book_rng).filter(|m| allowed.contains(m))
     }
 
+    /// Sets the neural network searches evaluate with when `UseNNUE` is on; `None` goes back
+    /// to the network built into the engine (this build has none, so `None` leaves the
+    /// engine without a network and it evaluates by hand-crafted terms). A search already
+    /// running keeps the network it started with. A search whose evaluation (this network,
+    /// another, or hand-crafted terms, as `UseNNUE` says) differs from the previous search's
+    /// starts with a cleared hash table, whose stored evaluations belong to the other one.
+    /// Reading and parsing a file is the caller's business ([`Network::from_bytes`]): the
+    /// engine does no I/O.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        self.network = network.or_else(embedded_network);
+    }
+
+    /// The network `UseNNUE` would use, loaded or built in, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
+    }
+
+    /// The network searches evaluate with: the engine's network if `UseNNUE` is on, `None`
+    /// when they use the hand-crafted evaluation (`UseNNUE` off or no network).
+    pub fn active_network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref().filter(|_| self.options.use_nnue)
+    }
+
     /// Starts a new game: clears the hash table and every learnt statistic.
     ///
     /// # Errors
@@ -220,9 +252,16 @@ impl Engine {
         Ok(())
     }
 
-    /// The static evaluation of the current position with its breakdown.
+    /// The hand-crafted static evaluation of the current position with its breakdown
+    /// (whichever evaluation the search uses).
     pub fn evaluate(&self) -> EvalTrace {
         trace(&self.root)
+    }
+
+    /// The network's evaluation of the current position (side to move, centipawns) when the
+    /// search evaluates with one (see [`Engine::active_network`]), else `None`.
+    pub fn evaluate_nnue(&self) -> Option<Value> {
+        self.active_network().map(|network| nnue_evaluate(network, &self.root))
     }
 
     /// Starts searching the current position on background threads and returns at once.
@@ -241,6 +280,7 @@ impl Engine {
         let moves: Vec<Move> =
             legal.iter().copied().filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m)).collect();
         self.control = Arc::new(Control::new(limits.ponder, start));
+        let network = self.evaluation_for_search();
         if let Some(book_move) = self.book_move(&limits, &moves) {
             // Answer from the book on the search thread, so that events arrive exactly as
             // after a search: asynchronously, `BestMove` once and last.
@@ -265,6 +305,7 @@ impl Engine {
             moves,
             limits,
             options: self.options.clone(),
+            network,
             start,
             on_event: Box::new(on_event),
         };
@@ -275,6 +316,22 @@ impl Engine {
             .map_err(|_| EngineError::Busy)?;
         self.handle = Some(handle);
         Ok(())
+    }
+
+    /// The network the next search evaluates with (`None`: hand-crafted terms). When that
+    /// is not the evaluation of the previous search, the hash table is cleared: its stored
+    /// static evaluations, and the scores built on them, are another evaluation's.
+    fn evaluation_for_search(&mut self) -> Option<Arc<Network>> {
+        let network = self.active_network().cloned();
+        let same = match (&network, &self.searched_with) {
+            (Some(next), Some(last)) => Arc::ptr_eq(next, last),
+            (next, last) => next.is_none() && last.is_none(),
+        };
+        if !same {
+            self.tt.clear();
+            self.searched_with.clone_from(&network);
+        }
+        network
     }
 
     /// Asks the running search (if any) to stop; its best move follows promptly.
@@ -312,6 +369,8 @@ struct Job {
     moves: Vec<Move>,
     limits: Limits,
     options: Options,
+    /// The network to evaluate with, `None` for the hand-crafted evaluation.
+    network: Option<Arc<Network>>,
     start: Instant,
     on_event: Box<dyn FnMut(Event) + Send>,
 }
@@ -350,6 +409,7 @@ impl Job {
         };
         for worker in workers.iter_mut() {
             worker.prepare(&self.game_keys, &self.moves);
+            worker.set_network(self.network.clone());
         }
         let shown_lines = self.options.multipv;
         let show_wdl = self.options.show_wdl;
@@ -448,4 +508,48 @@ fn info_line(shared: &Shared<'_>, rm: &RootMove, depth: i32, index: usize, show_
         time,
         pv: rm.pv.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::nnue::random_network;
+
+    /// Runs a depth-4 search and tells whether the root is in the hash table afterwards.
+    fn search_and_probe(engine: &mut Engine) -> bool {
+        engine.go(Limits::depth(4), |_| {}).unwrap();
+        engine.wait();
+        engine.tt.probe(engine.root.key(), 0).is_some()
+    }
+
+    #[test]
+    fn the_hash_table_is_cleared_when_the_evaluation_changes() {
+        let mut engine = Engine::new();
+        let key = engine.root.key();
+        assert!(search_and_probe(&mut engine));
+        // Same evaluation: the table is kept.
+        engine.evaluation_for_search();
+        assert!(engine.tt.probe(key, 0).is_some());
+        // A network loaded but not in use changes nothing.
+        let network = Arc::new(random_network(1));
+        engine.set_network(Some(Arc::clone(&network)));
+        engine.evaluation_for_search();
+        assert!(engine.tt.probe(key, 0).is_some());
+        // UseNNUE on: hand-crafted entries go.
+        engine.set_option(EngineOption::UseNnue(true)).unwrap();
+        assert!(engine.evaluation_for_search().is_some_and(|n| Arc::ptr_eq(&n, &network)));
+        assert!(engine.tt.probe(key, 0).is_none());
+        assert!(search_and_probe(&mut engine));
+        // Another network: cleared again; the same one again: kept.
+        engine.set_network(Some(Arc::new(random_network(2))));
+        engine.evaluation_for_search();
+        assert!(engine.tt.probe(key, 0).is_none());
+        assert!(search_and_probe(&mut engine));
+        engine.evaluation_for_search();
+        assert!(engine.tt.probe(key, 0).is_some());
+        // Back to hand-crafted terms: cleared.
+        engine.set_option(EngineOption::UseNnue(false)).unwrap();
+        assert!(engine.evaluation_for_search().is_none());
+        assert!(engine.tt.probe(key, 0).is_none());
+    }
 }

@@ -61,7 +61,12 @@ pub const OPTION_SPECS: &[OptionSpec] = &[
         kind: OptionKind::Spin { default: MAX_ELO as i64, min: MIN_ELO as i64, max: MAX_ELO as i64 },
     },
     OptionSpec { name: "OwnBook", kind: OptionKind::Check { default: false } },
+    OptionSpec { name: "UseNNUE", kind: OptionKind::Check { default: DEFAULT_USE_NNUE } },
 ];
+
+/// `UseNNUE` is on by default exactly when the engine embeds a network (this build embeds
+/// none: see `eval::nnue::EMBEDDED`).
+const DEFAULT_USE_NNUE: bool = crate::eval::nnue::EMBEDDED.is_some();
 
 /// One option assignment, typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +93,9 @@ pub enum EngineOption {
     Elo(u32),
     /// Play from the opening book (see [`crate::Engine::set_book`]) while it has a move.
     OwnBook(bool),
+    /// Evaluate with the neural network (see [`crate::Engine::set_network`]) instead of the
+    /// hand-crafted evaluation. Without a network the hand-crafted evaluation stays in use.
+    UseNnue(bool),
 }
 
 impl EngineOption {
@@ -127,6 +135,7 @@ impl EngineOption {
             "UCI_LimitStrength" => EngineOption::LimitStrength(flag()?),
             "UCI_Elo" => EngineOption::Elo(int()? as u32),
             "OwnBook" => EngineOption::OwnBook(flag()?),
+            "UseNNUE" => EngineOption::UseNnue(flag()?),
             _ => unreachable!("every spec name is handled"),
         })
     }
@@ -155,6 +164,8 @@ pub struct Options {
     pub elo: u32,
     /// Book moves first.
     pub own_book: bool,
+    /// Evaluate with the network when one is loaded.
+    pub use_nnue: bool,
 }
 
 impl Default for Options {
@@ -170,6 +181,7 @@ impl Default for Options {
             limit_strength: false,
             elo: MAX_ELO,
             own_book: false,
+            use_nnue: DEFAULT_USE_NNUE,
         }
     }
 }
@@ -184,6 +196,9 @@ mod tests {
         assert_eq!(EngineOption::parse("Move Overhead", "0"), Ok(EngineOption::MoveOverhead(Duration::ZERO)));
         assert_eq!(EngineOption::parse("clear hash", ""), Ok(EngineOption::ClearHash));
         assert_eq!(EngineOption::parse("UCI_ShowWDL", "TRUE"), Ok(EngineOption::ShowWdl(true)));
+        assert_eq!(EngineOption::parse("usennue", "true"), Ok(EngineOption::UseNnue(true)));
+        // On by default exactly when a network is built in (none is yet).
+        assert_eq!(Options::default().use_nnue, crate::eval::nnue::EMBEDDED.is_some());
         assert!(matches!(EngineOption::parse("Hash", "0"), Err(OptionError::OutOfRange { .. })));
         assert!(matches!(EngineOption::parse("Hash", "x"), Err(OptionError::OutOfRange { .. })));
         assert!(matches!(EngineOption::parse("Ponder", "yes"), Err(OptionError::NotBoolean { .. })));

@@ -4,7 +4,8 @@
 //! negative extensions, multi-cut). One [`Worker`] runs
 //! per thread; threads share only the transposition table and the stop flag (Lazy SMP).
 
-use crate::eval::{evaluate_with, PawnTable};
+use crate::eval::nnue::stack::AccumulatorStack;
+use crate::eval::{evaluate_with, Network, PawnTable};
 use crate::history::{move_context, piece_index, stat_bonus, History, NO_CONTEXT};
 use crate::limits::Limits;
 use crate::movepick::{gives_check, is_quiet, MovePicker, OrderingContext};
@@ -13,6 +14,7 @@ use crate::see::see_ge;
 use crate::time::TimeBudget;
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tempo_core::{Move, MoveFilter, MoveList, Position, Role};
 
@@ -183,6 +185,9 @@ pub struct Worker {
     pub id: usize,
     history: History,
     pawns: PawnTable,
+    /// The NNUE accumulators when the search evaluates with a network; `None` for the
+    /// hand-crafted evaluation.
+    nnue: Option<AccumulatorStack>,
     stack: Vec<StackEntry>,
     /// Keys of the game before the root, then of the current search path (excluding the
     /// current node): repetition detection looks back through it.
@@ -209,6 +214,7 @@ impl Worker {
             id,
             history: History::new(),
             pawns: PawnTable::new(),
+            nnue: None,
             stack: vec![StackEntry::default(); MAX_PLY + STACK_OFFSET + 4],
             keys: Vec::with_capacity(1024),
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
@@ -228,6 +234,26 @@ impl Worker {
     /// Forgets all learnt statistics (new game).
     pub fn clear(&mut self) {
         self.history.clear();
+    }
+
+    /// Chooses the evaluation of the following searches: `Some` network for NNUE, `None` for
+    /// the hand-crafted evaluation.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        match network {
+            Some(network) if self.nnue.as_ref().is_some_and(|s| Arc::ptr_eq(s.network(), &network)) => {}
+            Some(network) => self.nnue = Some(AccumulatorStack::new(network)),
+            None => self.nnue = None,
+        }
+    }
+
+    /// The static evaluation of `pos`, the position at `ply`, for the side to move: the
+    /// network's (incrementally, bounded to the non-mate range) or the hand-crafted one.
+    #[inline(always)]
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> Value {
+        match &mut self.nnue {
+            Some(nnue) => nnue.evaluate(ply, pos),
+            None => evaluate_with(pos, &mut self.pawns),
+        }
     }
 
     /// Nodes searched by this worker in the current search.
@@ -272,6 +298,10 @@ impl Worker {
         let multipv = sh.multipv.min(self.root_moves.len()).max(1);
         let mut last_best: Option<Move> = None;
         let mut stable_iterations = 0;
+        if let Some(nnue) = &mut self.nnue {
+            // The only accumulators computed from scratch: every other ply updates its parent's.
+            nnue.set_root(root);
+        }
 
         for depth in 1..=max_depth {
             if self.stopped(sh) {
@@ -490,7 +520,7 @@ impl Worker {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return if in_check { DRAW } else { evaluate_with(pos, &mut self.pawns) };
+                return if in_check { DRAW } else { self.evaluate(pos, ply) };
             }
             // Step 4. Mate distance pruning: no line can be better than mating right here.
             alpha = alpha.max(mated_in(ply));
@@ -524,7 +554,7 @@ impl Worker {
         let (static_eval, eval) = if in_check {
             (NO_EVAL, NO_EVAL)
         } else if let Some(e) = tt_entry {
-            let raw = if e.eval.abs() < MATE_BOUND { e.eval } else { evaluate_with(pos, &mut self.pawns) };
+            let raw = if e.eval.abs() < MATE_BOUND { e.eval } else { self.evaluate(pos, ply) };
             let better = match e.bound {
                 Bound::Exact => true,
                 Bound::Lower => e.value > raw,
@@ -532,7 +562,7 @@ impl Worker {
             };
             (raw, if better && !is_mate_score(e.value) { e.value } else { raw })
         } else {
-            let raw = evaluate_with(pos, &mut self.pawns);
+            let raw = self.evaluate(pos, ply);
             (raw, raw)
         };
         self.st_mut(ply).static_eval = static_eval;
@@ -577,6 +607,9 @@ impl Worker {
                 let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
                 let mut child = *pos;
                 child.play_null();
+                if let Some(nnue) = &mut self.nnue {
+                    nnue.push_null(ply);
+                }
                 self.st_mut(ply).current = None;
                 self.st_mut(ply).context = NO_CONTEXT;
                 self.keys.push(key);
@@ -735,6 +768,9 @@ impl Worker {
             let mut child = *pos;
             child.play_unchecked(m);
             sh.tt.prefetch(child.key());
+            if let Some(nnue) = &mut self.nnue {
+                nnue.push_move(ply, pos, m);
+            }
             let context = move_context(pos, m);
             self.st_mut(ply).current = Some(m);
             self.st_mut(ply).context = context;
@@ -898,7 +934,7 @@ impl Worker {
         }
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { evaluate_with(pos, &mut self.pawns) };
+            return if in_check { DRAW } else { self.evaluate(pos, ply) };
         }
 
         // Step 2. Transposition table lookup (any stored depth is enough here).
@@ -926,7 +962,7 @@ impl Worker {
         } else {
             static_eval = match tt_entry {
                 Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
-                _ => evaluate_with(pos, &mut self.pawns),
+                _ => self.evaluate(pos, ply),
             };
             best_value = static_eval;
             if let Some(e) = tt_entry {
@@ -979,6 +1015,9 @@ impl Worker {
             let mut child = *pos;
             child.play_unchecked(m);
             sh.tt.prefetch(child.key());
+            if let Some(nnue) = &mut self.nnue {
+                nnue.push_move(ply, pos, m);
+            }
             self.st_mut(ply).current = Some(m);
             self.st_mut(ply).context = move_context(pos, m);
             self.keys.push(key);

@@ -124,8 +124,43 @@ fn pair(v: S) -> String {
     format!("{} {}", pawns(v.0), pawns(v.1))
 }
 
-/// The evaluation table (`eval`), White's point of view.
+/// The evaluation table (`eval`) of the hand-crafted evaluation, White's point of view.
 pub fn eval_table(pos: &Position, t: &EvalTrace) -> String {
+    let mut s = hand_crafted_table(t);
+    let stm = if pos.turn() == Color::White { t.white_value } else { -t.white_value };
+    let _ = write!(
+        s,
+        "Final evaluation: {} (white side), {} (side to move)",
+        pawns(t.white_value).trim(),
+        pawns(stm).trim()
+    );
+    s
+}
+
+/// `eval` when the search evaluates with the network: the hand-crafted table for reference,
+/// then the network's evaluation `nnue` (centipawns, side to move), which is the final one.
+pub fn nnue_eval_table(pos: &Position, t: &EvalTrace, nnue: i32) -> String {
+    let mut s = hand_crafted_table(t);
+    let view = |stm: i32| if pos.turn() == Color::White { stm } else { -stm };
+    let hce_stm = view(t.white_value);
+    let _ = writeln!(
+        s,
+        "Hand-crafted evaluation: {} (white side), {} (side to move) (not used: UseNNUE is on)",
+        pawns(t.white_value).trim(),
+        pawns(hce_stm).trim()
+    );
+    let _ = writeln!(s, "NNUE evaluation: {} (white side), {} (side to move)", signed(view(nnue)), signed(nnue));
+    let _ = write!(s, "Final evaluation: {} (white side) [NNUE]", signed(view(nnue)));
+    s
+}
+
+/// Pawns with a sign: `+0.34`, `-1.20`.
+fn signed(v: i32) -> String {
+    format!("{:+.2}", f64::from(v) / 100.0)
+}
+
+/// The hand-crafted evaluation's terms, phase and scale, one line each.
+fn hand_crafted_table(t: &EvalTrace) -> String {
     let mut s = String::new();
     s.push_str("      Term      |     White     |     Black     |     Total\n");
     s.push_str("                |   MG     EG   |   MG     EG   |   MG     EG\n");
@@ -137,13 +172,6 @@ pub fn eval_table(pos: &Position, t: &EvalTrace) -> String {
     }
     s.push_str("----------------+---------------+---------------+--------------\n");
     let _ = writeln!(s, "Phase: {}/24, endgame scale: {}/64", t.phase, t.scale);
-    let stm = if pos.turn() == Color::White { t.white_value } else { -t.white_value };
-    let _ = write!(
-        s,
-        "Final evaluation: {} (white side), {} (side to move)",
-        pawns(t.white_value).trim(),
-        pawns(stm).trim()
-    );
     s
 }
 

@@ -6,11 +6,13 @@
 //! search output and command answers never interleave within a line.
 
 use crate::command::{parse_command, Command, GoParams, StartPosition};
-use crate::format::{diagram, eval_table, info_line, option_line};
+use crate::format::{diagram, eval_table, info_line, nnue_eval_table, option_line};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 use tempo_core::{divide, CastlingMode, Move, Position};
-use tempo_engine::{run_bench, Engine, EngineOption, Event, Limits, BENCH_DEPTH, OPTION_SPECS};
+use tempo_engine::{
+    run_bench_with_network, Engine, EngineOption, Event, Limits, Network, BENCH_DEPTH, HIDDEN, OPTION_SPECS,
+};
 use tempo_notation::{parse_uci_move, uci_move};
 
 /// Engine name announced by `uci`.
@@ -144,8 +146,10 @@ impl<W: Write + Send + 'static> Server<W> {
                 for spec in OPTION_SPECS {
                     self.out.line(&option_line(spec));
                 }
-                // A protocol-level option: the server reads the file, the engine gets the book.
+                // Protocol-level options: the server reads the files, the engine gets the
+                // book and the network.
                 self.out.line("option name BookFile type string default <empty>");
+                self.out.line("option name EvalFile type string default <empty>");
                 self.out.line("uciok");
             }
             Command::Debug(_) | Command::Register => {}
@@ -169,7 +173,12 @@ impl<W: Write + Send + 'static> Server<W> {
             }
             Command::Display => self.out.line(&diagram(self.engine.position())),
             Command::Eval => {
-                let text = eval_table(self.engine.position(), &self.engine.evaluate());
+                let pos = self.engine.position();
+                let hand_crafted = self.engine.evaluate();
+                let text = match self.engine.evaluate_nnue() {
+                    Some(nnue) => nnue_eval_table(pos, &hand_crafted, nnue),
+                    None => eval_table(pos, &hand_crafted),
+                };
                 self.out.line(&text);
             }
             Command::Bench { depth } => self.bench(depth.unwrap_or(BENCH_DEPTH)),
@@ -199,9 +208,42 @@ impl<W: Write + Send + 'static> Server<W> {
         }
     }
 
+    /// `setoption name EvalFile value PATH`: loads a network file for `UseNNUE` (empty or
+    /// `<empty>` goes back to the built-in network, which this build does not have). A file
+    /// that cannot be read or is not a valid network for this build is reported and changes
+    /// nothing: the engine keeps the network it had.
+    fn set_eval_file(&mut self, path: &str) {
+        let path = path.trim();
+        if path.is_empty() || path == "<empty>" {
+            self.engine.set_network(None);
+            return;
+        }
+        let network = std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
+        match network {
+            Ok(network) => {
+                self.engine.set_network(Some(Arc::new(network)));
+                let hint = if self.engine.options().use_nnue { "" } else { "; set UseNNUE to true to search with it" };
+                self.info_string(&format!("network {path} loaded: {HIDDEN} hidden neurons{hint}"));
+            }
+            Err(e) => {
+                let kept = if self.engine.network().is_some() {
+                    "the engine keeps its previous network"
+                } else {
+                    "the engine keeps the hand-crafted evaluation"
+                };
+                self.info_string(&format!("network {path} not loaded: {e}; {kept}"));
+            }
+        }
+    }
+
     fn set_option(&mut self, name: &str, value: &str) {
         if name.trim().eq_ignore_ascii_case("BookFile") {
             return self.set_book_file(value);
+        }
+        if name.trim().eq_ignore_ascii_case("EvalFile") {
+            return self.set_eval_file(value);
         }
         let option = match EngineOption::parse(name, value) {
             Ok(option) => option,
@@ -212,6 +254,11 @@ impl<W: Write + Send + 'static> Server<W> {
         }
         if let Err(e) = self.engine.set_option(option) {
             self.info_string(&e.to_string());
+        }
+        if option == EngineOption::UseNnue(true) && self.engine.network().is_none() {
+            self.info_string(
+                "UseNNUE: no network is loaded (set EvalFile); searching with the hand-crafted evaluation until one is",
+            );
         }
     }
 
@@ -338,7 +385,10 @@ impl<W: Write + Send + 'static> Server<W> {
             return self.info_string("bench ignored: a search is running");
         }
         let count = tempo_engine::BENCH_FENS.len();
-        let report = run_bench(depth, 16, |i, fen| {
+        // The bench uses the evaluation a search would: the node count is the signature of the
+        // hand-crafted evaluation only while UseNNUE is off.
+        let network = self.engine.active_network().cloned();
+        let report = run_bench_with_network(depth, 16, network, |i, fen| {
             // Progress goes to stderr, as in Stockfish, keeping stdout parseable.
             eprintln!("Position: {}/{count} ({fen})", i + 1);
         });

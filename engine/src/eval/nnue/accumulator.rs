@@ -1,0 +1,78 @@
+//! A position's pair of accumulators (one per perspective): computed from scratch, updated by
+//! a move's feature changes, and turned into an evaluation by the output layer.
+
+use super::features::{feature_index, placements, Delta, Placement};
+use super::network::Network;
+use super::simd::{Row, Simd};
+use super::{QA, QB, SCALE};
+use tempo_core::{Color, Position};
+
+/// The first layer's output for both perspectives: `b1q` plus the weight rows of the active
+/// features, `[White's, Black's]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Accumulator([Row; 2]);
+
+/// Rows summed per kernel call when computing from scratch (a position has at most 32 pieces).
+const BATCH: usize = 32;
+
+impl Accumulator {
+    /// Both accumulators all zero (a placeholder until computed).
+    pub(crate) const ZERO: Accumulator = Accumulator([Row::ZERO; 2]);
+
+    /// The accumulators of `pos`, computed from scratch.
+    pub(crate) fn refresh(network: &Network, pos: &Position, simd: Simd) -> Accumulator {
+        let mut acc = Accumulator([*network.biases(); 2]);
+        for perspective in Color::ALL {
+            let dst = &mut acc.0[perspective.index()];
+            let mut rows = [network.biases(); BATCH];
+            let mut count = 0;
+            let mut pieces = placements(pos).peekable();
+            while let Some((piece, square)) = pieces.next() {
+                rows[count] = network.feature_weights(feature_index(perspective, piece, square));
+                count += 1;
+                if count == BATCH || pieces.peek().is_none() {
+                    let sum = *dst;
+                    simd.update(dst, &sum, &rows[..count], &[]);
+                    count = 0;
+                }
+            }
+        }
+        acc
+    }
+
+    /// Sets `self` to `parent`'s accumulators changed by a move's `delta`.
+    #[inline]
+    pub(crate) fn update_from(&mut self, parent: &Accumulator, delta: &Delta, network: &Network, simd: Simd) {
+        for perspective in Color::ALL {
+            let rows = |placements: &[Placement]| -> [&Row; 2] {
+                let mut rows = [network.biases(); 2];
+                for (row, &(piece, square)) in rows.iter_mut().zip(placements) {
+                    *row = network.feature_weights(feature_index(perspective, piece, square));
+                }
+                rows
+            };
+            let (added, removed) = (delta.added(), delta.removed());
+            let i = perspective.index();
+            simd.update(&mut self.0[i], &parent.0[i], &rows(added)[..added.len()], &rows(removed)[..removed.len()]);
+        }
+    }
+
+    /// The output layer: the evaluation in centipawns for `side_to_move` (unclamped).
+    #[inline]
+    pub(crate) fn evaluate(&self, network: &Network, side_to_move: Color, simd: Simd) -> i32 {
+        let [w_us, w_them] = network.output_weights();
+        let us = &self.0[side_to_move.index()];
+        let them = &self.0[(!side_to_move).index()];
+        let sum = simd.screlu_dot(us, them, w_us, w_them);
+        // `sum / QA` truncates toward zero, as the format says. The rest is exact in i64:
+        // |sum / QA| < 2^24 and |b2q| <= 2^31, so |out * SCALE / (QA * QB)| < 2^26.
+        let out = i64::from(sum / QA) + i64::from(network.output_bias());
+        (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+
+    /// One perspective's accumulator (for tests).
+    #[cfg(test)]
+    pub(crate) fn perspective(&self, color: Color) -> &Row {
+        &self.0[color.index()]
+    }
+}

@@ -1,0 +1,163 @@
+//! NNUE: an efficiently updatable neural network evaluation.
+//!
+//! This module is the engine's half of a contract with the trainer (a separate program that
+//! writes network files): the architecture, the quantisation and the file format below must
+//! be implemented exactly alike on both sides, so they are stated here in full.
+//!
+//! # Architecture: `(768 -> H) x 2 -> 1`, perspective network, SCReLU
+//!
+//! `H` is a compile-time constant of the engine, [`HIDDEN`] (128). The trainer may train any
+//! `H` and writes it in the file header; the engine rejects a file whose `H` differs from its
+//! own, saying so.
+//!
+//! ## Features (768 per perspective)
+//!
+//! The network keeps one accumulator per *perspective* `p` (a colour). A piece of colour `c`
+//! and role `r` (the [`tempo_core::Role`] order: Pawn = 0, Knight = 1, Bishop = 2, Rook = 3,
+//! Queen = 4, King = 5) on square `s` (a1 = 0 .. h8 = 63) activates, in `p`'s accumulator,
+//! feature
+//!
+//! ```text
+//! index(p, c, r, s) = ((if c == p { 0 } else { 6 }) + r) * 64 + (if p == White { s } else { s ^ 56 })
+//! ```
+//!
+//! that is "own pieces first, board seen from `p`'s side" (Black's view flips the ranks). At
+//! most 32 features are active per perspective. Because each perspective sees the board from
+//! its own side, one set of weights serves both colours, and the output layer only needs to
+//! know which accumulator belongs to the side to move.
+//!
+//! ## Float model (what the trainer optimises)
+//!
+//! ```text
+//! acc_p[j]  = b1[j] + sum over active features f of W1[f][j]          (j in 0..H)
+//! screlu(x) = clamp(x, 0, 1)^2
+//! out       = sum_j screlu(acc_stm[j]) * W2[j] + sum_j screlu(acc_other[j]) * W2[H + j] + b2
+//! eval_cp   = out * 400                    (side-to-move centipawns; SCALE = 400)
+//! ```
+//!
+//! The trainer clips every `W1`, `b1` and `W2` entry to `[-1.98, 1.98]` after each step, so
+//! the quantised SIMD product below cannot overflow `i16`.
+//!
+//! ## Quantised model (what the engine computes), `QA = 255`, `QB = 64`
+//!
+//! ```text
+//! W1q = round(W1 * QA) as i16,  b1q = round(b1 * QA) as i16
+//! W2q = round(W2 * QB) as i16,  b2q = round(b2 * QA * QB) as i32
+//! acc_p[j] = b1q[j] + sum W1q[f][j]           (i16 arithmetic)
+//! v_p[j]   = clamp(acc_p[j], 0, QA)           (i32)
+//! sum      = sum_j v_stm[j]*v_stm[j]*W2q[j] + sum_j v_other[j]*v_other[j]*W2q[H+j]   (i32)
+//! out      = sum / QA + b2q                   (integer division truncating toward zero)
+//! eval_cp  = out * 400 / (QA * QB)            (truncating)
+//! ```
+//!
+//! The SIMD form computes `v * W2q` in `i16` first, which fits since `|W2q| <= 127` and
+//! `v <= 255`, then multiplies by `v` and adds pairs into `i32`: the same integer result as
+//! the formula. The engine enforces `|W2q| <= 127` when it reads a file (the trainer's
+//! clipping guarantees it), so a corrupt file cannot make the vector and scalar kernels
+//! disagree. `out` and `eval_cp` are computed in `i64`, which equals the `i32` formula
+//! wherever that does not overflow and stays exact where it would. The `i16` accumulator
+//! arithmetic wraps (as the vector instructions do), so the incremental and from-scratch
+//! accumulators agree even for a network whose weights could overflow.
+//!
+//! ## File format, version 1 (all integers little-endian)
+//!
+//! ```text
+//! offset  type            field
+//! 0       [u8; 8]         magic b"TEMPONNU"
+//! 8       u32             format version = 1
+//! 12      u32             input features = 768
+//! 16      u32             hidden size H
+//! 20      u32             activation: 1 = SCReLU (the only one v1 supports)
+//! 24      i32             QA = 255
+//! 28      i32             QB = 64
+//! 32      i32             SCALE = 400
+//! 36      u32             reserved = 0
+//! 40      i16[768 * H]    W1q, feature-major: the H weights of feature f at [f*H .. f*H + H)
+//!         i16[H]          b1q
+//!         i16[2 * H]      W2q: first H for the side to move's accumulator, then H for the other's
+//!         i32             b2q
+//! total size = 40 + 2*768*H + 2*H + 4*H + 4 bytes; any other size is an error.
+//! ```
+//!
+//! [`Network::from_bytes`] checks every header field, the exact size and the `W2q` range,
+//! and names what is wrong ([`NetworkError`]).
+//!
+//! # How the engine uses it
+//!
+//! The accumulators are the expensive part (768 x H weights) and change little from move
+//! to move: a quiet move lifts one piece and puts it down elsewhere, so the child's
+//! accumulator is the parent's minus one weight row plus another. The search keeps one pair
+//! of accumulators per ply ([`stack`]) and updates the next ply's by the move's feature
+//! changes whenever it makes a move (measured faster than deferring the update until an
+//! evaluation is needed; see [`stack`]). Only the root is computed from scratch; a null move
+//! copies. The output layer (2 x H multiply-adds) runs at every evaluation.
+//!
+//! Layout, one job per module: [`network`] (the weights and the file format), [`features`]
+//! (feature indices and a move's changes), [`accumulator`] (a pair of accumulators, from
+//! scratch or by a move's changes, and the output layer), [`simd`] (the vector kernels, AVX2
+//! chosen at run time with a portable fallback), [`stack`] (the search's per-ply
+//! accumulators).
+//!
+//! The engine embeds no network yet (none has been trained): NNUE is used only once one is
+//! loaded (UCI `EvalFile`, [`crate::Engine::set_network`]) and `UseNNUE` is on. See
+//! [`EMBEDDED`].
+
+mod accumulator;
+mod features;
+mod network;
+mod simd;
+pub(crate) mod stack;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+pub(crate) use tests::random_network;
+
+pub use network::{Network, NetworkError};
+
+use accumulator::Accumulator;
+use simd::Simd;
+use std::sync::{Arc, OnceLock};
+use tempo_core::Position;
+
+/// Neurons in the hidden layer (per perspective): the `H` a network file must have.
+pub const HIDDEN: usize = 128;
+/// Input features per perspective: 2 colours x 6 roles x 64 squares.
+pub(crate) const INPUTS: usize = 768;
+/// Quantisation of the first layer: 1.0 is stored as 255.
+pub(crate) const QA: i32 = 255;
+/// Quantisation of the output weights: 1.0 is stored as 64.
+pub(crate) const QB: i32 = 64;
+/// Centipawns per unit of the float model's output.
+pub(crate) const SCALE: i32 = 400;
+
+/// The network built into the engine, as the bytes of a network file.
+///
+/// No trained network exists yet, so this build embeds none: NNUE is available only after
+/// one is loaded, and `UseNNUE` defaults to off (its default is `EMBEDDED.is_some()`). To
+/// ship a network, put its file in `engine/nets/` and make this
+/// `Some(include_bytes!("../../../nets/<hash>.nnue"))`; nothing else needs to change (a test
+/// checks that the embedded network, if any, parses).
+pub(crate) const EMBEDDED: Option<&[u8]> = None;
+
+/// The parsed [`EMBEDDED`] network, parsed once.
+///
+/// # Panics
+/// If the embedded bytes are not a valid network for this build (a test catches that).
+pub(crate) fn embedded_network() -> Option<Arc<Network>> {
+    static PARSED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+    PARSED
+        .get_or_init(|| {
+            EMBEDDED.map(|bytes| Arc::new(Network::from_bytes(bytes).expect("the embedded network is valid")))
+        })
+        .clone()
+}
+
+/// The network's evaluation of `pos`, in centipawns from the side to move's point of view,
+/// computed from scratch exactly as the quantised model above says.
+///
+/// This is the reference the search's incremental evaluation must equal. It is not clamped:
+/// the search bounds the value into its non-mate range itself.
+pub fn nnue_evaluate(network: &Network, pos: &Position) -> i32 {
+    let simd = Simd::detect();
+    Accumulator::refresh(network, pos, simd).evaluate(network, pos.turn(), simd)
+}

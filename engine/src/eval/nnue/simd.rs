@@ -1,0 +1,203 @@
+//! The vector kernels of inference: adding and subtracting weight rows to update an
+//! accumulator, and the SCReLU output layer.
+//!
+//! Each kernel has a portable scalar form and, on x86-64, an AVX2 form written with
+//! `std::arch` intrinsics. The workspace compiles for x86-64-v2 (SSE4.2, no AVX2), so AVX2 is
+//! chosen at run time: a [`Simd`] value says which kernels to run, and the only way to get
+//! one that says AVX2 is [`Simd::avx2`], which checks the CPU. Callers detect once (when a
+//! search or an evaluation starts) and pass the value down, so the hot loop does not ask the
+//! CPU again. Both forms compute exactly the same integers; a test compares them.
+
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+use super::{HIDDEN, QA};
+use std::sync::OnceLock;
+
+/// `HIDDEN` 16-bit lanes, aligned to a 64-byte cache line: a weight row, a bias vector or one
+/// perspective's accumulator. The alignment lets the AVX2 kernels use aligned loads and
+/// stores, and the type fixes the length, so no kernel needs a length check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub(crate) struct Row(pub(crate) [i16; HIDDEN]);
+
+impl Row {
+    /// All lanes zero.
+    pub(crate) const ZERO: Row = Row([0; HIDDEN]);
+}
+
+// The AVX2 kernels work on 16 lanes (32 bytes) at a time.
+const _: () = assert!(HIDDEN % 16 == 0, "HIDDEN must be a multiple of 16 for the AVX2 kernels");
+// The output sum cannot overflow i32: at most 2 * HIDDEN terms of 255 * 255 * 127 each
+// (`Network::from_bytes` rejects output weights outside -127..=127).
+const _: () = assert!(2 * HIDDEN as i64 * 255 * 255 * 127 <= i32::MAX as i64, "the output sum could overflow i32");
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Path {
+    Scalar,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+/// Which kernels to run. A value naming AVX2 exists only if the CPU supports AVX2 (the field
+/// is private and [`Simd::avx2`] checks), which is what makes calling the AVX2 kernels sound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Simd(Path);
+
+impl Simd {
+    /// The portable kernels, available everywhere.
+    pub(crate) const SCALAR: Simd = Simd(Path::Scalar);
+
+    /// The AVX2 kernels, if this CPU has AVX2.
+    pub(crate) fn avx2() -> Option<Simd> {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            return Some(Simd(Path::Avx2));
+        }
+        None
+    }
+
+    /// The fastest kernels this CPU runs (detected on the first call only).
+    pub(crate) fn detect() -> Simd {
+        static DETECTED: OnceLock<Simd> = OnceLock::new();
+        *DETECTED.get_or_init(|| Simd::avx2().unwrap_or(Simd::SCALAR))
+    }
+
+    /// `dst = src + sum(adds) - sum(subs)`, lane by lane, wrapping on overflow (as the vector
+    /// instructions do, so that every order of updates gives the same result).
+    #[inline]
+    pub(crate) fn update(self, dst: &mut Row, src: &Row, adds: &[&Row], subs: &[&Row]) {
+        match self.0 {
+            Path::Scalar => scalar::update(dst, src, adds, subs),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Path::Avx2` is only constructed by `Simd::avx2`, after
+            // `is_x86_feature_detected!("avx2")` returned true, so the CPU runs AVX2 code.
+            Path::Avx2 => unsafe { avx2::update(dst, src, adds, subs) },
+        }
+    }
+
+    /// The output layer's sum before the bias: `sum_j v(us[j])^2 * w_us[j] + sum_j
+    /// v(them[j])^2 * w_them[j]` with `v(x) = clamp(x, 0, QA)`.
+    #[inline]
+    pub(crate) fn screlu_dot(self, us: &Row, them: &Row, w_us: &Row, w_them: &Row) -> i32 {
+        match self.0 {
+            Path::Scalar => scalar::screlu_dot(us, w_us).wrapping_add(scalar::screlu_dot(them, w_them)),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `update`: a `Path::Avx2` value proves AVX2 was detected.
+            Path::Avx2 => unsafe { avx2::screlu_dot(us, them, w_us, w_them) },
+        }
+    }
+}
+
+/// The portable kernels. Written row by row so that the compiler vectorises them with the
+/// baseline instruction set (SSE on x86-64-v2).
+mod scalar {
+    use super::{Row, HIDDEN, QA};
+
+    pub(super) fn update(dst: &mut Row, src: &Row, adds: &[&Row], subs: &[&Row]) {
+        dst.0 = src.0;
+        for row in adds {
+            for (d, &w) in dst.0.iter_mut().zip(&row.0) {
+                *d = d.wrapping_add(w);
+            }
+        }
+        for row in subs {
+            for (d, &w) in dst.0.iter_mut().zip(&row.0) {
+                *d = d.wrapping_sub(w);
+            }
+        }
+    }
+
+    pub(super) fn screlu_dot(acc: &Row, weights: &Row) -> i32 {
+        let mut sum = 0i32;
+        for i in 0..HIDDEN {
+            let v = i32::from(acc.0[i]).clamp(0, QA);
+            sum = sum.wrapping_add(v * v * i32::from(weights.0[i]));
+        }
+        sum
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{Row, HIDDEN, QA};
+    use std::arch::x86_64::{
+        __m256i, _mm256_add_epi16, _mm256_add_epi32, _mm256_castsi256_si128, _mm256_extracti128_si256,
+        _mm256_load_si256, _mm256_madd_epi16, _mm256_max_epi16, _mm256_min_epi16, _mm256_mullo_epi16,
+        _mm256_set1_epi16, _mm256_setzero_si256, _mm256_store_si256, _mm256_sub_epi16, _mm_add_epi32,
+        _mm_cvtsi128_si32, _mm_shuffle_epi32,
+    };
+
+    /// 16-lane chunks per row.
+    const CHUNKS: usize = HIDDEN / 16;
+
+    /// The `chunk`-th 32 bytes of `row`.
+    #[inline(always)]
+    fn lane_ptr(row: &Row, chunk: usize) -> *const __m256i {
+        debug_assert!(chunk < CHUNKS);
+        row.0[chunk * 16..].as_ptr().cast()
+    }
+
+    /// See [`super::Simd::update`].
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    #[allow(unused_unsafe)] // the arithmetic intrinsics are safe here since Rust 1.87, not before
+    pub(super) unsafe fn update(dst: &mut Row, src: &Row, adds: &[&Row], subs: &[&Row]) {
+        // The whole row stays in registers (HIDDEN / 16 of them) while the rows are added,
+        // so each weight row costs one pass of loads and adds.
+        // SAFETY: AVX2 is available (the caller's contract). Every `chunk < CHUNKS`, so each
+        // pointer addresses 32 in-bounds bytes of a `Row` (HIDDEN lanes = 2 * HIDDEN bytes);
+        // a `Row` is 64-byte aligned and the offset `chunk * 32` is a multiple of 32, as
+        // `_mm256_load_si256`/`_mm256_store_si256` require. `dst` is a unique borrow, so the
+        // stores alias none of the loaded rows.
+        unsafe {
+            let mut sums = [_mm256_setzero_si256(); CHUNKS];
+            for (chunk, sum) in sums.iter_mut().enumerate() {
+                *sum = _mm256_load_si256(lane_ptr(src, chunk));
+            }
+            for row in adds {
+                for (chunk, sum) in sums.iter_mut().enumerate() {
+                    *sum = _mm256_add_epi16(*sum, _mm256_load_si256(lane_ptr(row, chunk)));
+                }
+            }
+            for row in subs {
+                for (chunk, sum) in sums.iter_mut().enumerate() {
+                    *sum = _mm256_sub_epi16(*sum, _mm256_load_si256(lane_ptr(row, chunk)));
+                }
+            }
+            for (chunk, sum) in sums.iter().enumerate() {
+                _mm256_store_si256(dst.0[chunk * 16..].as_mut_ptr().cast(), *sum);
+            }
+        }
+    }
+
+    /// See [`super::Simd::screlu_dot`].
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    #[allow(unused_unsafe)] // the arithmetic intrinsics are safe here since Rust 1.87, not before
+    pub(super) unsafe fn screlu_dot(us: &Row, them: &Row, w_us: &Row, w_them: &Row) -> i32 {
+        // SAFETY: AVX2 is available (the caller's contract); the loads are in bounds and
+        // aligned for the reasons given in `update`.
+        unsafe {
+            let zero = _mm256_setzero_si256();
+            let qa = _mm256_set1_epi16(QA as i16);
+            let mut sum = _mm256_setzero_si256();
+            for (acc, weights) in [(us, w_us), (them, w_them)] {
+                for chunk in 0..CHUNKS {
+                    let v = _mm256_min_epi16(_mm256_max_epi16(_mm256_load_si256(lane_ptr(acc, chunk)), zero), qa);
+                    // v <= 255 and |w| <= 127: the product fits in i16.
+                    let vw = _mm256_mullo_epi16(v, _mm256_load_si256(lane_ptr(weights, chunk)));
+                    // (v * w) * v for pairs of lanes, summed into i32 lanes.
+                    sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
+                }
+            }
+            let half = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256::<1>(sum));
+            let quarter = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
+            let total = _mm_add_epi32(quarter, _mm_shuffle_epi32::<0b10_11_00_01>(quarter));
+            _mm_cvtsi128_si32(total)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! The search's accumulators: one pair per ply, each the previous ply's changed by the move
+//! between them.
+//!
+//! The search plays moves copy-make, so the position at ply `n + 1` is always the position
+//! at ply `n` after the move the search is trying there. When it makes a move, the search
+//! calls [`AccumulatorStack::push_move`], which computes the next ply's accumulators from
+//! this ply's and the move's [`Delta`] (one to four weight rows added or subtracted per
+//! perspective). Only the root is computed from scratch; a null move changes no piece, so
+//! its entry is a copy of the previous one.
+//!
+//! Why eager: updating only when an evaluation is asked for (recording the delta at make
+//! time, applying the pending ones from the nearest computed ply) skips the nodes that
+//! never evaluate (transposition-table cuts, draws, stored evaluations), and under
+//! cachegrind it ran 2% fewer instructions with fewer cache misses and mispredictions. On
+//! the CPU it was 2-4% slower on the bench with a 128-neuron network (median 2.28 against
+//! 2.34 million nodes per second over six interleaved runs): updating right after the move
+//! overlaps with the position's own update and the table prefetch, while a deferred update
+//! sits on the evaluation's critical path behind a data-dependent search for the last
+//! computed ply.
+//!
+//! Debug builds check every evaluated accumulator against one computed from scratch.
+
+use super::accumulator::Accumulator;
+use super::features::Delta;
+use super::network::Network;
+use super::simd::Simd;
+use crate::score::{Value, MATE_BOUND, MAX_PLY};
+use std::sync::Arc;
+use tempo_core::{Move, Position};
+
+/// The per-ply accumulators of one search thread and the network they belong to.
+pub(crate) struct AccumulatorStack {
+    network: Arc<Network>,
+    simd: Simd,
+    /// Indexed by ply: entry `n` belongs to the position the search is at on ply `n`.
+    entries: Box<[Accumulator]>,
+}
+
+impl AccumulatorStack {
+    /// A stack for searches evaluating with `network`.
+    pub(crate) fn new(network: Arc<Network>) -> AccumulatorStack {
+        AccumulatorStack {
+            network,
+            simd: Simd::detect(),
+            entries: vec![Accumulator::ZERO; MAX_PLY + 1].into_boxed_slice(),
+        }
+    }
+
+    /// The network evaluating.
+    pub(crate) fn network(&self) -> &Arc<Network> {
+        &self.network
+    }
+
+    /// Starts a search of `root`: its accumulators are computed from scratch.
+    pub(crate) fn set_root(&mut self, root: &Position) {
+        self.entries[0] = Accumulator::refresh(&self.network, root, self.simd);
+    }
+
+    /// The search plays `m` in `pos`, the position at `ply`: the position at `ply + 1` is
+    /// `pos` after `m`.
+    #[inline]
+    pub(crate) fn push_move(&mut self, ply: usize, pos: &Position, m: Move) {
+        let delta = Delta::of_move(pos, m);
+        let (below, above) = self.entries.split_at_mut(ply + 1);
+        above[0].update_from(&below[ply], &delta, &self.network, self.simd);
+    }
+
+    /// The search passes at `ply` (null move): the pieces at `ply + 1` are those at `ply`.
+    #[inline]
+    pub(crate) fn push_null(&mut self, ply: usize) {
+        self.entries[ply + 1] = self.entries[ply];
+    }
+
+    /// The network's evaluation of `pos`, the position at `ply`, for the side to move,
+    /// bounded to the non-mate range of search values.
+    ///
+    /// Never inlined, so that the search's call site stays small and the hand-crafted path
+    /// beside it compiles as it did before NNUE existed.
+    #[inline(never)]
+    pub(crate) fn evaluate(&self, ply: usize, pos: &Position) -> Value {
+        let accumulator = &self.entries[ply];
+        debug_assert_eq!(
+            *accumulator,
+            Accumulator::refresh(&self.network, pos, self.simd),
+            "incremental accumulator diverged at ply {ply} in {}",
+            pos.fen()
+        );
+        accumulator.evaluate(&self.network, pos.turn(), self.simd).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// The accumulators at `ply` as they stand (for tests).
+    #[cfg(test)]
+    pub(crate) fn accumulator(&self, ply: usize) -> &Accumulator {
+        &self.entries[ply]
+    }
+}

@@ -1,0 +1,586 @@
+//! Tests of the network format, the kernels and the incremental accumulators, against an
+//! independent, naive implementation of the contract written here.
+
+use super::accumulator::Accumulator;
+use super::features::Delta;
+use super::simd::Simd;
+use super::stack::AccumulatorStack;
+use super::{embedded_network, nnue_evaluate, Network, NetworkError, EMBEDDED, HIDDEN, INPUTS, QA, QB, SCALE};
+use crate::score::MATE_BOUND;
+use std::sync::Arc;
+use tempo_core::{parse_fen, CastlingMode, Color, Move, Position, Role};
+
+/// A small deterministic generator (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `lo..=hi`.
+    fn range(&mut self, lo: i32, hi: i32) -> i32 {
+        lo + (self.next() % (hi - lo + 1) as u64) as i32
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// The weights of a network as plain vectors, in file order: the test's own model of the
+/// contract, written to bytes without the engine's code.
+#[derive(Clone)]
+struct Weights {
+    w1: Vec<i16>, // INPUTS * HIDDEN, feature-major
+    b1: Vec<i16>, // HIDDEN
+    w2: Vec<i16>, // 2 * HIDDEN
+    b2: i32,
+}
+
+impl Weights {
+    fn zero() -> Weights {
+        Weights { w1: vec![0; INPUTS * HIDDEN], b1: vec![0; HIDDEN], w2: vec![0; 2 * HIDDEN], b2: 0 }
+    }
+
+    /// Weights within the trainer's clipping (`|W| <= 1.98`), spread so that accumulators
+    /// fall on both sides of the clamps.
+    fn random(seed: u64) -> Weights {
+        let mut rng = Rng(seed);
+        Weights {
+            w1: (0..INPUTS * HIDDEN).map(|_| rng.range(-90, 90) as i16).collect(),
+            b1: (0..HIDDEN).map(|_| rng.range(-100, 300) as i16).collect(),
+            w2: (0..2 * HIDDEN).map(|_| rng.range(-127, 127) as i16).collect(),
+            b2: rng.range(-200_000, 200_000),
+        }
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        header(HIDDEN as u32, |_| {}).into_iter().chain(self.body()).collect()
+    }
+
+    fn body(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.b2.to_le_bytes());
+        out
+    }
+
+    fn network(&self) -> Network {
+        Network::from_bytes(&self.to_bytes()).expect("a valid network")
+    }
+
+    /// The contract's formula, computed naively: features by the documented index formula,
+    /// `i32` everywhere.
+    #[allow(clippy::needless_range_loop)] // indexed like the formula
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let mut acc = [[0i32; HIDDEN]; 2];
+        for (p, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
+            for j in 0..HIDDEN {
+                acc[p][j] = i32::from(self.b1[j]);
+            }
+            for sq in pos.occupied() {
+                let piece = pos.piece_at(sq).unwrap();
+                let own = if piece.color == perspective { 0 } else { 6 };
+                let s = if perspective == Color::White { sq.index() } else { sq.index() ^ 56 };
+                let f = (own + piece.role as usize) * 64 + s;
+                for j in 0..HIDDEN {
+                    acc[p][j] += i32::from(self.w1[f * HIDDEN + j]);
+                }
+            }
+        }
+        let stm = pos.turn().index();
+        let mut sum = 0i32;
+        for j in 0..HIDDEN {
+            let us = acc[stm][j].clamp(0, QA);
+            let them = acc[1 - stm][j].clamp(0, QA);
+            sum += us * us * i32::from(self.w2[j]) + them * them * i32::from(self.w2[HIDDEN + j]);
+        }
+        // Wider than the contract's i32 only where that would overflow.
+        let out = i64::from(sum / QA) + i64::from(self.b2);
+        (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+}
+
+/// A network of random weights within the trainer's clipping (for tests elsewhere in the
+/// crate).
+pub(crate) fn random_network(seed: u64) -> Network {
+    Weights::random(seed).network()
+}
+
+/// A version 1 header for `hidden` neurons, changed by `edit` (which gets the 40 bytes).
+fn header(hidden: u32, edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let mut h = b"TEMPONNU".to_vec();
+    for v in [1u32, 768, hidden, 1] {
+        h.extend_from_slice(&v.to_le_bytes());
+    }
+    for v in [255i32, 64, 400] {
+        h.extend_from_slice(&v.to_le_bytes());
+    }
+    h.extend_from_slice(&0u32.to_le_bytes());
+    edit(&mut h);
+    h
+}
+
+fn put_u32(bytes: &mut [u8], offset: usize, v: u32) {
+    bytes[offset..offset + 4].copy_from_slice(&v.to_le_bytes());
+}
+
+fn pos(fen: &str) -> Position {
+    fen.parse().unwrap()
+}
+
+fn pos960(fen: &str) -> Position {
+    parse_fen(fen, CastlingMode::Chess960).unwrap()
+}
+
+/// Start positions with castling (standard and Chess960), en passant and promotions close.
+fn start_positions() -> Vec<Position> {
+    vec![
+        Position::startpos(),
+        pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        pos("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"),
+        pos("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"),
+        pos("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+        pos("4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 1"),
+        pos("r3k2r/8/8/8/3pP3/8/8/R3K2R b KQkq e3 0 1"),
+        pos960("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"),
+        pos960("r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w EAea - 0 1"),
+        pos960("r1k2r1q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K2R1Q w FAfa - 0 1"),
+        pos960("2r5/8/8/8/8/8/6PP/k2KR3 w E - 0 1"),
+        pos960("4r3/3k4/8/8/8/8/6PP/qR1K1R2 w FB - 0 1"),
+        pos960("1rqbkrbn/1ppppp1p/1n6/p1N3p1/8/2P4P/PP1PPPP1/1RQBKRBN w FBfb - 0 9"),
+    ]
+}
+
+/// Counts of the special moves a random walk played.
+#[derive(Default, Debug)]
+struct Played {
+    castles: usize,
+    castles960: usize,
+    en_passant: usize,
+    promotions: usize,
+    captures: usize,
+    nulls: usize,
+}
+
+/// A random move of `pos`, preferring castling, en passant and promotions when there are any.
+fn pick(rng: &mut Rng, pos: &Position) -> Option<Move> {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    let special: Vec<Move> =
+        moves.iter().copied().filter(|m| m.is_castle() || m.is_en_passant() || m.is_promotion()).collect();
+    if !special.is_empty() && rng.below(2) == 0 {
+        return Some(special[rng.below(special.len())]);
+    }
+    Some(moves.as_slice()[rng.below(moves.len())])
+}
+
+/// Random games from every start position, calling `visit(ply, parent, move, child)` for
+/// each move (`None` for a null move).
+fn random_walks(seed: u64, games_per_start: usize, mut visit: impl FnMut(usize, &Position, Option<Move>, &Position)) {
+    let mut rng = Rng(seed);
+    for start in start_positions() {
+        for _ in 0..games_per_start {
+            let mut pos = start;
+            for ply in 0..100 {
+                let mut child = pos;
+                let m = if !pos.is_check() && rng.below(12) == 0 {
+                    child.play_null();
+                    None
+                } else {
+                    let Some(m) = pick(&mut rng, &pos) else { break };
+                    child.play_unchecked(m);
+                    Some(m)
+                };
+                visit(ply, &pos, m, &child);
+                pos = child;
+            }
+        }
+    }
+}
+
+#[test]
+fn a_written_network_reads_back() {
+    let weights = Weights::random(1);
+    let bytes = weights.to_bytes();
+    assert_eq!(bytes.len(), 197_420);
+    assert_eq!(Network::FILE_SIZE, 197_420);
+    let network = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(network.to_bytes(), bytes);
+}
+
+#[test]
+fn every_header_field_is_checked() {
+    let body = Weights::random(2).body();
+    let with_header = |edit: &dyn Fn(&mut Vec<u8>)| -> Result<Network, NetworkError> {
+        let mut bytes = header(HIDDEN as u32, |h| edit(h));
+        bytes.extend_from_slice(&body);
+        Network::from_bytes(&bytes)
+    };
+    assert!(with_header(&|_| {}).is_ok());
+
+    let err = with_header(&|h| h[..8].copy_from_slice(b"TEMPONNV")).unwrap_err();
+    assert_eq!(err, NetworkError::Magic(*b"TEMPONNV"));
+    assert_eq!(err.to_string(), "not a Tempo network: the file starts with \"TEMPONNV\", not \"TEMPONNU\"");
+    let err = with_header(&|h| h[..8].copy_from_slice(b"PK\x03\x04\0\0\0\0")).unwrap_err();
+    assert!(err.to_string().contains(r#""PK\x03\x04\x00\x00\x00\x00""#), "{err}");
+
+    let err = with_header(&|h| put_u32(h, 8, 2)).unwrap_err();
+    assert_eq!(err, NetworkError::Version(2));
+    assert_eq!(err.to_string(), "network format version 2 is not supported; this build reads version 1");
+
+    let err = with_header(&|h| put_u32(h, 12, 769)).unwrap_err();
+    assert_eq!(err, NetworkError::Inputs(769));
+    assert_eq!(err.to_string(), "network has 769 input features; the format has 768");
+
+    let err = with_header(&|h| put_u32(h, 16, 256)).unwrap_err();
+    assert_eq!(err, NetworkError::Hidden(256));
+    assert_eq!(err.to_string(), "network has 256 hidden neurons; this build expects 128");
+
+    let err = with_header(&|h| put_u32(h, 20, 0)).unwrap_err();
+    assert_eq!(err, NetworkError::Activation(0));
+    assert_eq!(err.to_string(), "network activation 0 is not supported; version 1 knows only 1 (SCReLU)");
+
+    for (offset, name, expected) in [(24, "QA", 255), (28, "QB", 64), (32, "SCALE", 400)] {
+        let err = with_header(&|h| put_u32(h, offset, (expected + 1) as u32)).unwrap_err();
+        assert_eq!(err, NetworkError::Constant { name, found: expected + 1, expected });
+        assert_eq!(err.to_string(), format!("network {name} is {}; the format requires {expected}", expected + 1));
+    }
+
+    let err = with_header(&|h| put_u32(h, 36, 7)).unwrap_err();
+    assert_eq!(err, NetworkError::Reserved(7));
+    assert_eq!(err.to_string(), "network header's reserved field is 7; it must be 0");
+}
+
+#[test]
+fn the_size_must_be_exact() {
+    let bytes = Weights::random(3).to_bytes();
+    for len in [0, 7, 39] {
+        let err = Network::from_bytes(&bytes[..len]).unwrap_err();
+        assert_eq!(err, NetworkError::TooShort(len));
+    }
+    assert_eq!(
+        NetworkError::TooShort(39).to_string(),
+        "file is 39 bytes, too short for the 40-byte header of a network file"
+    );
+    for len in [40, 1234, bytes.len() - 4, bytes.len() - 1] {
+        assert_eq!(Network::from_bytes(&bytes[..len]).unwrap_err(), NetworkError::Size(len));
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert_eq!(Network::from_bytes(&longer).unwrap_err(), NetworkError::Size(197_421));
+    assert_eq!(NetworkError::Size(1234).to_string(), "file is 1,234 bytes; a 128-neuron network is 197,420 bytes");
+    assert_eq!(
+        NetworkError::Size(1_234_567).to_string(),
+        "file is 1,234,567 bytes; a 128-neuron network is 197,420 bytes"
+    );
+    // A network of another size is reported as such, not as a size mismatch.
+    let mut wide = header(256, |_| {});
+    wide.resize(40 + 2 * 768 * 256 + 2 * 256 + 4 * 256 + 4, 0);
+    assert_eq!(Network::from_bytes(&wide).unwrap_err(), NetworkError::Hidden(256));
+}
+
+#[test]
+fn output_weights_beyond_the_clipping_are_rejected() {
+    for (index, value) in [(0, 128), (HIDDEN + 5, -128), (2 * HIDDEN - 1, i16::MIN), (17, i16::MAX)] {
+        let mut weights = Weights::random(4);
+        weights.w2[index] = value;
+        let err = Network::from_bytes(&weights.to_bytes()).unwrap_err();
+        assert_eq!(err, NetworkError::OutputWeight { index, value });
+    }
+    let err = NetworkError::OutputWeight { index: 3, value: 300 };
+    assert_eq!(err.to_string(), "output weight 3 is 300; the format allows -127 to 127");
+    let mut weights = Weights::random(4);
+    weights.w2[0] = 127;
+    weights.w2[1] = -127;
+    assert!(Network::from_bytes(&weights.to_bytes()).is_ok());
+}
+
+#[test]
+fn the_embedded_network_if_any_is_valid() {
+    assert_eq!(embedded_network().is_some(), EMBEDDED.is_some());
+}
+
+/// A crafted network evaluated by hand on the start position.
+///
+/// Own pieces weigh `role + 1` on every neuron, the opponent's nothing, and neuron `j` has
+/// bias `j - 64`. Each side has 8 pawns (1), 2 knights (2), 2 bishops (3), 2 rooks (4), a
+/// queen (5) and a king (6): 8 + 4 + 6 + 8 + 5 + 6 = 37, so in both perspectives
+/// `acc[j] = j - 27` and `v[j] = max(0, j - 27)`: 0 for j <= 27, then 1 ..= 100 for
+/// j = 28 ..= 127. With output weights 1 for the side to move and -2 for the other,
+/// `sum = (1 - 2) * (1^2 + ... + 100^2) = -338350`; `out = -338350 / 255 + 0 = -1326`
+/// (-1326.86 truncated toward zero); `eval = -1326 * 400 / 16320 = -32` (-32.5 truncated
+/// toward zero).
+#[test]
+fn the_start_position_evaluates_as_computed_by_hand() {
+    let mut weights = Weights::zero();
+    for role in 0..6 {
+        for sq in 0..64 {
+            let f = role * 64 + sq;
+            weights.w1[f * HIDDEN..(f + 1) * HIDDEN].fill(role as i16 + 1);
+        }
+    }
+    for (j, b) in weights.b1.iter_mut().enumerate() {
+        *b = j as i16 - 64;
+    }
+    weights.w2[..HIDDEN].fill(1);
+    weights.w2[HIDDEN..].fill(-2);
+    let network = weights.network();
+    let start = Position::startpos();
+    assert_eq!(nnue_evaluate(&network, &start), -32);
+    assert_eq!(weights.evaluate(&start), -32);
+    // Black to move, by symmetry the same.
+    let black = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+    assert_eq!(nnue_evaluate(&network, &black), -32);
+
+    // A positive output bias: out = -1326 + 20000 = 18674, eval = 18674 * 400 / 16320 = 457.
+    weights.b2 = 20_000;
+    assert_eq!(nnue_evaluate(&weights.network(), &start), 457);
+}
+
+/// The side to move's accumulator is the one weighted by the first half of `W2`.
+#[test]
+fn the_side_to_move_owns_the_first_output_half() {
+    // One neuron counting White's pawns from White's perspective only (own pawns) and
+    // Black's pawns from Black's: acc = 10 per own pawn.
+    let mut weights = Weights::zero();
+    for sq in 0..64 {
+        weights.w1[sq * HIDDEN] = 10;
+    }
+    weights.w2[0] = 64; // side to move
+    weights.w2[HIDDEN] = -32; // the other side
+    let network = weights.network();
+    // White has 3 pawns (v = 30), Black 1 (v = 10).
+    let white = pos("4k3/p7/8/8/8/8/PPP5/4K3 w - - 0 1");
+    let black = pos("4k3/p7/8/8/8/8/PPP5/4K3 b - - 0 1");
+    // White to move: (900 * 64 - 100 * 32) / 255 = 212; 212 * 400 / 16320 = 5.
+    assert_eq!(nnue_evaluate(&network, &white), 5);
+    // Black to move: (100 * 64 - 900 * 32) / 255 = -87; -87 * 400 / 16320 = -2.
+    assert_eq!(nnue_evaluate(&network, &black), -2);
+    assert_eq!(weights.evaluate(&white), 5);
+    assert_eq!(weights.evaluate(&black), -2);
+}
+
+#[test]
+fn evaluation_matches_the_naive_formula_and_colour_symmetry() {
+    let weights = Weights::random(5);
+    let network = weights.network();
+    let mut count = 0;
+    random_walks(6, 2, |_, _, _, child| {
+        let value = nnue_evaluate(&network, child);
+        assert_eq!(value, weights.evaluate(child), "{}", child.fen());
+        // The mirrored position (colours swapped, ranks flipped) is the same for the network.
+        let mirrored = mirror(child);
+        assert_eq!(nnue_evaluate(&network, &mirrored), value, "{} / {}", child.fen(), mirrored.fen());
+        count += 1;
+    });
+    assert!(count > 1000);
+}
+
+/// `pos` with the colours swapped and the board flipped top to bottom (castling rights and
+/// the en passant square follow; the clocks stay).
+fn mirror(pos: &Position) -> Position {
+    let fen = pos.fen();
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let board: Vec<String> = fields[0].split('/').rev().map(swap_case).collect();
+    let turn = if fields[1] == "w" { "b" } else { "w" };
+    // White's rights come first in a FEN.
+    let swapped = swap_case(fields[2]);
+    let castling: String = swapped
+        .chars()
+        .filter(char::is_ascii_uppercase)
+        .chain(swapped.chars().filter(|c| !c.is_ascii_uppercase()))
+        .collect();
+    let ep = match fields[3] {
+        "-" => "-".to_owned(),
+        ep => format!("{}{}", &ep[..1], if &ep[1..] == "3" { "6" } else { "3" }),
+    };
+    let fen = format!("{} {turn} {castling} {ep} {} {}", board.join("/"), fields[4], fields[5]);
+    parse_fen(&fen, pos.castling_mode()).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn swap_case(s: &str) -> String {
+    s.chars().map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect()
+}
+
+/// Follows random games (with null moves) with an accumulator stack, as the search does,
+/// and checks every ply's accumulators and evaluation against from-scratch ones.
+fn check_incremental(weights: &Weights, simd_label: &str) -> Played {
+    let network = Arc::new(weights.network());
+    let mut stack = AccumulatorStack::new(Arc::clone(&network));
+    let mut played = Played::default();
+    random_walks(8, 6, |ply, parent, m, child| {
+        if ply == 0 {
+            stack.set_root(parent);
+        }
+        match m {
+            Some(m) => {
+                played.castles += usize::from(m.is_castle());
+                played.castles960 += usize::from(m.is_castle() && parent.castling_mode() == CastlingMode::Chess960);
+                played.en_passant += usize::from(m.is_en_passant());
+                played.promotions += usize::from(m.is_promotion());
+                played.captures += usize::from(parent.is_capture(m));
+                stack.push_move(ply, parent, m);
+            }
+            None => {
+                played.nulls += 1;
+                stack.push_null(ply);
+            }
+        }
+        assert_eq!(
+            *stack.accumulator(ply + 1),
+            Accumulator::refresh(&network, child, Simd::SCALAR),
+            "{simd_label}: {}",
+            child.fen()
+        );
+        let expected = nnue_evaluate(&network, child).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        assert_eq!(stack.evaluate(ply + 1, child), expected, "{simd_label}: {}", child.fen());
+    });
+    played
+}
+
+#[test]
+fn incremental_accumulators_equal_from_scratch_ones() {
+    let played = check_incremental(&Weights::random(9), "random");
+    assert!(
+        played.castles > 20
+            && played.castles960 > 10
+            && played.en_passant > 10
+            && played.promotions > 20
+            && played.captures > 100
+            && played.nulls > 50,
+        "{played:?}"
+    );
+}
+
+/// Weights at the extremes of i16: accumulators overflow and wrap, identically whichever
+/// way they are computed.
+#[test]
+fn incremental_accumulators_agree_even_when_they_wrap() {
+    let mut rng = Rng(10);
+    let mut weights = Weights::random(11);
+    for w in &mut weights.w1 {
+        *w = if rng.below(2) == 0 { i16::MAX - rng.range(0, 100) as i16 } else { i16::MIN + rng.range(0, 100) as i16 };
+    }
+    check_incremental(&weights, "wrapping");
+}
+
+#[test]
+fn the_delta_of_each_move_kind() {
+    let placed = |d: &Delta| (d.removed().len(), d.added().len());
+    let start = Position::startpos();
+    let e4 = start.legal_moves().iter().copied().find(|m| format!("{m:?}") == "e2e4").unwrap();
+    assert_eq!(placed(&Delta::of_move(&start, e4)), (1, 1));
+    let kiwipete = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    for m in kiwipete.legal_moves().iter().copied() {
+        let (removed, added) = placed(&Delta::of_move(&kiwipete, m));
+        if m.is_castle() {
+            assert_eq!((removed, added), (2, 2));
+        } else if kiwipete.is_capture(m) {
+            assert_eq!((removed, added), (2, 1));
+        } else {
+            assert_eq!((removed, added), (1, 1));
+        }
+    }
+    let ep = pos("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+    let exf6 = ep.legal_moves().iter().copied().find(|m| m.is_en_passant()).unwrap();
+    let delta = Delta::of_move(&ep, exf6);
+    let removed: Vec<String> = delta.removed().iter().map(|(p, s)| format!("{}{s}", p.char())).collect();
+    assert_eq!(removed, ["Pe5", "pf5"]);
+    let promo = pos("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1");
+    let gxh1 = promo.legal_moves().iter().copied().find(|m| format!("{m:?}") == "g2h1q").unwrap();
+    let delta = Delta::of_move(&promo, gxh1);
+    let removed: Vec<String> = delta.removed().iter().map(|(p, s)| format!("{}{s}", p.char())).collect();
+    let added: Vec<String> = delta.added().iter().map(|(p, s)| format!("{}{s}", p.char())).collect();
+    assert_eq!((removed, added), (vec!["pg2".to_owned(), "Nh1".to_owned()], vec!["qh1".to_owned()]));
+    assert_eq!(placed(&Delta::default()), (0, 0));
+}
+
+#[test]
+fn avx2_and_scalar_kernels_agree() {
+    let Some(avx2) = Simd::avx2() else {
+        eprintln!("skipped: this CPU has no AVX2");
+        return;
+    };
+    for (label, weights) in [("random", Weights::random(12)), ("extreme", extreme_weights(13))] {
+        let network = weights.network();
+        let mut positions = 0;
+        random_walks(14, 2, |_, parent, m, child| {
+            let scalar = Accumulator::refresh(&network, child, Simd::SCALAR);
+            let vector = Accumulator::refresh(&network, child, avx2);
+            for color in [Color::White, Color::Black] {
+                assert_eq!(scalar.perspective(color), vector.perspective(color), "{label}: {}", child.fen());
+            }
+            let turn = child.turn();
+            assert_eq!(
+                scalar.evaluate(&network, turn, Simd::SCALAR),
+                vector.evaluate(&network, turn, avx2),
+                "{label}: {}",
+                child.fen()
+            );
+            if let Some(m) = m {
+                let parent_acc = Accumulator::refresh(&network, parent, Simd::SCALAR);
+                let delta = Delta::of_move(parent, m);
+                let mut by_scalar = Accumulator::ZERO;
+                let mut by_vector = Accumulator::ZERO;
+                by_scalar.update_from(&parent_acc, &delta, &network, Simd::SCALAR);
+                by_vector.update_from(&parent_acc, &delta, &network, avx2);
+                assert_eq!(by_scalar, by_vector, "{label}: {}", child.fen());
+                assert_eq!(by_scalar, scalar, "{label}: {}", child.fen());
+            }
+            positions += 1;
+        });
+        assert!(positions > 500, "{positions}");
+    }
+    assert_eq!(Simd::detect(), avx2);
+}
+
+/// Weights at the edges of what the format allows: every output weight is -127 or 127 and
+/// the first layer pushes accumulators far past both clamps (and past i16, wrapping).
+fn extreme_weights(seed: u64) -> Weights {
+    let mut rng = Rng(seed);
+    let mut weights = Weights::random(seed);
+    for w in &mut weights.w1 {
+        *w = [i16::MIN, i16::MAX, 255, -255, 0, 1][rng.below(6)];
+    }
+    for b in &mut weights.b1 {
+        *b = [255, 256, 0, -1, 128][rng.below(5)];
+    }
+    for w in &mut weights.w2 {
+        *w = if rng.below(2) == 0 { 127 } else { -127 };
+    }
+    weights
+}
+
+#[test]
+fn values_are_bounded_for_the_search() {
+    // An output bias far beyond any evaluation: the network says about +52,600,000 cp and
+    // the search sees the largest non-mate value.
+    let mut weights = Weights::zero();
+    weights.b2 = i32::MAX;
+    let network = Arc::new(weights.network());
+    let start = Position::startpos();
+    assert_eq!(nnue_evaluate(&network, &start), (i64::from(i32::MAX) * 400 / 16320) as i32);
+    let mut stack = AccumulatorStack::new(Arc::clone(&network));
+    stack.set_root(&start);
+    assert_eq!(stack.evaluate(0, &start), MATE_BOUND - 1);
+    weights.b2 = i32::MIN;
+    let mut stack = AccumulatorStack::new(Arc::new(weights.network()));
+    stack.set_root(&start);
+    assert_eq!(stack.evaluate(0, &start), -MATE_BOUND + 1);
+}
+
+#[test]
+fn roles_are_in_contract_order() {
+    // The contract numbers roles Pawn = 0 .. King = 5, as tempo_core does.
+    assert_eq!(Role::ALL.map(Role::index), [0, 1, 2, 3, 4, 5]);
+}

@@ -1,0 +1,170 @@
+//! `EvalFile` and `UseNNUE`: the server loads network files, reports bad ones and keeps the
+//! network it had; `eval` and the search use the network when asked to.
+
+mod common;
+
+use common::{bestmoves, transcript};
+use std::path::{Path, PathBuf};
+use tempo_core::Position;
+use tempo_engine::{nnue_evaluate, Network};
+use tempo_notation::parse_uci_move;
+
+/// A version 1 network file for `hidden` neurons with deterministic pseudo-random weights
+/// in the trainer's clipping range, written byte by byte from the format description.
+fn network_file(hidden: u32, seed: u64) -> Vec<u8> {
+    let mut state = seed;
+    let mut next = move |lo: i32, hi: i32| {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        lo + ((state >> 33) % (hi - lo + 1) as u64) as i32
+    };
+    let mut bytes = b"TEMPONNU".to_vec();
+    for v in [1u32, 768, hidden, 1] {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    for v in [255i32, 64, 400, 0] {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    let h = hidden as usize;
+    for _ in 0..768 * h {
+        bytes.extend_from_slice(&(next(-80, 80) as i16).to_le_bytes());
+    }
+    for _ in 0..h {
+        bytes.extend_from_slice(&(next(-50, 250) as i16).to_le_bytes());
+    }
+    for _ in 0..2 * h {
+        bytes.extend_from_slice(&(next(-127, 127) as i16).to_le_bytes());
+    }
+    bytes.extend_from_slice(&next(-5000, 5000).to_le_bytes());
+    assert_eq!(bytes.len(), 40 + 2 * 768 * h + 2 * h + 4 * h + 4);
+    bytes
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn set_eval_file(path: &Path) -> String {
+    format!("setoption name EvalFile value {}", path.display())
+}
+
+/// The last `Final evaluation` line of a transcript.
+fn final_line(text: &str) -> &str {
+    text.lines().rfind(|l| l.starts_with("Final evaluation")).unwrap()
+}
+
+#[test]
+fn bad_network_files_are_reported_and_the_engine_keeps_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = network_file(128, 1);
+    let mut truncated = good.clone();
+    truncated.truncate(1234);
+    let mut bad_magic = good.clone();
+    bad_magic[..8].copy_from_slice(b"NOTANNUE");
+    let cases = [
+        (
+            write(dir.path(), "wide.nnue", &network_file(256, 2)),
+            "network has 256 hidden neurons; this build expects 128",
+        ),
+        (write(dir.path(), "short.nnue", &truncated), "file is 1,234 bytes; a 128-neuron network is 197,420 bytes"),
+        (write(dir.path(), "magic.nnue", &bad_magic), "not a Tempo network"),
+        (dir.path().join("missing.nnue"), "not loaded"),
+    ];
+    for (path, message) in cases {
+        let text = transcript(&[
+            &set_eval_file(&path),
+            "setoption name UseNNUE value true",
+            "isready",
+            "position startpos moves e2e4",
+            "eval",
+            "go depth 4",
+        ]);
+        let expected = format!("info string network {} not loaded: ", path.display());
+        let report = text.lines().find(|l| l.starts_with(&expected)).unwrap_or_else(|| panic!("{text}"));
+        assert!(report.contains(message), "{report}");
+        assert!(report.ends_with("; the engine keeps the hand-crafted evaluation"), "{report}");
+        assert!(text.contains("info string UseNNUE: no network is loaded"), "{text}");
+        assert!(text.contains("readyok"), "{text}");
+        // No network: the hand-crafted evaluation is shown and used.
+        assert!(!text.contains("NNUE evaluation"), "{text}");
+        assert!(final_line(&text).ends_with("(side to move)"), "{text}");
+        assert_eq!(bestmoves(&text).len(), 1, "{text}");
+    }
+}
+
+#[test]
+fn a_good_network_file_is_loaded_and_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = network_file(128, 3);
+    let path = write(dir.path(), "net.nnue", &bytes);
+    let network = Network::from_bytes(&bytes).unwrap();
+    let mut pos = Position::startpos();
+    for m in ["e2e4", "c7c5", "g1f3"] {
+        let m = parse_uci_move(&pos, m).unwrap();
+        pos.play_unchecked(m);
+    }
+    let expected = nnue_evaluate(&network, &pos);
+    let white = -expected; // Black to move.
+
+    let text = transcript(&[
+        &set_eval_file(&path),
+        "position startpos moves e2e4 c7c5 g1f3",
+        "eval",
+        "setoption name UseNNUE value true",
+        "eval",
+        "go depth 5",
+    ]);
+    let loaded = format!("info string network {} loaded: 128 hidden neurons; set UseNNUE to true", path.display());
+    assert!(text.contains(&loaded), "{text}");
+    // Before UseNNUE the hand-crafted evaluation is the final one; after, the network's.
+    let finals: Vec<&str> = text.lines().filter(|l| l.starts_with("Final evaluation")).collect();
+    assert_eq!(finals.len(), 2, "{text}");
+    assert!(finals[0].ends_with("(side to move)"), "{text}");
+    let pawns = |cp: i32| format!("{:+.2}", f64::from(cp) / 100.0);
+    assert_eq!(finals[1], format!("Final evaluation: {} (white side) [NNUE]", pawns(white)));
+    let nnue_line = format!("NNUE evaluation: {} (white side), {} (side to move)", pawns(white), pawns(expected));
+    assert!(text.contains(&nnue_line), "{text}");
+    assert!(text.contains("(not used: UseNNUE is on)"), "{text}");
+    let best = bestmoves(&text);
+    assert_eq!(best.len(), 1, "{text}");
+    let mv = best[0].split(' ').nth(1).unwrap();
+    assert!(parse_uci_move(&pos, mv).is_ok_and(|m| pos.is_legal(m)), "{text}");
+
+    // A bad file afterwards changes nothing: the loaded network stays in use.
+    let missing = dir.path().join("missing.nnue");
+    let text = transcript(&[
+        &set_eval_file(&path),
+        "setoption name UseNNUE value true",
+        &set_eval_file(&missing),
+        "position startpos moves e2e4 c7c5 g1f3",
+        "eval",
+    ]);
+    assert!(text.contains("not loaded") && text.contains("; the engine keeps its previous network"), "{text}");
+    assert!(text.contains(&nnue_line), "{text}");
+
+    // `<empty>` unloads it (this build has no built-in network).
+    let text = transcript(&[
+        &set_eval_file(&path),
+        "setoption name UseNNUE value true",
+        "setoption name EvalFile value <empty>",
+        "position startpos moves e2e4 c7c5 g1f3",
+        "eval",
+    ]);
+    assert!(!text.contains("NNUE evaluation"), "{text}");
+}
+
+#[test]
+fn bench_searches_with_the_network_when_it_is_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "net.nnue", &network_file(128, 4));
+    let nodes = |text: &str| -> u64 {
+        let line = text.lines().find(|l| l.starts_with("Nodes searched")).unwrap();
+        line.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let hce = transcript(&["bench 5"]);
+    let loaded_but_off = transcript(&[&set_eval_file(&path), "bench 5"]);
+    let nnue = transcript(&[&set_eval_file(&path), "setoption name UseNNUE value true", "bench 5"]);
+    assert_eq!(nodes(&hce), nodes(&loaded_but_off));
+    assert_ne!(nodes(&hce), nodes(&nnue));
+}
