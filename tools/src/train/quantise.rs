@@ -207,23 +207,34 @@ mod tests {
     }
 
     #[test]
-    fn the_quantised_network_agrees_with_the_float_one() {
+    fn the_float_model_the_format_and_the_engine_agree() {
         for (hidden, seed) in [(128, 11), (32, 12)] {
             let positions = random_positions(300, seed);
             // On the quantisation grid, only the integer divisions' truncations separate them.
             let net = snapped(&network(hidden, seed, 0.25, 1.98));
             let file = write(&net).unwrap();
+            // The engine loads what the trainer writes (at the engine's hidden size) and
+            // computes exactly the integer formula of the format.
+            let engine = (hidden == tempo_engine::HIDDEN).then(|| tempo_engine::Network::from_bytes(&file).unwrap());
             for pos in &positions {
                 let (float, quantised) = (net.float_eval_cp(pos), reference_eval(&file, pos));
                 assert!((float - quantised as f32).abs() <= 1.5, "H {hidden}: {float} {quantised} {}", pos.fen());
+                if let Some(engine) = &engine {
+                    assert_eq!(tempo_engine::nnue_evaluate(engine, pos), quantised, "{}", pos.fen());
+                }
             }
             // Off the grid, rounding the weights costs a few cp more: each accumulator is off by
             // about sqrt(30) * 0.5 / 255 (30 pieces), and 256 such errors add up in the output.
             let net = network(hidden, seed, 0.1, 0.5);
             let file = write(&net).unwrap();
+            let engine = (hidden == tempo_engine::HIDDEN).then(|| tempo_engine::Network::from_bytes(&file).unwrap());
             let (mut worst, mut total) = (0.0f32, 0.0f32);
             for pos in &positions {
-                let difference = (net.float_eval_cp(pos) - reference_eval(&file, pos) as f32).abs();
+                let quantised = reference_eval(&file, pos);
+                if let Some(engine) = &engine {
+                    assert_eq!(tempo_engine::nnue_evaluate(engine, pos), quantised, "{}", pos.fen());
+                }
+                let difference = (net.float_eval_cp(pos) - quantised as f32).abs();
                 worst = worst.max(difference);
                 total += difference;
             }
