@@ -1,6 +1,9 @@
 //! perft: the number of leaf nodes of the legal move tree, the standard test of a move
 //! generator. `perft` counts the last ply in bulk; `perft_plain` plays every move;
 //! `perft_within` is `perft` that gives up as soon as the count exceeds a limit.
+//!
+//! The positions played inside perft never leave it, so they are made without updating
+//! their Zobrist keys ([`Position::play_unhashed`]), which perft does not read.
 
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -16,7 +19,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
             pos.legal_moves_into(&mut moves);
             for &m in &moves {
                 let mut child = *pos;
-                child.play_unchecked(m);
+                child.play_unhashed(m);
                 nodes += perft(&child, depth - 1);
             }
             nodes
@@ -52,7 +55,7 @@ pub fn perft_within(pos: &Position, depth: u32, limit: u64) -> Option<u64> {
             pos.legal_moves_into(&mut moves);
             for &m in &moves {
                 let mut child = *pos;
-                child.play_unchecked(m);
+                child.play_unhashed(m);
                 // What is left of the limit bounds each subtree, so `nodes <= limit` holds
                 // throughout (no overflow, whatever the depth).
                 nodes += perft_within(&child, depth - 1, limit - nodes)?;
@@ -71,7 +74,7 @@ pub fn perft_plain(pos: &Position, depth: u32) -> u64 {
     let mut nodes = 0;
     for &m in &pos.legal_moves() {
         let mut child = *pos;
-        child.play_unchecked(m);
+        child.play_unhashed(m);
         nodes += perft_plain(&child, depth - 1);
     }
     nodes

@@ -123,7 +123,7 @@ impl Position {
         };
         for square in Square::all() {
             if let Some(piece) = setup.board[square.index()] {
-                pos.put(square, piece);
+                pos.put::<true>(square, piece);
             }
         }
         if pos.fullmove_number == 0 {
@@ -496,6 +496,21 @@ impl Position {
     /// `m` must come from this position's legal move generator (a pseudo-legal move leaves
     /// an invalid position behind, which debug builds catch).
     pub fn play_unchecked(&mut self, m: Move) {
+        self.make::<true>(m);
+    }
+
+    /// [`Position::play_unchecked`] without updating the Zobrist key, which is left stale.
+    ///
+    /// For perft only, whose positions never escape it: a stale key breaks the invariant
+    /// that [`Position::key`] matches the position, so nothing else may see such a position.
+    #[inline]
+    pub(crate) fn play_unhashed(&mut self, m: Move) {
+        self.make::<false>(m);
+    }
+
+    /// Plays a legal move; `HASH` says whether to keep the Zobrist key up to date.
+    #[inline(always)]
+    fn make<const HASH: bool>(&mut self, m: Move) {
         let us = self.turn;
         let them = !us;
         let from = m.from();
@@ -503,23 +518,24 @@ impl Position {
         let moved = Piece::new(us, self.role_at(from).expect("a piece on the from-square of a legal move"));
         debug_assert!(self.by_color[us.index()].contains(from));
 
-        let mut key = self.key ^ zobrist::WHITE_TO_MOVE;
         if let Some(ep) = self.ep_square.take() {
-            if self.ep_is_hashed(ep) {
-                key ^= zobrist::en_passant_key(ep.file());
+            if HASH && self.ep_is_hashed(ep) {
+                self.key ^= zobrist::en_passant_key(ep.file());
             }
         }
-        self.key = key;
+        if HASH {
+            self.key ^= zobrist::WHITE_TO_MOVE;
+        }
         let old_castling = self.castling;
         self.halfmove_clock += 1;
 
         match m.kind() {
             MoveKind::Normal => {
                 if let Some(captured) = self.enemy_at(to) {
-                    self.remove(to, captured);
+                    self.remove::<HASH>(to, captured);
                     self.halfmove_clock = 0;
                 }
-                self.shift(from, to, moved);
+                self.shift::<HASH>(from, to, moved);
                 if moved.role == Role::Pawn {
                     self.halfmove_clock = 0;
                     if from.index() ^ to.index() == 16 {
@@ -527,7 +543,7 @@ impl Position {
                         self.ep_square = Some(ep);
                         // `turn` is still `us`: the key includes the square only if one of
                         // their pawns can capture (pawns beside `to`).
-                        if (pawn_attacks(us, ep) & self.pieces(them, Role::Pawn)).any() {
+                        if HASH && (pawn_attacks(us, ep) & self.pieces(them, Role::Pawn)).any() {
                             self.key ^= zobrist::en_passant_key(ep.file());
                         }
                     }
@@ -535,24 +551,24 @@ impl Position {
             }
             MoveKind::Promotion(role) => {
                 if let Some(captured) = self.enemy_at(to) {
-                    self.remove(to, captured);
+                    self.remove::<HASH>(to, captured);
                 }
-                self.remove(from, moved);
-                self.put(to, Piece::new(us, role));
+                self.remove::<HASH>(from, moved);
+                self.put::<HASH>(to, Piece::new(us, role));
                 self.halfmove_clock = 0;
             }
             MoveKind::EnPassant => {
                 let captured = Square::new_unchecked(((to.index() as i32) + us.fold(-8, 8)) as u32);
-                self.remove(captured, Piece::new(them, Role::Pawn));
-                self.shift(from, to, moved);
+                self.remove::<HASH>(captured, Piece::new(them, Role::Pawn));
+                self.shift::<HASH>(from, to, moved);
                 self.halfmove_clock = 0;
             }
             MoveKind::Castle => {
                 let rook = Piece::new(us, Role::Rook);
-                self.remove(from, moved);
-                self.remove(to, rook);
-                self.put(m.castling_king_to(), moved);
-                self.put(m.castling_rook_to(), rook);
+                self.remove::<HASH>(from, moved);
+                self.remove::<HASH>(to, rook);
+                self.put::<HASH>(m.castling_king_to(), moved);
+                self.put::<HASH>(m.castling_rook_to(), rook);
             }
         }
 
@@ -563,7 +579,7 @@ impl Position {
                 self.castling.discard_color(us);
             }
         }
-        if self.castling != old_castling {
+        if HASH && self.castling != old_castling {
             self.key ^= old_castling.zobrist() ^ self.castling.zobrist();
         }
 
@@ -571,7 +587,7 @@ impl Position {
             self.fullmove_number += 1;
         }
         self.turn = them;
-        debug_assert_eq!(self.key, self.compute_key(), "incremental key diverged after {m:?}");
+        debug_assert!(!HASH || self.key == self.compute_key(), "incremental key diverged after {m:?}");
     }
 
     /// Passes the move to the opponent without moving (for null-move search).
@@ -630,28 +646,34 @@ impl Position {
 
     /// Moves `piece` from `from` to the empty square `to`.
     #[inline]
-    fn shift(&mut self, from: Square, to: Square, piece: Piece) {
+    fn shift<const HASH: bool>(&mut self, from: Square, to: Square, piece: Piece) {
         debug_assert!(!self.occupied().contains(to));
         let both = Bitboard::from_square(from) | to;
         self.by_role[piece.role.index()] ^= both;
         self.by_color[piece.color.index()] ^= both;
-        self.key ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
+        if HASH {
+            self.key ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
+        }
     }
 
     #[inline]
-    fn put(&mut self, square: Square, piece: Piece) {
+    fn put<const HASH: bool>(&mut self, square: Square, piece: Piece) {
         debug_assert!(!self.occupied().contains(square));
         self.by_role[piece.role.index()].toggle(square);
         self.by_color[piece.color.index()].toggle(square);
-        self.key ^= zobrist::piece_key(piece, square);
+        if HASH {
+            self.key ^= zobrist::piece_key(piece, square);
+        }
     }
 
     #[inline]
-    fn remove(&mut self, square: Square, piece: Piece) {
+    fn remove<const HASH: bool>(&mut self, square: Square, piece: Piece) {
         debug_assert_eq!(self.piece_at(square), Some(piece));
         self.by_role[piece.role.index()].toggle(square);
         self.by_color[piece.color.index()].toggle(square);
-        self.key ^= zobrist::piece_key(piece, square);
+        if HASH {
+            self.key ^= zobrist::piece_key(piece, square);
+        }
     }
 
     /// The piece that would be captured by `m` (the pawn for en passant), if any.
