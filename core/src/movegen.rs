@@ -34,6 +34,24 @@ pub enum MoveFilter {
     Quiets,
 }
 
+/// The side to move as a type: the generator is compiled once for each colour, so that
+/// every choice that depends on the colour (pawn direction, promotion rank, which pieces are
+/// ours) is a constant, and its branch is gone from the generated code.
+trait Side {
+    const US: Color;
+}
+
+struct WhiteToMove;
+struct BlackToMove;
+
+impl Side for WhiteToMove {
+    const US: Color = Color::White;
+}
+
+impl Side for BlackToMove {
+    const US: Color = Color::Black;
+}
+
 /// Receives generated moves, as moves or as counts.
 trait Sink {
     /// Normal moves of the piece on `from` to each of `targets`.
@@ -172,7 +190,16 @@ impl Position {
     /// else leaves castling out). Inlined, so a constant `FULL` costs nothing.
     #[inline(always)]
     fn generate<S: Sink>(&self, filter: MoveFilter, only: Bitboard, sink: &mut S) {
-        let us = self.turn();
+        match self.turn() {
+            Color::White => self.generate_for::<WhiteToMove, S>(filter, only, sink),
+            Color::Black => self.generate_for::<BlackToMove, S>(filter, only, sink),
+        }
+    }
+
+    /// [`Position::generate`] with the side to move `C` known at compile time.
+    #[inline(always)]
+    fn generate_for<C: Side, S: Sink>(&self, filter: MoveFilter, only: Bitboard, sink: &mut S) {
+        let us = C::US;
         let them = !us;
         let ours = self.by_color(us);
         let theirs = self.by_color(them);
@@ -239,18 +266,18 @@ impl Position {
         }
 
         // Step 5. Pawns.
-        self.generate_pawn_moves(filter, sink, pinned, check_mask, king, checkers.is_empty());
+        self.generate_pawn_moves::<C, S>(filter, sink, pinned, check_mask, king, checkers.is_empty());
 
         // Step 6. En passant.
         if filter != MoveFilter::Quiets {
             if let Some(ep) = self.ep_square().filter(|&ep| only.contains(ep)) {
-                self.generate_en_passant(sink, ep, king);
+                self.generate_en_passant::<C, S>(sink, ep, king);
             }
         }
 
         // Step 7. Castling.
         if filter != MoveFilter::Captures && checkers.is_empty() && only == Bitboard::FULL {
-            self.generate_castling(sink, king, occupied);
+            self.generate_castling::<C, S>(sink, king, occupied);
         }
     }
 
@@ -294,7 +321,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn generate_pawn_moves<S: Sink>(
+    fn generate_pawn_moves<C: Side, S: Sink>(
         &self,
         filter: MoveFilter,
         sink: &mut S,
@@ -303,7 +330,7 @@ impl Position {
         king: Square,
         not_in_check: bool,
     ) {
-        let us = self.turn();
+        let us = C::US;
         let theirs = self.by_color(!us);
         let empty = !self.occupied();
         let last_rank = Bitboard::relative_rank(us, Rank::Eighth);
@@ -374,8 +401,8 @@ impl Position {
     }
 
     #[inline(always)]
-    fn generate_en_passant<S: Sink>(&self, sink: &mut S, ep: Square, king: Square) {
-        let us = self.turn();
+    fn generate_en_passant<C: Side, S: Sink>(&self, sink: &mut S, ep: Square, king: Square) {
+        let us = C::US;
         let them = !us;
         let captured = Square::new_unchecked((ep.index() as i32 + us.fold(-8, 8)) as u32);
         for from in pawn_attacks(them, ep) & self.pieces(us, Role::Pawn) {
@@ -388,8 +415,8 @@ impl Position {
     }
 
     #[inline(always)]
-    fn generate_castling<S: Sink>(&self, sink: &mut S, king: Square, occupied: Bitboard) {
-        let us = self.turn();
+    fn generate_castling<C: Side, S: Sink>(&self, sink: &mut S, king: Square, occupied: Bitboard) {
+        let us = C::US;
         let rights = self.castling_rights();
         if (rights.rooks() & Bitboard::rank(us.back_rank())).is_empty() {
             return;
