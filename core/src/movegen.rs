@@ -220,8 +220,10 @@ impl Position {
         // two squares alone instead of mapping gains 4-8% on Kiwipete and positions 4-5).
         let without_king = occupied.without(king);
         let candidates = king_attacks(king) & filter_mask;
-        let king_targets = if candidates.count() >= 3 {
-            candidates - self.attacked_by(them, without_king)
+        // `known` holds the squares whose safety (with the king lifted) is now known, and
+        // `safe` those of them that are safe; castling reuses both.
+        let (known, safe) = if candidates.count() >= 3 {
+            (Bitboard::FULL, !self.attacked_by(them, without_king))
         } else {
             let mut safe = Bitboard::EMPTY;
             for to in candidates {
@@ -229,9 +231,9 @@ impl Position {
                     safe = safe.with(to);
                 }
             }
-            safe
+            (candidates, safe)
         };
-        sink.piece_moves(king, king_targets);
+        sink.piece_moves(king, candidates & safe);
         if checkers.has_more_than_one() {
             return;
         }
@@ -278,7 +280,7 @@ impl Position {
 
         // Step 7. Castling.
         if filter != MoveFilter::Captures && checkers.is_empty() && only == Bitboard::FULL {
-            self.generate_castling::<C, S>(sink, king, occupied);
+            self.generate_castling::<C, S>(sink, king, occupied, known, safe);
         }
     }
 
@@ -416,7 +418,20 @@ impl Position {
     }
 
     #[inline(always)]
-    fn generate_castling<C: Side, S: Sink>(&self, sink: &mut S, king: Square, occupied: Bitboard) {
+    ///
+    /// `known` squares have been found `safe` or not with the king lifted (step 1). Lifting
+    /// the castling rook as well changes nothing for them when the rook stands on the a- or
+    /// h-file (always in standard chess): it can only uncover a slider on its own rank
+    /// beyond it, and there is no square beyond the edge. Elsewhere (Chess960) every square
+    /// of the king's path is tested.
+    fn generate_castling<C: Side, S: Sink>(
+        &self,
+        sink: &mut S,
+        king: Square,
+        occupied: Bitboard,
+        known: Bitboard,
+        safe: Bitboard,
+    ) {
         let us = C::US;
         let rights = self.castling_rights();
         if (rights.rooks() & Bitboard::rank(us.back_rank())).is_empty() {
@@ -432,7 +447,12 @@ impl Position {
                 continue;
             }
             let king_path = between(king, king_to).with(king_to);
-            if king_path.into_iter().all(|sq| !self.is_attacked(sq, !us, lifted)) {
+            let edge = Bitboard::file(crate::File::A) | Bitboard::file(crate::File::H);
+            let known = if edge.contains(rook) { known & king_path } else { Bitboard::EMPTY };
+            if (known - safe).any() {
+                continue;
+            }
+            if (king_path - known).into_iter().all(|sq| !self.is_attacked(sq, !us, lifted)) {
                 sink.special(Move::castle(king, rook));
             }
         }
