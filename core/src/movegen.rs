@@ -37,19 +37,23 @@ pub enum MoveFilter {
 /// The side to move as a type: the generator is compiled once for each colour, so that
 /// every choice that depends on the colour (pawn direction, promotion rank, which pieces are
 /// ours) is a constant, and its branch is gone from the generated code.
-trait Side {
+pub(crate) trait Side {
     const US: Color;
+    /// The other side, to move next.
+    type Them: Side;
 }
 
-struct WhiteToMove;
-struct BlackToMove;
+pub(crate) struct WhiteToMove;
+pub(crate) struct BlackToMove;
 
 impl Side for WhiteToMove {
     const US: Color = Color::White;
+    type Them = BlackToMove;
 }
 
 impl Side for BlackToMove {
     const US: Color = Color::Black;
+    type Them = WhiteToMove;
 }
 
 /// Receives generated moves, as moves or as counts.
@@ -177,6 +181,22 @@ impl Position {
         let mut counter = Counter(0);
         self.generate(MoveFilter::All, Bitboard::FULL, &mut counter);
         counter.0
+    }
+
+    /// [`Position::count_legal_moves`] for perft, which knows the side to move `C`.
+    #[inline]
+    pub(crate) fn count_legal_moves_for<C: Side>(&self) -> u64 {
+        debug_assert_eq!(self.turn(), C::US);
+        let mut counter = Counter(0);
+        self.generate_for::<C, _>(MoveFilter::All, Bitboard::FULL, &mut counter);
+        counter.0
+    }
+
+    /// [`Position::legal_moves_into`] for perft, which knows the side to move `C`.
+    #[inline]
+    pub(crate) fn legal_moves_into_for<C: Side>(&self, moves: &mut MoveList) {
+        debug_assert_eq!(self.turn(), C::US);
+        self.generate_for::<C, _>(MoveFilter::All, Bitboard::FULL, moves);
     }
 
     /// `true` if the side to move has at least one legal move.

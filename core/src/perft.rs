@@ -3,24 +3,35 @@
 //! `perft_within` is `perft` that gives up as soon as the count exceeds a limit.
 //!
 //! The positions played inside perft never leave it, so they are made without updating
-//! their Zobrist keys ([`Position::play_unhashed`]), which perft does not read.
+//! their Zobrist keys (`Position::play_unhashed`), which perft does not read.
 
+use crate::movegen::{BlackToMove, Side, WhiteToMove};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
+use crate::types::Color;
 
 /// Leaf count at `depth`, counting the last ply without playing it (bulk counting).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match pos.turn() {
+        Color::White => perft_for::<WhiteToMove>(pos, depth),
+        Color::Black => perft_for::<BlackToMove>(pos, depth),
+    }
+}
+
+/// [`perft`] with the side to move `C` known at compile time: generation and moves are
+/// compiled for each side, and the plies alternate between the two versions.
+fn perft_for<C: Side>(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => pos.count_legal_moves(),
+        1 => pos.count_legal_moves_for::<C>(),
         _ => {
             let mut nodes = 0;
             let mut moves = MoveList::new();
-            pos.legal_moves_into(&mut moves);
+            pos.legal_moves_into_for::<C>(&mut moves);
             for &m in &moves {
                 let mut child = *pos;
-                child.play_unhashed(m);
-                nodes += perft(&child, depth - 1);
+                child.play_unhashed::<C>(m);
+                nodes += perft_for::<C::Them>(&child, depth - 1);
             }
             nodes
         }
@@ -46,19 +57,27 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 /// assert_eq!(perft_within(&start, 300, 5), None);
 /// ```
 pub fn perft_within(pos: &Position, depth: u32, limit: u64) -> Option<u64> {
+    match pos.turn() {
+        Color::White => perft_within_for::<WhiteToMove>(pos, depth, limit),
+        Color::Black => perft_within_for::<BlackToMove>(pos, depth, limit),
+    }
+}
+
+/// [`perft_within`] with the side to move `C` known at compile time (as [`perft_for`]).
+fn perft_within_for<C: Side>(pos: &Position, depth: u32, limit: u64) -> Option<u64> {
     let count = match depth {
         0 => 1,
-        1 => pos.count_legal_moves(),
+        1 => pos.count_legal_moves_for::<C>(),
         _ => {
             let mut nodes = 0;
             let mut moves = MoveList::new();
-            pos.legal_moves_into(&mut moves);
+            pos.legal_moves_into_for::<C>(&mut moves);
             for &m in &moves {
                 let mut child = *pos;
-                child.play_unhashed(m);
+                child.play_unhashed::<C>(m);
                 // What is left of the limit bounds each subtree, so `nodes <= limit` holds
                 // throughout (no overflow, whatever the depth).
-                nodes += perft_within(&child, depth - 1, limit - nodes)?;
+                nodes += perft_within_for::<C::Them>(&child, depth - 1, limit - nodes)?;
             }
             nodes
         }
@@ -74,7 +93,7 @@ pub fn perft_plain(pos: &Position, depth: u32) -> u64 {
     let mut nodes = 0;
     for &m in &pos.legal_moves() {
         let mut child = *pos;
-        child.play_unhashed(m);
+        child.play_unchecked(m);
         nodes += perft_plain(&child, depth - 1);
     }
     nodes

@@ -13,6 +13,7 @@ use crate::attacks::{
 use crate::bitboard::Bitboard;
 use crate::castling::{CastlingMode, CastlingRights, CastlingSide};
 use crate::error::{MoveError, PositionError};
+use crate::movegen::Side;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 use crate::zobrist;
@@ -496,22 +497,24 @@ impl Position {
     /// `m` must come from this position's legal move generator (a pseudo-legal move leaves
     /// an invalid position behind, which debug builds catch).
     pub fn play_unchecked(&mut self, m: Move) {
-        self.make::<true>(m);
+        self.make::<true>(m, self.turn);
     }
 
-    /// [`Position::play_unchecked`] without updating the Zobrist key, which is left stale.
+    /// [`Position::play_unchecked`] for perft, which knows the side to move `C`, without
+    /// updating the Zobrist key, which is left stale.
     ///
     /// For perft only, whose positions never escape it: a stale key breaks the invariant
     /// that [`Position::key`] matches the position, so nothing else may see such a position.
     #[inline]
-    pub(crate) fn play_unhashed(&mut self, m: Move) {
-        self.make::<false>(m);
+    pub(crate) fn play_unhashed<C: Side>(&mut self, m: Move) {
+        debug_assert_eq!(self.turn, C::US);
+        self.make::<false>(m, C::US);
     }
 
-    /// Plays a legal move; `HASH` says whether to keep the Zobrist key up to date.
+    /// Plays a legal move for `us`, the side to move (a constant when inlined into perft);
+    /// `HASH` says whether to keep the Zobrist key up to date.
     #[inline(always)]
-    fn make<const HASH: bool>(&mut self, m: Move) {
-        let us = self.turn;
+    fn make<const HASH: bool>(&mut self, m: Move, us: Color) {
         let them = !us;
         let from = m.from();
         let to = m.to();
