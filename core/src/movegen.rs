@@ -461,6 +461,11 @@ impl Position {
         }
         for side in crate::CastlingSide::ALL {
             let Some(rook) = rights.rook(us, side) else { continue };
+            // Whatever the start files, every square between king and rook must be empty:
+            // one lookup rejects most blocked castlings.
+            if (between(king, rook) & occupied).any() {
+                continue;
+            }
             let king_to = Square::from_coords(side.king_to_file(), king.rank());
             let rook_to = Square::from_coords(side.rook_to_file(), king.rank());
             let lifted = occupied.without(king).without(rook);
