@@ -56,21 +56,22 @@ impl Side for BlackToMove {
     type Them = WhiteToMove;
 }
 
-/// Receives generated moves, as moves or as counts.
-trait Sink {
-    /// Normal moves of the piece on `from` to each of `targets`.
-    fn piece_moves(&mut self, from: Square, targets: Bitboard);
+/// Receives generated moves, as moves or as counts (or, in perft, by playing them).
+pub(crate) trait Sink {
+    /// Normal moves of the piece on `from`, a `role`, to each of `targets`. Sinks that do
+    /// not read `role` pay nothing for it: the generator is inlined into each sink's use.
+    fn piece_moves(&mut self, role: Role, from: Square, targets: Bitboard);
     /// Non-promoting pawn moves to each of `targets`, each from `to - delta`.
     fn pawn_moves(&mut self, targets: Bitboard, delta: i32);
     /// Promotions (four each) to each of `targets`, each from `to - delta`.
     fn promotions(&mut self, targets: Bitboard, delta: i32);
-    /// A single special move (en passant, castling).
+    /// A single special move (en passant, castling: the mover's role follows from the kind).
     fn special(&mut self, m: Move);
 }
 
 impl Sink for MoveList {
     #[inline]
-    fn piece_moves(&mut self, from: Square, targets: Bitboard) {
+    fn piece_moves(&mut self, _: Role, from: Square, targets: Bitboard) {
         for to in targets {
             self.push(Move::normal(from, to));
         }
@@ -100,7 +101,7 @@ struct Counter(u64);
 
 impl Sink for Counter {
     #[inline]
-    fn piece_moves(&mut self, _: Square, targets: Bitboard) {
+    fn piece_moves(&mut self, _: Role, _: Square, targets: Bitboard) {
         self.0 += u64::from(targets.count());
     }
     #[inline]
@@ -122,7 +123,7 @@ struct AnyMove(bool);
 
 impl Sink for AnyMove {
     #[inline]
-    fn piece_moves(&mut self, _: Square, targets: Bitboard) {
+    fn piece_moves(&mut self, _: Role, _: Square, targets: Bitboard) {
         self.0 |= targets.any();
     }
     #[inline]
@@ -192,11 +193,11 @@ impl Position {
         counter.0
     }
 
-    /// [`Position::legal_moves_into`] for perft, which knows the side to move `C`.
+    /// Every legal move into `sink`, for perft, which knows the side to move `C`.
     #[inline]
-    pub(crate) fn legal_moves_into_for<C: Side>(&self, moves: &mut MoveList) {
+    pub(crate) fn legal_moves_to_sink_for<C: Side, S: Sink>(&self, sink: &mut S) {
         debug_assert_eq!(self.turn(), C::US);
-        self.generate_for::<C, _>(MoveFilter::All, Bitboard::FULL, moves);
+        self.generate_for::<C, _>(MoveFilter::All, Bitboard::FULL, sink);
     }
 
     /// `true` if the side to move has at least one legal move.
@@ -255,7 +256,7 @@ impl Position {
             }
             (candidates, safe)
         };
-        sink.piece_moves(king, candidates & safe);
+        sink.piece_moves(Role::King, king, candidates & safe);
         if checkers.has_more_than_one() {
             return;
         }
@@ -270,23 +271,26 @@ impl Position {
 
         // Step 3. Knights (a pinned knight can never move).
         for from in self.pieces(us, Role::Knight) - pinned {
-            sink.piece_moves(from, knight_attacks(from) & target);
+            sink.piece_moves(Role::Knight, from, knight_attacks(from) & target);
         }
 
         // Step 4. Sliders; pinned ones only along their pin line (never when in check).
         let queens = self.pieces(us, Role::Queen);
+        // A queen moves in both passes: each tells the sink which of the two roles it has.
+        let diagonal = |from| if queens.contains(from) { Role::Queen } else { Role::Bishop };
+        let straight = |from| if queens.contains(from) { Role::Queen } else { Role::Rook };
         for from in (self.pieces(us, Role::Bishop) | queens) - pinned {
-            sink.piece_moves(from, bishop_attacks(from, occupied) & target);
+            sink.piece_moves(diagonal(from), from, bishop_attacks(from, occupied) & target);
         }
         for from in (self.pieces(us, Role::Rook) | queens) - pinned {
-            sink.piece_moves(from, rook_attacks(from, occupied) & target);
+            sink.piece_moves(straight(from), from, rook_attacks(from, occupied) & target);
         }
         if checkers.is_empty() {
             for from in (self.pieces(us, Role::Bishop) | queens) & pinned {
-                sink.piece_moves(from, bishop_attacks(from, occupied) & target & line(king, from));
+                sink.piece_moves(diagonal(from), from, bishop_attacks(from, occupied) & target & line(king, from));
             }
             for from in (self.pieces(us, Role::Rook) | queens) & pinned {
-                sink.piece_moves(from, rook_attacks(from, occupied) & target & line(king, from));
+                sink.piece_moves(straight(from), from, rook_attacks(from, occupied) & target & line(king, from));
             }
         }
 
@@ -414,11 +418,11 @@ impl Position {
                         MoveFilter::Quiets => pushes - last_rank,
                     };
                 for to in targets {
+                    let d = to.index() as i32 - from.index() as i32;
                     if last_rank.contains(to) {
-                        let d = to.index() as i32 - from.index() as i32;
                         sink.promotions(Bitboard::from_square(to), d);
                     } else {
-                        sink.special(Move::normal(from, to));
+                        sink.pawn_moves(Bitboard::from_square(to), d);
                     }
                 }
             }

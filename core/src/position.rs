@@ -497,7 +497,8 @@ impl Position {
     /// `m` must come from this position's legal move generator (a pseudo-legal move leaves
     /// an invalid position behind, which debug builds catch).
     pub fn play_unchecked(&mut self, m: Move) {
-        self.make::<true>(m, self.turn);
+        let moved = self.role_at(m.from()).expect("a piece on the from-square of a legal move");
+        self.make::<true>(m, self.turn, moved);
     }
 
     /// [`Position::play_unchecked`] for perft, which knows the side to move `C`, without
@@ -505,20 +506,25 @@ impl Position {
     ///
     /// For perft only, whose positions never escape it: a stale key breaks the invariant
     /// that [`Position::key`] matches the position, so nothing else may see such a position.
+    ///
+    /// `moved` is the role of the piece on the from-square, which the generator knows: no
+    /// search of the role bitboards for it.
     #[inline]
-    pub(crate) fn play_unhashed<C: Side>(&mut self, m: Move) {
+    pub(crate) fn play_unhashed<C: Side>(&mut self, m: Move, moved: Role) {
         debug_assert_eq!(self.turn, C::US);
-        self.make::<false>(m, C::US);
+        debug_assert_eq!(self.role_at(m.from()), Some(moved));
+        self.make::<false>(m, C::US, moved);
     }
 
     /// Plays a legal move for `us`, the side to move (a constant when inlined into perft);
-    /// `HASH` says whether to keep the Zobrist key up to date.
+    /// `HASH` says whether to keep the Zobrist key up to date; `moved` is the moving piece's
+    /// role.
     #[inline(always)]
-    fn make<const HASH: bool>(&mut self, m: Move, us: Color) {
+    fn make<const HASH: bool>(&mut self, m: Move, us: Color, moved: Role) {
         let them = !us;
         let from = m.from();
         let to = m.to();
-        let moved = Piece::new(us, self.role_at(from).expect("a piece on the from-square of a legal move"));
+        let moved = Piece::new(us, moved);
         debug_assert!(self.by_color[us.index()].contains(from));
 
         if let Some(ep) = self.ep_square.take() {
