@@ -540,8 +540,7 @@ impl Position {
 
         match m.kind() {
             MoveKind::Normal => {
-                if let Some(captured) = self.enemy_at(to) {
-                    self.remove::<HASH>(to, captured);
+                if self.capture::<HASH>(to, them) {
                     self.halfmove_clock = 0;
                 }
                 self.shift::<HASH>(from, to, moved);
@@ -559,9 +558,7 @@ impl Position {
                 }
             }
             MoveKind::Promotion(role) => {
-                if let Some(captured) = self.enemy_at(to) {
-                    self.remove::<HASH>(to, captured);
-                }
+                self.capture::<HASH>(to, them);
                 self.remove::<HASH>(from, moved);
                 self.put::<HASH>(to, Piece::new(us, role));
                 self.halfmove_clock = 0;
@@ -643,14 +640,23 @@ impl Position {
         key
     }
 
-    /// The opponent's piece on `square`, if any (the side to move is still `turn`).
-    #[inline]
-    fn enemy_at(&self, square: Square) -> Option<Piece> {
-        if self.by_color[(!self.turn).index()].contains(square) {
-            self.role_at(square).map(|role| Piece::new(!self.turn, role))
-        } else {
-            None
+    /// Removes `them`'s piece on `square`, if any; `true` if there was one. Without a key to
+    /// update its role need not be known: the square leaves every role's set, no search.
+    #[inline(always)]
+    fn capture<const HASH: bool>(&mut self, square: Square, them: Color) -> bool {
+        if !self.by_color[them.index()].contains(square) {
+            return false;
         }
+        if HASH {
+            let role = self.role_at(square).expect("an occupied square");
+            self.remove::<true>(square, Piece::new(them, role));
+        } else {
+            for set in &mut self.by_role {
+                *set = set.without(square);
+            }
+            self.by_color[them.index()] = self.by_color[them.index()].without(square);
+        }
+        true
     }
 
     /// Moves `piece` from `from` to the empty square `to`.
