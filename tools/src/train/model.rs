@@ -365,6 +365,23 @@ pub struct Batch<'a> {
     pub wdl: f32,
 }
 
+/// The first layer's parameters, the output weights per accumulator and the output bias.
+type Layers<'a> = (&'a [F32x8], &'a [F32x8], &'a [F32x8], &'a [F32x8], f32);
+
+/// One position's forward pass: fills both accumulators and returns the output (before the
+/// sigmoid). Shared by the training and the validation loops.
+#[inline(always)]
+fn forward<A: Act>(
+    (w1, b1, w2_stm, w2_other, b2): Layers<'_>,
+    (acc_stm, acc_other): (&mut [F32x8], &mut [F32x8]),
+    stm: &[u16],
+    other: &[u16],
+) -> f32 {
+    accumulate(acc_stm, b1, w1, stm);
+    accumulate(acc_other, b1, w1, other);
+    b2 + dot::<A>(acc_stm, w2_stm) + dot::<A>(acc_other, w2_other)
+}
+
 /// Adds `scale` times the gradient of the batch's summed loss to `grad`; returns the summed
 /// loss.
 #[inline(always)]
@@ -380,10 +397,7 @@ fn gradient_body<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>, scale: f
     let gathered = batch.data.gather(batch.indices, batch.mirror, batch.wdl);
     let mut loss = 0.0f64;
     for (stm, other, target) in gathered.positions() {
-        accumulate(acc_stm, b1, w1, stm);
-        accumulate(acc_other, b1, w1, other);
-        let out = b2 + dot::<A>(acc_stm, w2_stm) + dot::<A>(acc_other, w2_other);
-        let p = sigmoid(out);
+        let p = sigmoid(forward::<A>((w1, b1, w2_stm, w2_other, b2), (acc_stm, acc_other), stm, other));
         let error = p - target;
         loss += f64::from(error * error);
         let g = 2.0 * error * p * (1.0 - p) * scale;
@@ -412,10 +426,7 @@ fn loss_body<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>) -> f64 {
     let gathered = batch.data.gather(batch.indices, batch.mirror, batch.wdl);
     let mut loss = 0.0f64;
     for (stm, other, target) in gathered.positions() {
-        accumulate(acc_stm, b1, w1, stm);
-        accumulate(acc_other, b1, w1, other);
-        let out = b2 + dot::<A>(acc_stm, w2_stm) + dot::<A>(acc_other, w2_other);
-        let error = sigmoid(out) - target;
+        let error = sigmoid(forward::<A>((w1, b1, w2_stm, w2_other, b2), (acc_stm, acc_other), stm, other)) - target;
         loss += f64::from(error * error);
     }
     loss
