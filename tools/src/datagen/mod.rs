@@ -40,7 +40,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Instant;
 use tempo_core::GameResult;
-use tempo_engine::{Engine, EngineOption, Limits};
+use tempo_engine::{Engine, EngineOption};
 use tempo_notation::{PackedGame, ScoredMove, TrainingFilter};
 
 #[derive(Args)]
@@ -200,15 +200,16 @@ fn format_of(args: &DatagenArgs) -> Format {
 }
 
 fn rules_of(args: &DatagenArgs) -> Result<Rules> {
-    let limits = match (args.soft_nodes, args.nodes) {
-        (Some(soft), hard) => Limits::soft_nodes(soft, hard.unwrap_or(soft.saturating_mul(10)).max(soft)),
-        (None, hard) => Limits::nodes(hard.unwrap_or(5000)),
+    let nodes = match args.soft_nodes {
+        Some(soft) => args.nodes.unwrap_or(soft.saturating_mul(10)).max(soft),
+        None => args.nodes.unwrap_or(5000),
     };
-    if limits.nodes == Some(0) {
+    if nodes == 0 {
         bail!("--nodes must be at least 1");
     }
     Ok(Rules {
-        limits,
+        soft_nodes: args.soft_nodes,
+        nodes,
         random_plies: args.random_plies,
         max_start_score: args.max_start_score,
         win_score: args.win_score,

@@ -2,29 +2,22 @@
 //! chunk of games, so that `--resume` can continue an interrupted run exactly.
 
 use super::selfplay::Rules;
-use super::{DatagenArgs, Format, RandomPlies};
+use super::{DatagenArgs, Format};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 use tempo_core::GameResult;
 
-/// Everything that decides which games a run writes; a resumed run must have the same.
+/// Everything that decides which games a run writes; a resumed run must have the same. The
+/// rules are flattened, so the record reads as one flat list of settings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
     pub format: Format,
     pub seed: u64,
-    pub soft_nodes: Option<u64>,
-    pub nodes: Option<u64>,
-    pub random_plies: RandomPlies,
+    #[serde(flatten)]
+    pub rules: Rules,
     pub openings: Option<PathBuf>,
-    pub max_start_score: i32,
-    pub win_score: i32,
-    pub win_plies: u32,
-    pub draw_score: i32,
-    pub draw_plies: u32,
-    pub draw_after: usize,
-    pub max_plies: usize,
     pub options: Vec<String>,
 }
 
@@ -33,17 +26,8 @@ impl Settings {
         Settings {
             format,
             seed: args.seed,
-            soft_nodes: rules.limits.soft_nodes,
-            nodes: rules.limits.nodes,
-            random_plies: rules.random_plies,
+            rules: rules.clone(),
             openings: args.openings.clone(),
-            max_start_score: rules.max_start_score,
-            win_score: rules.win_score,
-            win_plies: rules.win_plies,
-            draw_score: rules.draw_score,
-            draw_plies: rules.draw_plies,
-            draw_after: rules.draw_after,
-            max_plies: rules.max_plies,
             options: args.options.clone(),
         }
     }

@@ -27,10 +27,14 @@ impl SplitMix {
     }
 }
 
-/// How the engine plays and when a game is adjudicated.
-#[derive(Clone, Debug)]
+/// How the engine plays and when a game is adjudicated: everything besides the seed and the
+/// openings that decides a game (recorded as is in the run's progress file).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Rules {
-    pub limits: Limits,
+    /// No new iteration once this many nodes are searched, if set.
+    pub soft_nodes: Option<u64>,
+    /// Nodes per move at most.
+    pub nodes: u64,
     pub random_plies: RandomPlies,
     /// A game whose first searched position scores beyond this (centipawns) is discarded.
     pub max_start_score: i32,
@@ -45,6 +49,16 @@ pub struct Rules {
     pub draw_after: usize,
     /// A game still going after this many plies is a draw.
     pub max_plies: usize,
+}
+
+impl Rules {
+    /// The search limits of one move.
+    pub fn limits(&self) -> Limits {
+        match self.soft_nodes {
+            Some(soft) => Limits::soft_nodes(soft, self.nodes),
+            None => Limits::nodes(self.nodes),
+        }
+    }
 }
 
 /// A finished game: the position the engine started from, each engine move with its score
@@ -137,7 +151,7 @@ pub fn play_game(rules: &Rules, engine: &mut Engine, opening: &Opening, seed: u6
         engine.set_position(*game.initial_position(), game.moves()).context("engine position")?;
         let (tx, rx) = mpsc::channel();
         engine
-            .go(rules.limits.clone(), move |event| {
+            .go(rules.limits(), move |event| {
                 let _ = tx.send(event);
             })
             .context("engine search")?;
@@ -170,7 +184,8 @@ mod tests {
 
     fn rules() -> Rules {
         Rules {
-            limits: Limits::nodes(1),
+            soft_nodes: None,
+            nodes: 1,
             random_plies: RandomPlies { min: 0, max: 0 },
             max_start_score: 300,
             win_score: 1000,
