@@ -1,6 +1,6 @@
 //! `tempo-tools perft`: perft suites from EPD files, or one position with optional divide.
 //!
-//! Output contract (DESIGN.md): with `--epd`, one line per failure and a last line
+//! Output contract (see the README): with `--epd`, one line per failure and a last line
 //! `N passed, M failed` (exit 1 on any failure); with `--fen`, `move: count` lines under
 //! `--divide` and a last line `Nodes searched: N`.
 //!
