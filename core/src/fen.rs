@@ -1,6 +1,6 @@
 //! FEN (Forsyth-Edwards Notation): strict parsing with field-specific errors, and writing.
 //!
-//! Parsing follows the policy of `shared/data/fen/README.md`: exactly six fields separated
+//! Parsing follows the policy of `data/fen/README.md`: exactly six fields separated
 //! by single spaces; eight ranks of eight squares, never two digits in a row; `w`/`b`; a
 //! castling field in order (`KQkq` subsequence, or in Chess960 mode Shredder `HAha` and
 //! X-FEN letters); an en passant square on the right rank behind a double-stepped pawn;
