@@ -2,7 +2,9 @@
 //! start-up cost and no lazy-initialisation check on the hot path.
 //!
 //! Output (`$OUT_DIR/tables.rs`): leaper attacks, `BETWEEN`/`LINE` tables, and slider
-//! attacks indexed by fancy magic multiplication (default) or by PEXT (feature `pext`).
+//! attacks indexed by fancy magic multiplication or by BMI2 PEXT. PEXT is chosen (and the
+//! `tempo_pext` cfg set) only when the build targets a CPU known to run it fast: see
+//! [`pext_is_fast`].
 
 use std::fmt::Write as _;
 use std::{env, fs, path::Path};
@@ -176,9 +178,73 @@ fn write_entries(out: &mut String, name: &str, entries: &[Entry]) {
     out.push_str("];\n");
 }
 
+/// Whether the compiled code may use PEXT and the target CPU runs it fast.
+///
+/// PEXT needs BMI2 enabled at compile time (`-C target-cpu=...` or `target-feature`), and
+/// then it is fast on Intel since Haswell and on AMD since Zen 3, but microcoded on Zen 1
+/// and 2 and on the older AMD cores with BMI2 (hundreds of cycles instead of three, far
+/// slower than a magic multiplication). So BMI2 alone is not enough: the target CPU must be
+/// named and not one of those. `native` is resolved by asking the build machine's CPU, which
+/// is the target when nothing is cross-compiled. Generic levels (`x86-64-v3`, `-v4`) run on
+/// Zen 2 as well, so they keep magic bitboards.
+///
+/// `TEMPO_PEXT=0` or `TEMPO_PEXT=1` overrides the choice (1 still needs BMI2).
+fn pext_is_fast() -> bool {
+    let bmi2 = env::var("CARGO_CFG_TARGET_FEATURE").is_ok_and(|features| features.split(',').any(|f| f == "bmi2"));
+    if !bmi2 || env::var("CARGO_CFG_TARGET_ARCH").as_deref() != Ok("x86_64") {
+        return false;
+    }
+    match env::var("TEMPO_PEXT").as_deref() {
+        Ok("1") => return true,
+        Ok("0") => return false,
+        _ => {}
+    }
+    match target_cpu().as_deref() {
+        None | Some("x86-64-v3" | "x86-64-v4") => false,
+        Some("native") => env::var("HOST") == env::var("TARGET") && host_pext_is_fast(),
+        Some(cpu) => !(cpu.starts_with("znver1") || cpu.starts_with("znver2") || cpu.starts_with("bdver")),
+    }
+}
+
+/// The last `target-cpu=` of the flags cargo passes to rustc for this package, if any.
+fn target_cpu() -> Option<String> {
+    let flags = env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    let flags: Vec<&str> = flags.split('\x1f').collect();
+    let mut cpu = None;
+    for (i, flag) in flags.iter().enumerate() {
+        let codegen = if *flag == "-C" { flags.get(i + 1).copied() } else { flag.strip_prefix("-C") };
+        if let Some(name) = codegen.and_then(|option| option.strip_prefix("target-cpu=")) {
+            cpu = Some(name.to_owned());
+        }
+    }
+    cpu
+}
+
+/// `false` on AMD CPUs before Zen 3 (family 0x19), whose PEXT is microcoded.
+#[cfg(target_arch = "x86_64")]
+fn host_pext_is_fast() -> bool {
+    use std::arch::x86_64::__cpuid;
+    let vendor = __cpuid(0);
+    let amd = [vendor.ebx, vendor.edx, vendor.ecx] == [0x6874_7541, 0x6974_6e65, 0x444d_4163]; // "AuthenticAMD"
+    let signature = __cpuid(1).eax;
+    let base_family = (signature >> 8) & 0xf;
+    let family = if base_family == 0xf { base_family + ((signature >> 20) & 0xff) } else { base_family };
+    !amd || family >= 0x19
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn host_pext_is_fast() -> bool {
+    false
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    let use_pext = env::var_os("CARGO_FEATURE_PEXT").is_some();
+    println!("cargo:rerun-if-env-changed=TEMPO_PEXT");
+    println!("cargo::rustc-check-cfg=cfg(tempo_pext)");
+    let use_pext = pext_is_fast();
+    if use_pext {
+        println!("cargo::rustc-cfg=tempo_pext");
+    }
     let mut out = String::new();
 
     let knight: Vec<u64> =
