@@ -5,9 +5,7 @@
 //! rook is on the h-file side of its king) or queenside when the position is validated.
 
 use crate::bitboard::Bitboard;
-use crate::error::PositionError;
-use crate::position::Position;
-use crate::types::{Color, File, Piece, Role, Square};
+use crate::types::{Color, File, Square};
 use crate::zobrist;
 
 /// How castling is written and which start squares are allowed.
@@ -62,42 +60,43 @@ impl CastlingRights {
     /// No rights at all.
     pub const NONE: CastlingRights = CastlingRights { king_side: Bitboard::EMPTY, queen_side: Bitboard::EMPTY };
 
-    /// Checks and files rights given as a set of rook squares.
+    /// Files the rights given as a set of rook squares, keeping those the board backs.
     ///
-    /// # Errors
-    /// [`PositionError::InvalidCastling`] if a square does not hold a rook of the colour whose
-    /// back rank it is on, with that colour's king on the same rank; if a colour has two rights
-    /// on one side of its king; or (in `Standard` mode) if king or rook are off e1/e8 and the
-    /// corners.
+    /// `kings` are the kings' squares (by [`Color::index`]), `rooks` each colour's rooks.
+    /// Returns the rights and the requested squares that were refused: a square that does
+    /// not hold a rook of the colour whose back rank it is on, with that colour's king on
+    /// the same rank; a second right on one side of a king; or (in `Standard` mode) a king
+    /// or rook off e1/e8 and the corners.
     pub(crate) fn from_rooks(
-        pos: &Position,
-        rooks: Bitboard,
+        requested: Bitboard,
+        kings: [Square; 2],
+        rooks: [Bitboard; 2],
         mode: CastlingMode,
-    ) -> Result<CastlingRights, PositionError> {
+    ) -> (CastlingRights, Bitboard) {
         let mut rights = CastlingRights::NONE;
-        for rook in rooks {
-            let bad = Err(PositionError::InvalidCastling(rook));
+        let mut refused = Bitboard::EMPTY;
+        for rook in requested {
             let color = if rook.rank() == Color::White.back_rank() {
                 Color::White
             } else if rook.rank() == Color::Black.back_rank() {
                 Color::Black
             } else {
-                return bad;
+                refused = refused.with(rook);
+                continue;
             };
-            let king = pos.king_of(color);
-            if pos.piece_at(rook) != Some(Piece::new(color, Role::Rook)) || king.rank() != rook.rank() {
-                return bad;
-            }
-            if mode == CastlingMode::Standard && (king.file() != File::E || !matches!(rook.file(), File::A | File::H)) {
-                return bad;
-            }
+            let king = kings[color.index()];
+            let backed = rooks[color.index()].contains(rook)
+                && king.rank() == rook.rank()
+                && (mode == CastlingMode::Chess960
+                    || (king.file() == File::E && matches!(rook.file(), File::A | File::H)));
             let side = if rook.file() > king.file() { &mut rights.king_side } else { &mut rights.queen_side };
-            if (*side & Bitboard::rank(rook.rank())).any() {
-                return bad;
+            if !backed || (*side & Bitboard::rank(rook.rank())).any() {
+                refused = refused.with(rook);
+                continue;
             }
             *side = side.with(rook);
         }
-        Ok(rights)
+        (rights, refused)
     }
 
     /// Every rook square with a right.

@@ -1,11 +1,17 @@
 //! Typed errors of the rules core. Messages are lower-case and name the offending input.
 
 use crate::moves::Move;
+use crate::position::Position;
 use crate::types::{Color, Square};
 
-/// Why a set of parts is not a legal position.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PositionError {
+/// One way in which a [`Setup`](crate::Setup) breaks the rules.
+///
+/// Some defects are fixable ([`Defect::is_fixable`]): dropping what cannot stand (a castling
+/// right without its king and rook, an en passant square no double step can have produced)
+/// or accepting a check no last move can have given (the position still plays) leaves a
+/// legal position, which the [`PositionError`] carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum Defect {
     #[error("{0} has no king")]
     MissingKing(Color),
     #[error("{0} has more than one king")]
@@ -20,15 +26,120 @@ pub enum PositionError {
     OpponentInCheck,
     #[error("more than two pieces give check")]
     TooManyCheckers,
-    #[error("no last move can have given this check")]
-    ImpossibleCheck,
-    #[error("castling right for {0} is not backed by king and rook on their start squares")]
-    InvalidCastling(Square),
-    #[error("en passant square {0} cannot follow a double pawn step")]
-    InvalidEnPassant(Square),
     #[error("fullmove number must be at least 1")]
     FullmoveNumberZero,
+    /// Fixable: the repaired position has no such right.
+    #[error("castling right for {0} is not backed by king and rook on their start squares")]
+    InvalidCastling(Square),
+    /// Fixable: the repaired position has no en passant square.
+    #[error("en passant square {0} cannot follow a double pawn step")]
+    InvalidEnPassant(Square),
+    /// Fixable: the repaired position is the same position, which plays by the rules
+    /// (python-chess's `STATUS_IMPOSSIBLE_CHECK`; perft suites use such positions).
+    #[error("no last move can have given this check")]
+    ImpossibleCheck,
 }
+
+impl Defect {
+    /// `true` if a legal position remains once this defect is dropped or accepted.
+    pub fn is_fixable(self) -> bool {
+        matches!(self, Defect::InvalidCastling(_) | Defect::InvalidEnPassant(_) | Defect::ImpossibleCheck)
+    }
+}
+
+/// Why a [`Setup`](crate::Setup) is not a legal position: every [`Defect`] found, and, when
+/// all of them are fixable, the best legal position (the setup without the castling rights
+/// and en passant square it cannot back).
+///
+/// Strict readers report the error; lenient ones (PGN files from other programs, playing
+/// perft suites that contain impossible checks) take the repaired position:
+///
+/// ```
+/// use tempo_core::{CastlingMode, Color, Defect, Piece, Position, Role, Setup, Square};
+///
+/// // White may castle with a rook that is not there.
+/// let mut setup = Setup::empty();
+/// setup.board[Square::E1.index()] = Some(Piece::new(Color::White, Role::King));
+/// setup.board[Square::E8.index()] = Some(Piece::new(Color::Black, Role::King));
+/// setup.castling_rooks = Square::H1.into();
+/// let error = Position::from_setup(setup, CastlingMode::Standard).unwrap_err();
+/// assert_eq!(error.defects(), [Defect::InvalidCastling(Square::H1)]);
+/// let repaired = error.into_repaired()?;
+/// assert!(repaired.castling_rights().is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError {
+    defects: Vec<Defect>,
+    repaired: Option<Box<Position>>,
+}
+
+impl PositionError {
+    pub(crate) fn fatal(defects: Vec<Defect>) -> PositionError {
+        debug_assert!(!defects.is_empty());
+        PositionError { defects, repaired: None }
+    }
+
+    pub(crate) fn fixable(defects: Vec<Defect>, repaired: Position) -> PositionError {
+        debug_assert!(!defects.is_empty() && defects.iter().all(|d| d.is_fixable()));
+        PositionError { defects, repaired: Some(Box::new(repaired)) }
+    }
+
+    /// Every defect found, in the order of the rules checked. Never empty.
+    pub fn defects(&self) -> &[Defect] {
+        &self.defects
+    }
+
+    /// `true` if one of the defects is `defect`.
+    pub fn has(&self, defect: Defect) -> bool {
+        self.defects.contains(&defect)
+    }
+
+    /// The best legal position, if every defect is fixable: castling rights and an en
+    /// passant square the setup cannot back are dropped, an impossible check is accepted.
+    pub fn repaired(&self) -> Option<&Position> {
+        self.repaired.as_deref()
+    }
+
+    /// The best legal position (see [`PositionError::repaired`]).
+    ///
+    /// # Errors
+    /// `self`, if a defect cannot be fixed (no king, a pawn on the back rank, ...).
+    pub fn into_repaired(self) -> Result<Position, PositionError> {
+        match self.repaired {
+            Some(pos) => Ok(*pos),
+            None => Err(self),
+        }
+    }
+
+    /// The position, if its only defect is a check no last move can have given: such a
+    /// position plays by the rules, so move generation, perft and play accept it, while
+    /// strict validators such as `fen check` do not.
+    ///
+    /// # Errors
+    /// `self`, if it has any other defect.
+    pub fn ignore_impossible_check(self) -> Result<Position, PositionError> {
+        if self.defects == [Defect::ImpossibleCheck] {
+            self.into_repaired()
+        } else {
+            Err(self)
+        }
+    }
+}
+
+impl std::fmt::Display for PositionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, defect) in self.defects.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{defect}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PositionError {}
 
 /// Which field of a FEN is wrong, and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -8,7 +8,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::castling::{CastlingMode, CastlingSide};
-use crate::error::FenError;
+use crate::error::{FenError, PositionError};
 use crate::position::{Position, Setup};
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 use std::fmt::Write as _;
@@ -74,37 +74,58 @@ impl std::str::FromStr for Position {
     }
 }
 
-/// Parses a FEN in the given castling mode.
+/// Parses a FEN in the given castling mode into a legal position. A check no last move can
+/// have given is accepted ([`PositionError::ignore_impossible_check`]): the position plays.
 ///
 /// # Errors
 /// See [`Position::from_fen`].
 pub fn parse_fen(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
-    let fields: Vec<&str> = fen.split(' ').collect();
-    if fields.len() != 6 {
-        return Err(FenError::FieldCount { found: fields.len(), fen: fen.to_owned() });
-    }
-    let mut setup = Setup::empty();
-    parse_placement(fields[0], &mut setup)?;
-    setup.turn = match fields[1] {
-        "w" => Color::White,
-        "b" => Color::Black,
-        other => return Err(FenError::Turn(other.to_owned())),
-    };
-    setup.castling_rooks = parse_castling(fields[2], &setup, mode)?;
-    setup.ep_square = match fields[3] {
-        "-" => None,
-        s => {
-            let sq: Square = s.parse().map_err(|_| FenError::EnPassant(s.to_owned()))?;
-            if sq.rank() != Rank::Sixth.relative_to(setup.turn) {
-                return Err(FenError::EnPassant(s.to_owned()));
-            }
-            Some(sq)
+    let setup = Setup::from_fen(fen, mode)?;
+    Ok(Position::from_setup(setup, mode).or_else(PositionError::ignore_impossible_check)?)
+}
+
+impl Setup {
+    /// Reads the six fields of a FEN without judging the position they describe: the input
+    /// of [`Position::from_setup`], for readers that decide themselves what to accept (a
+    /// strict validator reports every [`crate::Defect`]; a lenient reader takes
+    /// [`PositionError::into_repaired`]).
+    ///
+    /// `mode` says how to read the castling field: in `Standard` mode a subsequence of
+    /// `KQkq` (the corner rooks); in `Chess960` mode also Shredder-FEN file letters and
+    /// X-FEN, where `K`/`Q` name the outermost rook (the corner when there is none, which
+    /// [`Position::from_setup`] then refuses).
+    ///
+    /// # Errors
+    /// A [`FenError`] naming the malformed field.
+    pub fn from_fen(fen: &str, mode: CastlingMode) -> Result<Setup, FenError> {
+        let fields: Vec<&str> = fen.split(' ').collect();
+        if fields.len() != 6 {
+            return Err(FenError::FieldCount { found: fields.len(), fen: fen.to_owned() });
         }
-    };
-    setup.halfmove_clock = parse_number(fields[4]).ok_or_else(|| FenError::HalfmoveClock(fields[4].to_owned()))?;
-    setup.fullmove_number =
-        parse_number(fields[5]).filter(|&n| n >= 1).ok_or_else(|| FenError::FullmoveNumber(fields[5].to_owned()))?;
-    Ok(Position::from_setup(setup, mode)?)
+        let mut setup = Setup::empty();
+        parse_placement(fields[0], &mut setup)?;
+        setup.turn = match fields[1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            other => return Err(FenError::Turn(other.to_owned())),
+        };
+        setup.castling_rooks = parse_castling(fields[2], &setup, mode)?;
+        setup.ep_square = match fields[3] {
+            "-" => None,
+            s => {
+                let sq: Square = s.parse().map_err(|_| FenError::EnPassant(s.to_owned()))?;
+                if sq.rank() != Rank::Sixth.relative_to(setup.turn) {
+                    return Err(FenError::EnPassant(s.to_owned()));
+                }
+                Some(sq)
+            }
+        };
+        setup.halfmove_clock = parse_number(fields[4]).ok_or_else(|| FenError::HalfmoveClock(fields[4].to_owned()))?;
+        setup.fullmove_number = parse_number(fields[5])
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| FenError::FullmoveNumber(fields[5].to_owned()))?;
+        Ok(setup)
+    }
 }
 
 fn parse_number(s: &str) -> Option<u32> {
@@ -327,7 +348,7 @@ mod tests {
 
     #[test]
     fn errors_name_the_field() {
-        use crate::error::PositionError;
+        use crate::error::Defect;
         assert!(matches!(Position::from_fen(""), Err(FenError::FieldCount { found: 1, .. })));
         assert!(matches!(Position::from_fen("8/8/8/8/8/8/8/8 w - - 0"), Err(FenError::FieldCount { found: 5, .. })));
         assert!(matches!(
@@ -350,10 +371,10 @@ mod tests {
             Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0"),
             Err(FenError::FullmoveNumber(_))
         ));
-        assert!(matches!(
-            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1"),
-            Err(FenError::Position(PositionError::InvalidCastling(_)))
-        ));
+        match Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1") {
+            Err(FenError::Position(e)) => assert_eq!(e.defects(), [Defect::InvalidCastling(Square::H1)]),
+            other => panic!("{other:?}"),
+        }
         assert!(matches!(
             Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN11 w KQkq - 0 1"),
             Err(FenError::Placement { .. })

@@ -40,7 +40,7 @@ pub use bitboard::Bitboard;
 pub use book::{decode_book_move, encode_book_move, Book, BookBuilder, BookEntry, BookError, BOOK_ENTRY_SIZE};
 pub use castling::{CastlingMode, CastlingRights, CastlingSide};
 pub use clock::{Clock, Stage, TimeControl, TimeControlError};
-pub use error::{FenError, MoveError, PositionError};
+pub use error::{Defect, FenError, MoveError, PositionError};
 pub use fen::{parse_fen, STARTING_FEN};
 pub use game::{
     can_ever_checkmate, repetition_key, ClaimResult, DrawClaim, Game, GameError, GameResult, Outcome, Termination,

@@ -12,7 +12,7 @@ use crate::attacks::{
 };
 use crate::bitboard::Bitboard;
 use crate::castling::{CastlingMode, CastlingRights, CastlingSide};
-use crate::error::{MoveError, PositionError};
+use crate::error::{Defect, MoveError, PositionError};
 use crate::movegen::Side;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::types::{Color, File, Piece, Rank, Role, Square};
@@ -105,11 +105,14 @@ impl Position {
     /// Builds a position from its parts, checking that it is legal.
     ///
     /// # Errors
-    /// A [`PositionError`] naming the first rule the setup breaks: missing or extra kings,
-    /// pawns on the first or last rank, too many pieces or pawns, the side not to move in
-    /// check, more than two checkers, castling rights without king and rook in place (in
-    /// `Standard` mode the king must be on e1/e8 and the rooks in the corners), or an en
-    /// passant square that no double step can have produced.
+    /// A [`PositionError`] listing every [`Defect`] found: missing or extra kings, pawns on
+    /// the first or last rank, too many pieces or pawns, the side not to move in check, more
+    /// than two checkers, a fullmove number of 0, castling rights without king and rook in
+    /// place (in `Standard` mode the king must be on e1/e8 and the rooks in the corners), an
+    /// en passant square that no double step can have produced, or a check that no last move
+    /// can have given. When every defect is fixable (the last three), the error carries the
+    /// best legal position: see [`PositionError::into_repaired`] and
+    /// [`PositionError::ignore_impossible_check`].
     pub fn from_setup(setup: Setup, mode: CastlingMode) -> Result<Position, PositionError> {
         let mut pos = Position {
             by_role: [Bitboard::EMPTY; 6],
@@ -127,39 +130,64 @@ impl Position {
                 pos.put::<true>(square, piece);
             }
         }
+
+        // Defects that leave no position to speak of, found together.
+        let mut fatal = Vec::new();
         if pos.fullmove_number == 0 {
-            return Err(PositionError::FullmoveNumberZero);
+            fatal.push(Defect::FullmoveNumberZero);
         }
         for color in Color::ALL {
             match pos.pieces(color, Role::King).count() {
-                0 => return Err(PositionError::MissingKing(color)),
+                0 => fatal.push(Defect::MissingKing(color)),
                 1 => {}
-                _ => return Err(PositionError::TooManyKings(color)),
+                _ => fatal.push(Defect::TooManyKings(color)),
             }
             if pos.by_color[color.index()].count() > 16 {
-                return Err(PositionError::TooManyPieces(color));
+                fatal.push(Defect::TooManyPieces(color));
             }
             if pos.pieces(color, Role::Pawn).count() > 8 {
-                return Err(PositionError::TooManyPawns(color));
+                fatal.push(Defect::TooManyPawns(color));
             }
         }
-        if let Some(square) = (pos.by_role[Role::Pawn.index()] & Bitboard::BACK_RANKS).first() {
-            return Err(PositionError::PawnOnBackRank(square));
+        fatal.extend((pos.by_role[Role::Pawn.index()] & Bitboard::BACK_RANKS).into_iter().map(Defect::PawnOnBackRank));
+        if !fatal.is_empty() {
+            // Checks need one king a side.
+            return Err(PositionError::fatal(fatal));
         }
         let them = !pos.turn;
-        if pos.attackers_to(pos.king_of(them), pos.occupied()) & pos.by_color[pos.turn.index()] != Bitboard::EMPTY {
-            return Err(PositionError::OpponentInCheck);
+        if (pos.attackers_to(pos.king_of(them), pos.occupied()) & pos.by_color[pos.turn.index()]).any() {
+            fatal.push(Defect::OpponentInCheck);
         }
         if pos.checkers().count() > 2 {
-            return Err(PositionError::TooManyCheckers);
+            fatal.push(Defect::TooManyCheckers);
         }
-        pos.castling = CastlingRights::from_rooks(&pos, setup.castling_rooks, mode)?;
+        if !fatal.is_empty() {
+            return Err(PositionError::fatal(fatal));
+        }
+
+        // Defects fixed by dropping what cannot stand, or by accepting the position as is.
+        let mut fixable = Vec::new();
+        let kings = Color::ALL.map(|color| pos.king_of(color));
+        let rooks = Color::ALL.map(|color| pos.pieces(color, Role::Rook));
+        let (rights, refused) = CastlingRights::from_rooks(setup.castling_rooks, kings, rooks, mode);
+        pos.castling = rights;
+        fixable.extend(refused.into_iter().map(Defect::InvalidCastling));
         if let Some(ep) = setup.ep_square {
-            pos.validate_ep_square(ep)?;
-            pos.ep_square = Some(ep);
+            if pos.is_valid_ep_square(ep) {
+                pos.ep_square = Some(ep);
+            } else {
+                fixable.push(Defect::InvalidEnPassant(ep));
+            }
+        }
+        if !pos.is_check_possible() {
+            fixable.push(Defect::ImpossibleCheck);
         }
         pos.key = pos.compute_key();
-        Ok(pos)
+        if fixable.is_empty() {
+            Ok(pos)
+        } else {
+            Err(PositionError::fixable(fixable, pos))
+        }
     }
 
     /// Whether the checks on the side to move could have come from the opponent's last move
@@ -168,9 +196,10 @@ impl Position {
     /// square), the check must come from the pushed pawn alone, or from a piece the pawn had
     /// been blocking.
     ///
-    /// The constructors accept such positions (they are playable, and perft suites use
-    /// them); strict validators such as `tempo-tools fen check` reject them with
-    /// [`PositionError::ImpossibleCheck`].
+    /// [`Position::from_setup`] reports such a position as [`Defect::ImpossibleCheck`], a
+    /// fixable defect: it plays by the rules (perft suites use such positions), so FEN
+    /// parsing for play accepts it, while strict validators such as `tempo-tools fen check`
+    /// do not.
     pub fn is_check_possible(&self) -> bool {
         let checkers = self.checkers();
         let king = self.king_of(self.turn);
@@ -187,24 +216,19 @@ impl Position {
         }
     }
 
-    fn validate_ep_square(&self, ep: Square) -> Result<(), PositionError> {
+    /// `true` if a double step of the opponent's can have left `ep` behind: the square is
+    /// on our sixth rank, the pawn stands in front of it, and the square it skipped and the
+    /// one it came from are empty.
+    fn is_valid_ep_square(&self, ep: Square) -> bool {
         let us = self.turn;
-        let them = !us;
-        let bad = Err(PositionError::InvalidEnPassant(ep));
         if ep.rank() != Rank::Sixth.relative_to(us) {
-            return bad;
+            return false;
         }
-        // The pawn that double-stepped stands in front of the square (from our side), and
-        // both the skipped square and the square it came from are empty.
         let pushed = ep.offset(us.fold(-8, 8)).expect("rank 6 has a square below");
         let origin = ep.offset(us.fold(8, -8)).expect("rank 6 has a square above");
-        if self.piece_at(pushed) != Some(Piece::new(them, Role::Pawn))
-            || self.occupied().contains(ep)
-            || self.occupied().contains(origin)
-        {
-            return bad;
-        }
-        Ok(())
+        self.piece_at(pushed) == Some(Piece::new(!us, Role::Pawn))
+            && !self.occupied().contains(ep)
+            && !self.occupied().contains(origin)
     }
 
     // ---------------------------------------------------------------- accessors
@@ -290,11 +314,21 @@ impl Position {
     /// Switches between standard and Chess960 notation for castling.
     ///
     /// # Errors
-    /// [`PositionError::InvalidCastling`] when switching to `Standard` while a castling right
-    /// belongs to a rook or king off the standard squares.
+    /// [`Defect::InvalidCastling`] for each castling right that belongs to a rook or king off
+    /// the standard squares when switching to `Standard`; the position is then unchanged,
+    /// and the error's repaired position is this one without those rights.
     pub fn set_castling_mode(&mut self, mode: CastlingMode) -> Result<(), PositionError> {
-        self.castling = CastlingRights::from_rooks(self, self.castling.rooks(), mode)?;
-        self.mode = mode;
+        let kings = Color::ALL.map(|color| self.king_of(color));
+        let rooks = Color::ALL.map(|color| self.pieces(color, Role::Rook));
+        let (rights, refused) = CastlingRights::from_rooks(self.castling.rooks(), kings, rooks, mode);
+        let mut changed = *self;
+        changed.castling = rights;
+        changed.mode = mode;
+        changed.key = changed.compute_key();
+        if refused.any() {
+            return Err(PositionError::fixable(refused.into_iter().map(Defect::InvalidCastling).collect(), changed));
+        }
+        *self = changed;
         Ok(())
     }
 
@@ -339,10 +373,10 @@ impl Position {
     /// Changes the move counters (they take no part in legality).
     ///
     /// # Errors
-    /// [`PositionError::FullmoveNumberZero`] if `fullmove_number` is 0.
+    /// [`Defect::FullmoveNumberZero`] if `fullmove_number` is 0.
     pub fn set_counters(&mut self, halfmove_clock: u32, fullmove_number: u32) -> Result<(), PositionError> {
         if fullmove_number == 0 {
-            return Err(PositionError::FullmoveNumberZero);
+            return Err(PositionError::fatal(vec![Defect::FullmoveNumberZero]));
         }
         self.halfmove_clock = halfmove_clock;
         self.fullmove_number = fullmove_number;
@@ -735,29 +769,105 @@ mod tests {
     }
 
     fn error(fen: &str) -> PositionError {
-        match Position::from_fen(fen) {
-            Err(crate::FenError::Position(e)) => e,
-            other => panic!("{fen}: expected a position error, got {other:?}"),
+        let mode = CastlingMode::Standard;
+        match Position::from_setup(Setup::from_fen(fen, mode).unwrap(), mode) {
+            Err(e) => e,
+            Ok(_) => panic!("{fen}: expected a position error"),
         }
+    }
+
+    fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
+
+    fn defects(fen: &str) -> Vec<Defect> {
+        error(fen).defects().to_vec()
     }
 
     #[test]
     fn validation_rejects_impossible_positions() {
-        assert_eq!(error("8/8/8/8/8/8/8/4K3 w - - 0 1"), PositionError::MissingKing(Color::Black));
-        assert_eq!(error("4k3/8/8/8/8/8/8/3KK3 w - - 0 1"), PositionError::TooManyKings(Color::White));
-        assert_eq!(error("P3k3/8/8/8/8/8/8/4K3 w - - 0 1"), PositionError::PawnOnBackRank(Square::A8));
-        assert_eq!(error("4k3/8/8/8/8/8/8/p3K3 w - - 0 1"), PositionError::PawnOnBackRank(Square::A1));
-        assert_eq!(error("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"), PositionError::OpponentInCheck);
-        assert_eq!(error("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1"), PositionError::TooManyPawns(Color::White));
-        assert_eq!(error("4k3/8/8/8/QQQQQQQQ/QQQQQQQQ/8/4K3 w - - 0 1"), PositionError::TooManyPieces(Color::White));
-        assert_eq!(error("4k3/8/8/8/8/8/8/4K3 w K - 0 1"), PositionError::InvalidCastling(Square::H1));
-        assert_eq!(error("4k3/8/8/8/8/8/8/R3K2R w k - 0 1"), PositionError::InvalidCastling(Square::H8));
-        assert_eq!(error("4k3/8/8/8/8/8/8/R4K1R w K - 0 1"), PositionError::InvalidCastling(Square::H1));
+        use Defect::*;
+        assert_eq!(defects("8/8/8/8/8/8/8/4K3 w - - 0 1"), [MissingKing(Color::Black)]);
+        assert_eq!(defects("4k3/8/8/8/8/8/8/3KK3 w - - 0 1"), [TooManyKings(Color::White)]);
+        assert_eq!(defects("P3k3/8/8/8/8/8/8/4K3 w - - 0 1"), [PawnOnBackRank(Square::A8)]);
+        assert_eq!(defects("4k3/8/8/8/8/8/8/p3K3 w - - 0 1"), [PawnOnBackRank(Square::A1)]);
+        assert_eq!(defects("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"), [OpponentInCheck]);
+        assert_eq!(defects("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1"), [TooManyPawns(Color::White)]);
+        assert_eq!(defects("4k3/8/8/8/QQQQQQQQ/QQQQQQQQ/8/4K3 w - - 0 1"), [TooManyPieces(Color::White)]);
+        assert_eq!(defects("4k3/8/8/8/8/8/8/4K3 w K - 0 1"), [InvalidCastling(Square::H1)]);
+        assert_eq!(defects("4k3/8/8/8/8/8/8/R3K2R w k - 0 1"), [InvalidCastling(Square::H8)]);
+        assert_eq!(defects("4k3/8/8/8/8/8/8/R4K1R w K - 0 1"), [InvalidCastling(Square::H1)]);
         // En passant: needs the double-stepped pawn in front and empty squares behind.
-        assert_eq!(error("4k3/8/8/8/8/8/8/4K3 b - e3 0 1"), PositionError::InvalidEnPassant("e3".parse().unwrap()));
-        assert_eq!(error("4k3/8/8/8/4P3/4N3/8/4K3 b - e3 0 1"), PositionError::InvalidEnPassant("e3".parse().unwrap()));
+        assert_eq!(defects("4k3/8/8/8/8/8/8/4K3 b - e3 0 1"), [InvalidEnPassant(sq("e3"))]);
+        assert_eq!(defects("4k3/8/8/8/4P3/4N3/8/4K3 b - e3 0 1"), [InvalidEnPassant(sq("e3"))]);
         // Three checkers cannot arise.
-        assert_eq!(error("4k3/8/3N4/1B6/8/8/4R3/4K3 b - - 0 1"), PositionError::TooManyCheckers);
+        assert_eq!(defects("4k3/8/3N4/1B6/8/8/4R3/4K3 b - - 0 1"), [TooManyCheckers]);
+        // Every defect is reported, not only the first.
+        assert_eq!(
+            defects("P7/8/8/8/8/8/8/KK6 w - - 0 1"),
+            [TooManyKings(Color::White), MissingKing(Color::Black), PawnOnBackRank(Square::A8)]
+        );
+        assert_eq!(defects("4k3/8/8/8/8/8/8/4K3 b KQkq e3 0 1").len(), 5);
+    }
+
+    #[test]
+    fn fatal_defects_leave_no_position() {
+        for fen in
+            ["8/8/8/8/8/8/8/4K3 w K - 0 1", "4k3/4R3/8/8/8/8/8/4K3 w K - 0 1", "4k3/8/3N4/1B6/8/8/4R3/4K3 b - - 0 1"]
+        {
+            let e = error(fen);
+            assert!(e.repaired().is_none(), "{fen}");
+            assert!(e.defects().iter().any(|d| !d.is_fixable()), "{fen}");
+            assert_eq!(e.clone().into_repaired(), Err(e), "{fen}");
+        }
+    }
+
+    #[test]
+    fn fixable_defects_carry_the_best_legal_position() {
+        // Rights without their rooks and a square no double step left: both dropped, the
+        // rights that stand are kept.
+        let e = error("r3k3/8/8/8/8/8/8/4K2R w KQkq e6 0 1");
+        assert_eq!(
+            e.defects(),
+            [
+                Defect::InvalidCastling(Square::A1),
+                Defect::InvalidCastling(Square::H8),
+                Defect::InvalidEnPassant(sq("e6"))
+            ]
+        );
+        let repaired = e.into_repaired().unwrap();
+        assert_eq!(repaired.fen(), "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1");
+        assert_eq!(repaired.key(), repaired.compute_key());
+        // A Chess960 setup read in standard mode: its rights are refused, the board kept.
+        let e = error("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1");
+        assert_eq!(e.defects().len(), 4);
+        assert_eq!(e.repaired().unwrap().fen(), "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w - - 0 1");
+    }
+
+    #[test]
+    fn an_impossible_check_is_fixable_by_accepting_it() {
+        // Rooks on both sides of the king along one file: no single move uncovers both.
+        let fen = "4r3/8/8/4K3/8/8/8/k3r3 w - - 0 1";
+        let strict = error(fen);
+        assert_eq!(strict.defects(), [Defect::ImpossibleCheck]);
+        // The lenient readers (FEN for play and perft) take the position as it is.
+        let accepted = strict.ignore_impossible_check().unwrap();
+        assert_eq!(accepted, pos(fen));
+        // Any other defect beside it is not ignored.
+        let both = error("4r3/8/8/4K3/8/8/8/k3r3 w K - 0 1");
+        assert_eq!(both.defects(), [Defect::InvalidCastling(Square::H1), Defect::ImpossibleCheck]);
+        assert!(both.ignore_impossible_check().is_err());
+    }
+
+    #[test]
+    fn switching_to_standard_castling_refuses_960_rights_and_changes_nothing() {
+        let mut pos = Position::from_fen_960("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1").unwrap();
+        let before = pos;
+        let e = pos.set_castling_mode(CastlingMode::Standard).unwrap_err();
+        assert_eq!(e.defects().len(), 4);
+        assert_eq!(pos, before);
+        assert!(e.repaired().unwrap().castling_rights().is_empty());
+        assert!(pos.set_castling_mode(CastlingMode::Chess960).is_ok());
     }
 
     #[test]

@@ -301,6 +301,7 @@ fn unpack_board(bytes: &[u8; PACKED_BOARD_SIZE], game: u64) -> Result<(Position,
     // standard setup reads as standard chess.
     let pos = Position::from_setup(setup.clone(), CastlingMode::Standard)
         .or_else(|_| Position::from_setup(setup, CastlingMode::Chess960))
+        .or_else(PositionError::ignore_impossible_check)
         .map_err(|source| ViriError::IllegalBoard { game, source })?;
     Ok((pos, result))
 }

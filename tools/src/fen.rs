@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use clap::Subcommand;
-use tempo_core::{parse_fen, CastlingMode, FenError, PositionError};
+use tempo_core::{CastlingMode, FenError, Position, Setup};
 
 #[derive(Subcommand)]
 pub enum FenCommand {
@@ -24,15 +24,11 @@ pub fn run(command: &FenCommand) -> Result<bool> {
         FenCommand::Check { fen, chess960 } => {
             let fen = fen.join(" ");
             let mode = if *chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-            // Strict: also no check that no last move can have given (python-chess's
-            // `STATUS_IMPOSSIBLE_CHECK`), which the core accepts for play and perft.
-            let strict = parse_fen(&fen, mode).and_then(|pos| {
-                if pos.is_check_possible() {
-                    Ok(pos)
-                } else {
-                    Err(FenError::Position(PositionError::ImpossibleCheck))
-                }
-            });
+            // Strict: every defect is an error, a check that no last move can have given
+            // (python-chess's `STATUS_IMPOSSIBLE_CHECK`) included, which FEN reading for
+            // play and perft accepts.
+            let strict = Setup::from_fen(&fen, mode)
+                .and_then(|setup| Position::from_setup(setup, mode).map_err(FenError::Position));
             match strict {
                 Ok(pos) => {
                     outln!("{}", if *chess960 { pos.shredder_fen() } else { pos.fen() })?;

@@ -15,7 +15,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use tempo_core::{parse_fen, perft_within, CastlingMode, FenError, Move, Position, PositionError};
+use tempo_core::{parse_fen, perft_within, CastlingMode, Defect, FenError, Move, Position};
 use tempo_notation::uci_move;
 
 use crate::suite;
@@ -75,8 +75,9 @@ fn parse_any(fen: &str, chess960: bool) -> Result<Position, FenError> {
         return parse_fen(fen, CastlingMode::Chess960);
     }
     match parse_fen(fen, CastlingMode::Standard) {
-        Err(e @ (FenError::Castling(_) | FenError::Position(PositionError::InvalidCastling(_)))) => {
-            parse_fen(fen, CastlingMode::Chess960).map_err(|_| e)
+        Err(e @ FenError::Castling(_)) => parse_fen(fen, CastlingMode::Chess960).map_err(|_| e),
+        Err(FenError::Position(e)) if e.defects().iter().any(|d| matches!(d, Defect::InvalidCastling(_))) => {
+            parse_fen(fen, CastlingMode::Chess960).map_err(|_| FenError::Position(e))
         }
         other => other,
     }

@@ -10,7 +10,7 @@ use super::visitor::Visitor;
 use super::PgnResult;
 use crate::san::{parse_san_in, resolve_fast, SanError, SanMove};
 use std::io::Read;
-use tempo_core::{parse_fen, CastlingMode, FenError, Move, Position};
+use tempo_core::{parse_fen, CastlingMode, FenError, Move, Position, PositionError, Setup};
 
 /// Variations nested deeper than this are refused (keeps memory and recursion bounded).
 pub const MAX_VARIATION_DEPTH: usize = 128;
@@ -146,18 +146,17 @@ fn variant_mode(variant: &str) -> Result<CastlingMode, ()> {
 /// A FEN that reads strictly in `mode` keeps `mode`, so standard games stay standard. The
 /// error of the strict reading is reported if nothing works.
 fn lenient_fen(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
-    let fields = fen_fields(fen);
-    let strict = parse_fen(&fields.join(" "), mode);
+    let fen = fen_fields(fen).join(" ");
+    let strict = parse_fen(&fen, mode);
     let Err(error) = strict else { return strict };
-    if fields.len() != 6 {
-        return Err(error);
-    }
     // Chess960 mode reads every castling notation (`K`/`Q` are the outermost rooks, which
-    // for a standard setup are the corner rooks), so the FEN is read and repaired there and
-    // the mode decided afterwards from the rights that survive.
-    let pos =
-        parse_fen(&fields.join(" "), CastlingMode::Chess960).or_else(|_| repaired_fen(&fields)).map_err(|_| error)?;
-    Ok(with_inferred_mode(pos, mode))
+    // for a standard setup are the corner rooks); the validator's repaired position drops
+    // the rights and the en passant square the board cannot back. The mode is decided
+    // afterwards from the rights that survive.
+    let repaired = Setup::from_fen(&fen, CastlingMode::Chess960).ok().and_then(|setup| {
+        Position::from_setup(setup, CastlingMode::Chess960).or_else(PositionError::into_repaired).ok()
+    });
+    Ok(with_inferred_mode(repaired.ok_or(error)?, mode))
 }
 
 /// The whitespace-separated fields of a `[FEN]` value, with the clock pair (`0 1`) added when
@@ -168,37 +167,6 @@ fn fen_fields(fen: &str) -> Vec<String> {
         fields.extend(["0".to_owned(), "1".to_owned()]);
     }
     fields
-}
-
-/// The six FEN `fields` read in Chess960 mode without what the position cannot back: the
-/// castling rights that do not fit, then if need be the en passant square.
-fn repaired_fen(fields: &[String]) -> Result<Position, FenError> {
-    let mut repaired = fields.to_vec();
-    repaired[2] = backed_castling(fields);
-    parse_fen(&repaired.join(" "), CastlingMode::Chess960).or_else(|_| {
-        repaired[3] = "-".to_owned();
-        parse_fen(&repaired.join(" "), CastlingMode::Chess960)
-    })
-}
-
-/// The castling field of `fields` keeping, in order, each right the position backs together
-/// with the rights kept before it (so a duplicate or a second rook on one side is dropped).
-fn backed_castling(fields: &[String]) -> String {
-    let mut trial = fields.to_vec();
-    // The en passant square is judged separately.
-    trial[3] = "-".to_owned();
-    let mut kept = String::new();
-    for right in fields[2].chars().filter(|&c| c != '-') {
-        trial[2] = format!("{kept}{right}");
-        if parse_fen(&trial.join(" "), CastlingMode::Chess960).is_ok() {
-            kept.push(right);
-        }
-    }
-    if kept.is_empty() {
-        "-".to_owned()
-    } else {
-        kept
-    }
 }
 
 /// `pos` (read in Chess960 mode) in the `wanted` mode if its castling rights fit that mode:
