@@ -38,7 +38,7 @@ pub use pgn::{
     Visitor, LINE_WIDTH, MAX_VARIATION_DEPTH,
 };
 pub use san::{parse_san, parse_san_in, san, san_line, write_san, SanError, SanMove};
-pub use uci::{parse_uci_move, uci_move, UciMoveError};
+pub use uci::{parse_uci_move, uci_move, UciMove, UciMoveError};
 pub use viriformat::{
     decode_move as decode_viri_move, encode_move as encode_viri_move, mate_score, IllegalMoveError, PackedGame,
     ScoredMove, TrainingFilter, ViriError, ViriReader, MATE_SCORE_BOUND, MAX_PLIES, PACKED_BOARD_SIZE,

@@ -15,53 +15,116 @@ pub enum UciMoveError {
     Illegal(String),
 }
 
-/// The UCI text of `m` as played in `pos`.
-pub fn uci_move(pos: &Position, m: Move) -> String {
-    if m.is_null() {
-        return "0000".to_owned();
-    }
-    let to = if m.is_castle() && pos.castling_mode() == CastlingMode::Standard { m.castling_king_to() } else { m.to() };
-    let mut out = format!("{}{}", m.from(), to);
-    if let Some(role) = m.promotion_role() {
-        out.push(role.char());
-    }
-    out
+/// A move as UCI text knows it: squares and a promotion, read and written without a
+/// position (`Display` and `FromStr`). [`UciMove::from_move`] writes castling in the
+/// position's castling mode; [`UciMove::to_move`] finds the legal move it names.
+///
+/// ```
+/// use tempo_core::{CastlingMode, Position};
+/// use tempo_notation::UciMove;
+///
+/// let pos: Position = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse()?;
+/// let castle = "e1g1".parse::<UciMove>()?.to_move(&pos)?;
+/// assert!(castle.is_castle());
+/// assert_eq!(UciMove::from_move(castle, CastlingMode::Standard).to_string(), "e1g1");
+/// assert_eq!(UciMove::from_move(castle, CastlingMode::Chess960).to_string(), "e1h1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UciMove {
+    /// A move from one square to another, with the piece a pawn promotes to.
+    Normal { from: Square, to: Square, promotion: Option<Role> },
+    /// `0000`, the null move.
+    Null,
 }
 
-/// Parses a UCI move and checks that it is legal in `pos`. `0000` gives [`Move::NULL`].
+impl UciMove {
+    /// The UCI form of `m`: castling as king-to-destination (`e1g1`) in `Standard` mode and
+    /// king-takes-rook (`e1h1`) in `Chess960` mode, as the protocol specifies.
+    pub fn from_move(m: Move, mode: CastlingMode) -> UciMove {
+        if m.is_null() {
+            return UciMove::Null;
+        }
+        let to = if m.is_castle() && mode == CastlingMode::Standard { m.castling_king_to() } else { m.to() };
+        UciMove::Normal { from: m.from(), to, promotion: m.promotion_role() }
+    }
+
+    /// The legal move of `pos` this names; castling is recognised in both forms, whatever
+    /// the position's mode, where unambiguous (a king stepping onto its own rook castles).
+    /// `0000` gives [`Move::NULL`].
+    ///
+    /// # Errors
+    /// [`UciMoveError::Illegal`] if no legal move of `pos` matches.
+    pub fn to_move(self, pos: &Position) -> Result<Move, UciMoveError> {
+        let UciMove::Normal { from, to, promotion } = self else { return Ok(Move::NULL) };
+        pos.legal_moves()
+            .iter()
+            .copied()
+            .find(|m| {
+                m.from() == from
+                    && m.promotion_role() == promotion
+                    && (m.to() == to
+                        || (m.is_castle() && m.castling_king_to() == to && pos.role_at(to) != Some(Role::Rook)))
+            })
+            .ok_or_else(|| UciMoveError::Illegal(self.to_string()))
+    }
+}
+
+impl std::fmt::Display for UciMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UciMove::Null => f.write_str("0000"),
+            UciMove::Normal { from, to, promotion } => {
+                write!(f, "{from}{to}")?;
+                match promotion {
+                    Some(role) => write!(f, "{}", role.char()),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for UciMove {
+    type Err = UciMoveError;
+
+    fn from_str(text: &str) -> Result<UciMove, UciMoveError> {
+        if text == "0000" {
+            return Ok(UciMove::Null);
+        }
+        let syntax = || UciMoveError::Syntax(text.to_owned());
+        if !text.is_ascii() || !(4..=5).contains(&text.len()) {
+            return Err(syntax());
+        }
+        let from: Square = text[0..2].parse().map_err(|_| syntax())?;
+        let to: Square = text[2..4].parse().map_err(|_| syntax())?;
+        let promotion = match text[4..].chars().next() {
+            None => None,
+            Some(c) => match Role::from_char(c) {
+                Some(role @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen)) if c.is_ascii_lowercase() => {
+                    Some(role)
+                }
+                _ => return Err(syntax()),
+            },
+        };
+        Ok(UciMove::Normal { from, to, promotion })
+    }
+}
+
+/// The UCI text of `m` as played in `pos` (in the position's castling mode): shorthand for
+/// [`UciMove::from_move`] and `to_string`.
+pub fn uci_move(pos: &Position, m: Move) -> String {
+    UciMove::from_move(m, pos.castling_mode()).to_string()
+}
+
+/// Parses a UCI move and checks that it is legal in `pos`: shorthand for parsing a
+/// [`UciMove`] and [`UciMove::to_move`]. `0000` gives [`Move::NULL`].
 ///
 /// # Errors
 /// [`UciMoveError::Syntax`] for text that is not a UCI move, [`UciMoveError::Illegal`] for
 /// a well-formed move that is not legal here.
 pub fn parse_uci_move(pos: &Position, text: &str) -> Result<Move, UciMoveError> {
-    if text == "0000" {
-        return Ok(Move::NULL);
-    }
-    let syntax = || UciMoveError::Syntax(text.to_owned());
-    if !text.is_ascii() || !(4..=5).contains(&text.len()) {
-        return Err(syntax());
-    }
-    let from: Square = text[0..2].parse().map_err(|_| syntax())?;
-    let to: Square = text[2..4].parse().map_err(|_| syntax())?;
-    let promotion = match text[4..].chars().next() {
-        None => None,
-        Some(c) => match Role::from_char(c) {
-            Some(role @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen)) if c.is_ascii_lowercase() => {
-                Some(role)
-            }
-            _ => return Err(syntax()),
-        },
-    };
-    pos.legal_moves()
-        .iter()
-        .copied()
-        .find(|m| {
-            m.from() == from
-                && m.promotion_role() == promotion
-                && (m.to() == to
-                    || (m.is_castle() && m.castling_king_to() == to && pos.role_at(to) != Some(Role::Rook)))
-        })
-        .ok_or_else(|| UciMoveError::Illegal(text.to_owned()))
+    text.parse::<UciMove>()?.to_move(pos)
 }
 
 #[cfg(test)]
@@ -97,5 +160,36 @@ mod tests {
         assert_eq!(uci_move(&pos, m), "a7a8n");
         assert!(parse_uci_move(&pos, "a7a8").is_err());
         assert!(parse_uci_move(&pos, "a7a8k").is_err());
+    }
+
+    #[test]
+    fn text_round_trips_without_a_position() {
+        for text in ["e2e4", "a7a8q", "h2h1n", "e1h1", "0000"] {
+            let m: UciMove = text.parse().unwrap();
+            assert_eq!(m.to_string(), text);
+        }
+        assert_eq!(
+            "e7e8r".parse(),
+            Ok(UciMove::Normal { from: "e7".parse().unwrap(), to: Square::E8, promotion: Some(Role::Rook) })
+        );
+        for bad in ["", "e2", "e2e4Q", "e2e4p", "i2e4", "e2e4qq", "0000 ", "e9e4"] {
+            assert_eq!(bad.parse::<UciMove>(), Err(UciMoveError::Syntax(bad.to_owned())), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn every_legal_move_round_trips_in_both_castling_modes() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            for &m in &pos.legal_moves() {
+                for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
+                    let text = UciMove::from_move(m, mode).to_string();
+                    assert_eq!(parse_uci_move(&pos, &text), Ok(m), "{fen}: {text}");
+                }
+            }
+        }
     }
 }
