@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use tempo_engine::{Engine, Event, Limits};
-//! use tempo_core::Position;
+//! use tempo_core::{Move, Position};
 //! use std::sync::mpsc;
 //!
 //! let mut engine = Engine::new();
@@ -21,7 +21,8 @@
 //!     Event::BestMove { best, .. } => best,
 //!     _ => None,
 //! });
-//! assert_eq!(best.map(|m| format!("{m:?}")), Some("h5f7".to_owned()));
+//! let qxf7 = Move::normal("h5".parse()?, "f7".parse()?);
+//! assert_eq!(best, Some(qxf7));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

@@ -83,11 +83,13 @@ pub fn see_ge(pos: &Position, m: Move, threshold: Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tempo_core::Position;
+    use tempo_core::{Position, Square};
 
+    /// SEE of the legal move from `uci[0..2]` to `uci[2..4]` (the engine reads no move text).
     fn check(fen: &str, uci: &str, threshold: Value) -> bool {
         let pos: Position = fen.parse().unwrap();
-        let m = pos.legal_moves().iter().copied().find(|m| format!("{m:?}") == uci).expect("legal move");
+        let (from, to): (Square, Square) = (uci[0..2].parse().unwrap(), uci[2..4].parse().unwrap());
+        let m = pos.legal_moves().iter().copied().find(|m| m.from() == from && m.to() == to).expect("legal move");
         see_ge(&pos, m, threshold)
     }
 
