@@ -2,7 +2,10 @@
 
 use anyhow::{bail, Context, Result};
 use std::time::Duration;
-use tempo_core::{Clock, Color, TimeControl};
+use tempo_core::{
+    clock::{Clock, TimeControl},
+    Color,
+};
 
 /// Reads `--tc`: `MINUTES+SECONDS` as players say it (`5+3`), or, when it has a move count or
 /// several periods (`40/5400+30`, `40/5400+30:1800+30`), the PGN TimeControl form in seconds.

@@ -3,7 +3,10 @@
 use anyhow::Result;
 use serde_json::json;
 use std::time::Instant;
-use tempo_core::{divide, perft, Position};
+use tempo_core::{
+    perft::{divide, perft},
+    Position,
+};
 use tempo_notation::san;
 
 use crate::args::PerftArgs;

@@ -4,7 +4,7 @@
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use tempo_core::{Game, TimeControl};
+use tempo_core::{clock::TimeControl, Game};
 use tempo_notation::{pgn_date_time, pgn_string, PgnGame, PgnReader, PgnResult};
 
 /// What the PGN records besides the moves.

@@ -1,14 +1,15 @@
 //! Where a game or an analysis starts: a FEN given on the command line, or a Chess960 setup.
 
 use anyhow::{bail, Context, Result};
+use tempo_core::CastlingMode;
 use tempo_core::Position;
 
 /// Reads a FEN argument: standard chess, or Chess960 castling (Shredder-FEN or X-FEN) when the
 /// standard reading fails; the error is the standard reader's, which names the broken field.
 pub fn parse_fen_arg(fen: &str) -> Result<Position> {
     let fen = fen.trim();
-    Position::from_fen(fen)
-        .or_else(|e| Position::from_fen_960(fen).map_err(|_| e))
+    Position::from_fen(fen, CastlingMode::Standard)
+        .or_else(|e| Position::from_fen(fen, CastlingMode::Chess960).map_err(|_| e))
         .with_context(|| format!("invalid FEN {fen:?}"))
 }
 
@@ -37,7 +38,7 @@ pub fn chess960_position(number: u32) -> Result<Position> {
     }
     let black: String = rank.iter().map(|c| c.unwrap_or('?')).collect();
     let fen = format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{} w KQkq - 0 1", black.to_ascii_uppercase());
-    Position::from_fen_960(&fen).with_context(|| format!("Chess960 position {number} ({fen})"))
+    Position::from_fen(&fen, CastlingMode::Chess960).with_context(|| format!("Chess960 position {number} ({fen})"))
 }
 
 pub fn random_below(n: u32) -> u32 {

@@ -17,7 +17,7 @@ use positions::CLASSIC;
 
 fn tempo_perft(fen: &str, depth: u32) -> impl Fn() -> u64 {
     let pos: tempo_core::Position = fen.parse().unwrap();
-    move || tempo_core::perft(black_box(&pos), depth)
+    move || tempo_core::perft::perft(black_box(&pos), depth)
 }
 
 fn shakmaty_perft(fen: &str, depth: u32) -> impl Fn() -> u64 {

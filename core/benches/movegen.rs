@@ -5,7 +5,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::time::Duration;
-use tempo_core::{perft, MoveFilter, MoveList, Position};
+use tempo_core::{perft::perft, MoveFilter, MoveList, Position};
 
 mod positions;
 use positions::CLASSIC;

@@ -216,6 +216,7 @@ impl BookBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::CastlingMode;
     use crate::Square;
 
     fn sq(s: &str) -> Square {
@@ -229,7 +230,7 @@ mod tests {
         assert_eq!(encode_book_move(e4), 4 | 3 << 3 | 4 << 6 | 1 << 9);
         assert_eq!(decode_book_move(&Position::startpos(), encode_book_move(e4)), Some(e4));
         let castle = Move::castle(Square::E1, Square::H1);
-        let pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        let pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", CastlingMode::Standard).unwrap();
         assert_eq!(decode_book_move(&pos, encode_book_move(castle)), Some(castle));
         let promo = Move::promotion(sq("a7"), sq("a8"), Role::Knight);
         assert_eq!(encode_book_move(promo) >> 12, 1);

@@ -17,21 +17,26 @@ use std::fmt::Write as _;
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 impl Position {
-    /// Parses a standard-chess FEN strictly.
+    /// Reads a FEN: [`Setup::from_fen`], then [`Position::from_setup`], accepting a check no
+    /// last move can have given ([`PositionError::ignore_impossible_check`]: the position
+    /// plays by the rules, and perft suites use such positions). `FromStr` is this in
+    /// `Standard` mode.
+    ///
+    /// ```
+    /// use tempo_core::{CastlingMode, Position};
+    ///
+    /// let standard: Position = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse()?;
+    /// let shredder = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", CastlingMode::Chess960)?;
+    /// assert_eq!(standard.castling_rights(), shredder.castling_rights());
+    /// # Ok::<(), tempo_core::FenError>(())
+    /// ```
     ///
     /// # Errors
-    /// A [`FenError`] naming the malformed field, or wrapping the [`crate::PositionError`]
-    /// if the fields are well formed but describe an illegal position.
-    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        parse_fen(fen, CastlingMode::Standard)
-    }
-
-    /// Parses a Chess960 FEN (Shredder-FEN or X-FEN castling field).
-    ///
-    /// # Errors
-    /// As [`Position::from_fen`].
-    pub fn from_fen_960(fen: &str) -> Result<Position, FenError> {
-        parse_fen(fen, CastlingMode::Chess960)
+    /// A [`FenError`] naming the malformed field, or wrapping the [`PositionError`] if the
+    /// fields are well formed but describe an illegal position.
+    pub fn from_fen(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
+        let setup = Setup::from_fen(fen, mode)?;
+        Ok(Position::from_setup(setup, mode).or_else(PositionError::ignore_impossible_check)?)
     }
 
     /// The FEN of this position: `KQkq` castling in standard mode, X-FEN in Chess960 mode
@@ -69,19 +74,11 @@ impl Position {
 
 impl std::str::FromStr for Position {
     type Err = FenError;
-    fn from_str(s: &str) -> Result<Position, FenError> {
-        Position::from_fen(s)
-    }
-}
 
-/// Parses a FEN in the given castling mode into a legal position. A check no last move can
-/// have given is accepted ([`PositionError::ignore_impossible_check`]): the position plays.
-///
-/// # Errors
-/// See [`Position::from_fen`].
-pub fn parse_fen(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
-    let setup = Setup::from_fen(fen, mode)?;
-    Ok(Position::from_setup(setup, mode).or_else(PositionError::ignore_impossible_check)?)
+    /// [`Position::from_fen`] in `Standard` mode.
+    fn from_str(s: &str) -> Result<Position, FenError> {
+        Position::from_fen(s, CastlingMode::Standard)
+    }
 }
 
 impl Setup {
@@ -309,19 +306,21 @@ mod tests {
     #[test]
     fn en_passant_square_is_shown_only_when_capturable() {
         // After 1. e4 no black pawn can take en passant; after 1. e4 ... 3. e5 f5 one can.
-        let pushed = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
+        let pushed =
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", CastlingMode::Standard)
+                .unwrap();
         assert_eq!(pushed.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
         assert_eq!(pushed.fen_with_legal_ep(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
         let capturable = "rnbqkbnr/ppppp1pp/8/4Pp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
-        assert_eq!(Position::from_fen(capturable).unwrap().fen_with_legal_ep(), capturable);
+        assert_eq!(Position::from_fen(capturable, CastlingMode::Standard).unwrap().fen_with_legal_ep(), capturable);
         // A pinned pawn cannot take: the square is not shown.
-        let pinned = Position::from_fen("4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 2").unwrap();
+        let pinned = Position::from_fen("4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 2", CastlingMode::Standard).unwrap();
         assert_eq!(pinned.fen_with_legal_ep(), "4k3/8/8/2KPp2r/8/8/8/8 w - - 0 2");
     }
 
     #[test]
     fn start_position_round_trips_and_hashes_to_the_polyglot_key() {
-        let pos = Position::from_fen(STARTING_FEN).unwrap();
+        let pos = Position::from_fen(STARTING_FEN, CastlingMode::Standard).unwrap();
         assert_eq!(pos, Position::startpos());
         assert_eq!(pos.fen(), STARTING_FEN);
         assert_eq!(pos.key(), 0x463b_9618_1691_fc9c);
@@ -341,7 +340,7 @@ mod tests {
             ("rnbqkbnr/p1pppppp/8/8/P6P/R1p5/1P1PPPP1/1NBQKBNR b Kkq - 0 4", 0x5c3f_9b82_9b27_9560),
         ];
         for (fen, key) in cases {
-            let pos = Position::from_fen(fen).unwrap();
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
             assert_eq!(pos.key(), key, "{fen}");
         }
     }
@@ -349,34 +348,37 @@ mod tests {
     #[test]
     fn errors_name_the_field() {
         use crate::error::Defect;
-        assert!(matches!(Position::from_fen(""), Err(FenError::FieldCount { found: 1, .. })));
-        assert!(matches!(Position::from_fen("8/8/8/8/8/8/8/8 w - - 0"), Err(FenError::FieldCount { found: 5, .. })));
+        assert!(matches!(Position::from_fen("", CastlingMode::Standard), Err(FenError::FieldCount { found: 1, .. })));
         assert!(matches!(
-            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"),
+            Position::from_fen("8/8/8/8/8/8/8/8 w - - 0", CastlingMode::Standard),
+            Err(FenError::FieldCount { found: 5, .. })
+        ));
+        assert!(matches!(
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", CastlingMode::Standard),
             Err(FenError::Turn(_))
         ));
         assert!(matches!(
-            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w QK - 0 1"),
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w QK - 0 1", CastlingMode::Standard),
             Err(FenError::Castling(_))
         ));
         assert!(matches!(
-            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1"),
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1", CastlingMode::Standard),
             Err(FenError::EnPassant(_))
         ));
         assert!(matches!(
-            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1"),
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", CastlingMode::Standard),
             Err(FenError::HalfmoveClock(_))
         ));
         assert!(matches!(
-            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0"),
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", CastlingMode::Standard),
             Err(FenError::FullmoveNumber(_))
         ));
-        match Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1") {
+        match Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", CastlingMode::Standard) {
             Err(FenError::Position(e)) => assert_eq!(e.defects(), [Defect::InvalidCastling(Square::H1)]),
             other => panic!("{other:?}"),
         }
         assert!(matches!(
-            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN11 w KQkq - 0 1"),
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN11 w KQkq - 0 1", CastlingMode::Standard),
             Err(FenError::Placement { .. })
         ));
     }
@@ -384,11 +386,12 @@ mod tests {
     #[test]
     fn chess960_castling_fields() {
         let shredder = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1";
-        let pos = Position::from_fen_960(shredder).unwrap();
+        let pos = Position::from_fen(shredder, CastlingMode::Chess960).unwrap();
         assert_eq!(pos.shredder_fen(), shredder);
         assert_eq!(pos.fen(), "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1");
-        assert_eq!(Position::from_fen_960(&pos.fen()).unwrap(), pos);
+        assert_eq!(Position::from_fen(&pos.fen(), CastlingMode::Chess960).unwrap(), pos);
         // Standard mode rejects a 960 setup's rights.
-        assert!(Position::from_fen("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1").is_err());
+        assert!(Position::from_fen("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1", CastlingMode::Standard)
+            .is_err());
     }
 }

@@ -199,18 +199,17 @@ struct Ply {
 /// A game of chess: start position, moves, key history, clock, and how it ended.
 ///
 /// ```
-/// use tempo_core::{Game, GameResult, Position, Termination};
+/// use tempo_core::{Game, GameResult, Move, Position, Termination};
 ///
 /// let mut game = Game::new(Position::startpos());
 /// // Fool's mate: f3 e5 g4 Qh4#.
-/// for uci in ["f2f3", "e7e5", "g2g4", "d8h4"] {
-///     let m = *game.position().legal_moves().iter().find(|m| format!("{m:?}") == uci).unwrap();
-///     game.play(m)?;
+/// for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
+///     game.play(Move::normal(from.parse()?, to.parse()?))?;
 /// }
 /// let outcome = game.outcome().unwrap();
 /// assert_eq!(outcome.result, GameResult::BlackWins);
 /// assert_eq!(outcome.termination, Termination::Checkmate);
-/// # Ok::<(), tempo_core::GameError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -613,6 +612,7 @@ impl Game {
 mod tests {
     use super::*;
     use crate::types::Square;
+    use crate::CastlingMode;
 
     /// Finds a legal move by its from/to squares (castling as king-to-destination).
     fn mv(pos: &Position, uci: &str) -> Move {
@@ -636,7 +636,7 @@ mod tests {
     }
 
     fn game(fen: &str) -> Game {
-        Game::new(Position::from_fen(fen).unwrap())
+        Game::new(Position::from_fen(fen, CastlingMode::Standard).unwrap())
     }
 
     #[test]
@@ -804,7 +804,7 @@ mod tests {
             ("4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", Color::Black, Termination::TimeForfeit),
         ];
         for (fen, flagged, termination) in cases {
-            let pos = Position::from_fen(fen).unwrap();
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
             if pos.is_insufficient_material() {
                 // A dead position has already ended the game; the test still applies.
                 assert!(!can_ever_checkmate(&pos, !flagged));
@@ -849,13 +849,13 @@ mod tests {
     #[test]
     fn tick_flags_against_lone_king() {
         let mut g = Game::with_time_control(
-            Position::from_fen("4k3/8/8/8/8/8/8/4K2Q b - - 0 1").unwrap(),
+            Position::from_fen("4k3/8/8/8/8/8/8/4K2Q b - - 0 1", CastlingMode::Standard).unwrap(),
             "5".parse().unwrap(),
         );
         assert_eq!(g.tick(Duration::from_secs(5)), Ok(None));
         assert_eq!(g.tick(Duration::from_millis(1)).unwrap().unwrap().result, GameResult::WhiteWins);
         let mut g = Game::with_time_control(
-            Position::from_fen("4k3/8/8/8/8/8/8/4K2Q w - - 0 1").unwrap(),
+            Position::from_fen("4k3/8/8/8/8/8/8/4K2Q w - - 0 1", CastlingMode::Standard).unwrap(),
             "5".parse().unwrap(),
         );
         assert_eq!(
@@ -867,7 +867,9 @@ mod tests {
 
     #[test]
     fn chess960_castling_and_undo() {
-        let start = Position::from_fen_960("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1").unwrap();
+        let start =
+            Position::from_fen("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1", CastlingMode::Chess960)
+                .unwrap();
         let mut g = Game::new(start);
         let castle = start.castling_move(crate::CastlingSide::KingSide).unwrap();
         g.play(castle).unwrap();

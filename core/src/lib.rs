@@ -1,52 +1,58 @@
 //! # tempo-core: the rules of chess
 //!
 //! Squares and bitboards, legal move generation, make-move with incremental Zobrist keys
-//! (Polyglot key set), FEN, position validation, perft. Pure: no I/O, no wall clock.
+//! (Polyglot key set), FEN, position validation, games with every ending of the FIDE Laws,
+//! clocks, opening books, perft. Pure: no I/O, no wall clock.
+//!
+//! The vocabulary is at the root: [`Square`], [`Piece`], [`Move`], [`Bitboard`],
+//! [`Position`] (always legal; built from a [`Setup`] or a FEN), [`Game`] and its
+//! [`Outcome`]. The rest is in modules: [`attacks`] (attack tables for move generators and
+//! evaluations), [`fen`], [`game`] (claims, repetition keys), [`clock`] (time controls and
+//! chess clocks), [`book`] (Polyglot opening books) and [`perft`].
 //!
 //! ```
-//! use tempo_core::{perft, Position};
+//! use tempo_core::perft::perft;
+//! use tempo_core::{CastlingMode, Game, Move, Position};
 //!
+//! // Moves and perft.
 //! let pos = Position::startpos();
 //! assert_eq!(pos.legal_moves().len(), 20);
 //! assert_eq!(perft(&pos, 3), 8_902);
 //! assert_eq!(pos.key(), 0x463b96181691fc9c);
 //!
-//! let kiwipete: Position =
-//!     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse()?;
+//! // FEN: `parse` reads standard chess, `from_fen` either castling notation.
+//! let kiwipete: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse()?;
 //! assert_eq!(perft(&kiwipete, 2), 2_039);
-//! # Ok::<(), tempo_core::FenError>(())
+//! let chess960 = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", CastlingMode::Chess960)?;
+//! assert_eq!(chess960.castling_rights(), kiwipete.castling_rights());
+//!
+//! // A game keeps the record and judges it.
+//! let mut game = Game::new(pos);
+//! game.play(Move::normal("e2".parse()?, "e4".parse()?))?;
+//! assert_eq!(game.moves().len(), 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod attacks;
+pub mod attacks;
 mod bitboard;
-mod book;
+pub mod book;
 mod castling;
-mod clock;
+pub mod clock;
 mod error;
-mod fen;
-mod game;
+pub mod fen;
+pub mod game;
 mod movegen;
 mod moves;
-mod perft;
+pub mod perft;
 mod position;
 mod types;
 mod zobrist;
 
-pub use attacks::{
-    aligned, attacks, between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
-    rook_attacks,
-};
 pub use bitboard::Bitboard;
-pub use book::{decode_book_move, encode_book_move, Book, BookBuilder, BookEntry, BookError, BOOK_ENTRY_SIZE};
 pub use castling::{CastlingMode, CastlingRights, CastlingSide};
-pub use clock::{Clock, Stage, TimeControl, TimeControlError};
 pub use error::{Defect, FenError, MoveError, PositionError};
-pub use fen::{parse_fen, STARTING_FEN};
-pub use game::{
-    can_ever_checkmate, repetition_key, ClaimResult, DrawClaim, Game, GameError, GameResult, Outcome, Termination,
-};
+pub use game::{Game, GameResult, Outcome, Termination};
 pub use movegen::MoveFilter;
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
-pub use perft::{divide, perft, perft_plain, perft_within};
 pub use position::{Ending, Position, Setup};
 pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};

@@ -92,7 +92,8 @@ impl<C: Side> Sink for PlayEach<'_, C> {
 /// depths from untrusted input bound them.
 ///
 /// ```
-/// use tempo_core::{perft_within, Position};
+/// use tempo_core::perft::perft_within;
+/// use tempo_core::Position;
 ///
 /// let start = Position::startpos();
 /// assert_eq!(perft_within(&start, 3, 8_902), Some(8_902));
@@ -158,13 +159,13 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{parse_fen, CastlingMode};
+    use crate::CastlingMode;
 
     const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
     #[test]
     fn within_agrees_with_perft_at_and_above_the_count() {
-        let pos = parse_fen(KIWIPETE, CastlingMode::Standard).unwrap();
+        let pos = Position::from_fen(KIWIPETE, CastlingMode::Standard).unwrap();
         for depth in 0..=3 {
             let n = perft(&pos, depth);
             assert_eq!(perft_within(&pos, depth, n), Some(n), "depth {depth}");
@@ -179,7 +180,7 @@ mod tests {
         assert_eq!(perft_within(&pos, 300, 1_000), None);
         assert_eq!(perft_within(&pos, 2, 0), None);
         // No legal move: every depth has no leaf, and the answer is immediate.
-        let mate = parse_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", CastlingMode::Standard).unwrap();
+        let mate = Position::from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", CastlingMode::Standard).unwrap();
         assert_eq!(perft_within(&mate, 1_000_000, 0), Some(0));
     }
 }

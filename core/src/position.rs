@@ -765,7 +765,7 @@ mod tests {
     use super::*;
 
     fn pos(fen: &str) -> Position {
-        Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+        Position::from_fen(fen, CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e}"))
     }
 
     fn error(fen: &str) -> PositionError {
@@ -861,7 +861,9 @@ mod tests {
 
     #[test]
     fn switching_to_standard_castling_refuses_960_rights_and_changes_nothing() {
-        let mut pos = Position::from_fen_960("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1").unwrap();
+        let mut pos =
+            Position::from_fen("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1", CastlingMode::Chess960)
+                .unwrap();
         let before = pos;
         let e = pos.set_castling_mode(CastlingMode::Standard).unwrap_err();
         assert_eq!(e.defects().len(), 4);

@@ -2,6 +2,7 @@
 //! rejected.
 
 use std::path::Path;
+use tempo_core::CastlingMode;
 use tempo_core::Position;
 
 #[test]
@@ -16,7 +17,7 @@ fn verdicts_match_the_policy() {
         let fen = cols.next().unwrap_or("");
         let why = cols.next().unwrap_or("");
         count += 1;
-        match (verdict, Position::from_fen(fen)) {
+        match (verdict, Position::from_fen(fen, CastlingMode::Standard)) {
             ("valid", Ok(pos)) => {
                 if pos.fen() != fen {
                     wrong.push(format!("round trip: {fen:?} -> {:?}", pos.fen()));

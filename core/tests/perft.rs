@@ -3,7 +3,10 @@
 //! depths run with `cargo xtask perft --full`.
 
 use std::path::{Path, PathBuf};
-use tempo_core::{perft, perft_plain, CastlingMode, Position};
+use tempo_core::{
+    perft::{perft, perft_plain},
+    CastlingMode, Position,
+};
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/perft")
@@ -52,7 +55,7 @@ fn run_suite(name: &str, accept_rejection: bool) {
     let mut checked = 0;
     let mut failures = Vec::new();
     for case in &cases {
-        let pos = match tempo_core::parse_fen(&case.fen, mode) {
+        let pos = match tempo_core::Position::from_fen(&case.fen, mode) {
             Ok(pos) => pos,
             Err(e) if accept_rejection => {
                 eprintln!("{name}:{}: rejected ({e}), allowed for this suite", case.line);

@@ -9,7 +9,7 @@
 use proptest::prelude::*;
 use shakmaty::{fen::Fen, uci::UciMove, CastlingMode as ShCastling, Chess, Position as _};
 use std::collections::BTreeSet;
-use tempo_core::{parse_fen, CastlingMode, Move, MoveFilter, MoveList, Position};
+use tempo_core::{CastlingMode, Move, MoveFilter, MoveList, Position};
 
 fn uci(m: Move) -> String {
     // Chess960-style (king takes rook) for castling, as shakmaty's Chess960 UCI writes it.
@@ -57,7 +57,7 @@ fn random_game(start: Position, choices: &[usize]) -> Result<(), TestCaseError> 
         }
 
         // FEN round trip.
-        let reparsed = parse_fen(&pos.fen(), pos.castling_mode()).unwrap();
+        let reparsed = Position::from_fen(&pos.fen(), pos.castling_mode()).unwrap();
         prop_assert_eq!(reparsed, pos);
         prop_assert_eq!(reparsed.fen(), pos.fen());
 
@@ -86,24 +86,24 @@ proptest! {
         let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/fischer.epd")).unwrap();
         let fens: Vec<&str> = text.lines().filter(|l| !l.starts_with('#') && !l.is_empty())
             .map(|l| l.split(';').next().unwrap().trim()).collect();
-        let pos = parse_fen(fens[start % fens.len()], CastlingMode::Chess960).unwrap();
+        let pos = Position::from_fen(fens[start % fens.len()], CastlingMode::Chess960).unwrap();
         random_game(pos, &choices)?;
     }
 
     #[test]
     fn fen_parser_never_panics(s in "\\PC{0,100}") {
-        let _ = Position::from_fen(&s);
-        let _ = Position::from_fen_960(&s);
+        let _ = Position::from_fen(&s, CastlingMode::Standard);
+        let _ = Position::from_fen(&s, CastlingMode::Chess960);
     }
 
     #[test]
     fn fen_parser_never_panics_on_fen_like_input(
         s in "[pnbrqkPNBRQK1-9/]{1,70} [wb-] [KQkqA-Ha-h-]{1,5} [a-h1-8-]{1,2} [0-9-]{1,3} [0-9]{1,3}"
     ) {
-        if let Ok(pos) = Position::from_fen(&s) {
-            prop_assert_eq!(Position::from_fen(&pos.fen()).unwrap(), pos);
+        if let Ok(pos) = Position::from_fen(&s, CastlingMode::Standard) {
+            prop_assert_eq!(Position::from_fen(&pos.fen(), CastlingMode::Standard).unwrap(), pos);
         }
-        let _ = Position::from_fen_960(&s);
+        let _ = Position::from_fen(&s, CastlingMode::Chess960);
     }
 }
 

@@ -16,7 +16,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use tempo_core::{Book, Move, Position};
+use tempo_core::{book::Book, Move, Position};
 
 /// Stack size of search threads: the recursion keeps a move list per ply.
 const SEARCH_STACK_SIZE: usize = 64 * 1024 * 1024;

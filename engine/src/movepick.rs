@@ -14,7 +14,10 @@
 
 use crate::history::{move_context, piece_index, History};
 use crate::see::{see_ge, SEE_VALUE};
-use tempo_core::{attacks, pawn_attacks, Move, MoveList, Piece, Position, Role, MAX_MOVES};
+use tempo_core::{
+    attacks::{attacks, pawn_attacks},
+    Move, MoveList, Piece, Position, Role, MAX_MOVES,
+};
 
 const HASH_MOVE: i32 = 100_000_000;
 const GOOD_CAPTURE: i32 = 50_000_000;
@@ -329,7 +332,7 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
     // Discovered check: the moved piece was the only blocker between one of our sliders and
     // their king, and it leaves the line.
     let blockers = pos.blockers_for_king(!us) & pos.by_color(us);
-    blockers.contains(from) && !tempo_core::aligned(from, to, their_king)
+    blockers.contains(from) && !tempo_core::attacks::aligned(from, to, their_king)
 }
 
 #[cfg(test)]

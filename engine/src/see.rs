@@ -2,7 +2,10 @@
 //! each side recapturing with its least valuable attacker and free to stop.
 
 use crate::score::Value;
-use tempo_core::{bishop_attacks, rook_attacks, Move, MoveKind, Position, Role};
+use tempo_core::{
+    attacks::{bishop_attacks, rook_attacks},
+    Move, MoveKind, Position, Role,
+};
 
 /// Piece values for exchange arithmetic (simpler than the evaluation's, as is customary).
 pub const SEE_VALUE: [Value; 6] = [100, 320, 330, 500, 950, 20_000];

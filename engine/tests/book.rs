@@ -3,7 +3,7 @@
 
 use std::sync::mpsc;
 use std::time::Duration;
-use tempo_core::{BookBuilder, Move, Position};
+use tempo_core::{book::BookBuilder, Move, Position};
 use tempo_engine::{Engine, EngineOption, Event, Limits};
 
 fn best_move(engine: &mut Engine, limits: Limits) -> Option<Move> {
@@ -23,7 +23,7 @@ fn best_move(engine: &mut Engine, limits: Limits) -> Option<Move> {
     }
 }
 
-fn book_with_a3() -> (tempo_core::Book, Move) {
+fn book_with_a3() -> (tempo_core::book::Book, Move) {
     // 1. a3 is never the engine's own choice, so finding it proves the book was used.
     let start = Position::startpos();
     let a3 = start.legal_moves().iter().copied().find(|m| format!("{m:?}") == "a2a3").unwrap();

@@ -3,7 +3,7 @@
 
 use std::sync::mpsc;
 use std::sync::Arc;
-use tempo_core::{parse_fen, CastlingMode, Move, Position};
+use tempo_core::{CastlingMode, Move, Position};
 use tempo_engine::{nnue_evaluate, Engine, EngineOption, Event, Limits, Network, Score, HIDDEN};
 
 const INPUTS: usize = 768;
@@ -153,7 +153,7 @@ fn searches_with_a_network_play_legal_moves() {
         let mut engine = nnue_engine(random_network(2, 127));
         engine.set_option(EngineOption::Threads(threads)).unwrap();
         for (fen, mode) in fens {
-            let pos = parse_fen(fen, mode).unwrap();
+            let pos = Position::from_fen(fen, mode).unwrap();
             let (best, score) = search(&mut engine, pos, 7);
             let best = best.unwrap_or_else(|| panic!("{fen}: no move"));
             assert!(pos.is_legal(best), "{fen}: {best:?}");

@@ -1,6 +1,7 @@
 //! SAN writing and reading speed over every legal move of a few middlegame positions.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use tempo_core::CastlingMode;
 use tempo_core::Position;
 use tempo_notation::{parse_san, san};
 
@@ -14,7 +15,7 @@ fn bench(c: &mut Criterion) {
     let cases: Vec<(Position, Vec<(tempo_core::Move, String)>)> = FENS
         .iter()
         .map(|fen| {
-            let pos = Position::from_fen(fen).expect("valid fen");
+            let pos = Position::from_fen(fen, CastlingMode::Standard).expect("valid fen");
             let moves = pos.legal_moves().iter().map(|&m| (m, san(&pos, m))).collect();
             (pos, moves)
         })

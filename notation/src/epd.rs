@@ -8,7 +8,7 @@
 
 use crate::san::{parse_san, SanError};
 use std::fmt::{self, Write};
-use tempo_core::{parse_fen, CastlingMode, FenError, Move, Position};
+use tempo_core::{CastlingMode, FenError, Move, Position};
 
 /// Why an EPD line cannot be read, or an operation cannot be interpreted.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -108,9 +108,9 @@ impl Epd {
             }
         }
         let fen = format!("{} {} {} {} {} {}", fields[0], fields[1], fields[2], fields[3], clocks.0, clocks.1);
-        let position = match parse_fen(&fen, CastlingMode::Standard) {
+        let position = match Position::from_fen(&fen, CastlingMode::Standard) {
             Ok(pos) => pos,
-            Err(err) => parse_fen(&fen, CastlingMode::Chess960).map_err(|_| err)?,
+            Err(err) => Position::from_fen(&fen, CastlingMode::Chess960).map_err(|_| err)?,
         };
         Ok(Epd { position, operations })
     }

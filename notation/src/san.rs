@@ -9,7 +9,7 @@
 //! `e2-e4`/`e2e4`/`Ng1-f3`. Null moves are `--`, `Z0` or `0000`.
 
 use std::fmt;
-use tempo_core::{attacks, Bitboard, CastlingSide, File, Move, MoveList, Piece, Position, Rank, Role, Square};
+use tempo_core::{attacks::attacks, Bitboard, CastlingSide, File, Move, MoveList, Piece, Position, Rank, Role, Square};
 
 /// Why a SAN move cannot be read in a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -299,7 +299,7 @@ impl Wanted {
                     && from.offset(2 * forward) == Some(to)
                     && !occupied.contains(to)
                     && from.offset(forward).is_some_and(|mid| !occupied.contains(mid));
-                let capture = tempo_core::pawn_attacks(us, from).contains(to)
+                let capture = tempo_core::attacks::pawn_attacks(us, from).contains(to)
                     && (pos.by_color(!us).contains(to) || pos.ep_square() == Some(to));
                 push || double || capture
             } else {
@@ -519,9 +519,10 @@ pub fn san_line(pos: &Position, moves: &[Move]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tempo_core::CastlingMode;
 
     fn pos(fen: &str) -> Position {
-        Position::from_fen(fen).unwrap()
+        Position::from_fen(fen, CastlingMode::Standard).unwrap()
     }
 
     fn uci(p: &Position, text: &str) -> Move {
@@ -609,7 +610,8 @@ mod tests {
 
     #[test]
     fn chess960_castling() {
-        let p = Position::from_fen_960("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1").unwrap();
+        let p = Position::from_fen("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1", CastlingMode::Chess960)
+            .unwrap();
         let short = parse_san(&p, "O-O").unwrap();
         assert!(short.is_castle() && short.is_kingside_castle());
         assert_eq!(san(&p, short), "O-O");
@@ -625,7 +627,8 @@ mod tests {
             assert!(m.is_castle() && m.castling_king_to() == king_to.parse().unwrap(), "{text}");
         }
         // Chess960, the audit's position: `c1g1` is both forms at once, `c8b8` takes the rook.
-        let p = Position::from_fen_960("nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w GBgb - 0 1").unwrap();
+        let p =
+            Position::from_fen("nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w GBgb - 0 1", CastlingMode::Chess960).unwrap();
         let short = parse_san(&p, "c1g1").unwrap();
         assert!(short.is_kingside_castle());
         let mut after = p;
@@ -633,7 +636,7 @@ mod tests {
         let long = parse_san(&after, "c8b8").unwrap();
         assert!(long.is_castle() && !long.is_kingside_castle());
         // A plain king move to the destination square is a king move, not castling.
-        let p = Position::from_fen_960("1k6/8/8/8/8/8/8/5K1R w H - 0 1").unwrap();
+        let p = Position::from_fen("1k6/8/8/8/8/8/8/5K1R w H - 0 1", CastlingMode::Chess960).unwrap();
         assert!(!parse_san(&p, "f1g1").unwrap().is_castle());
         assert!(parse_san(&p, "f1h1").unwrap().is_kingside_castle());
     }

@@ -133,12 +133,12 @@ mod tests {
 
     #[test]
     fn castling_both_forms() {
-        let pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        let pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", CastlingMode::Standard).unwrap();
         let m = parse_uci_move(&pos, "e1g1").unwrap();
         assert!(m.is_castle());
         assert_eq!(parse_uci_move(&pos, "e1h1").unwrap(), m);
         assert_eq!(uci_move(&pos, m), "e1g1");
-        let pos960 = Position::from_fen_960("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1").unwrap();
+        let pos960 = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", CastlingMode::Chess960).unwrap();
         assert_eq!(uci_move(&pos960, m), "e1h1");
     }
 
@@ -154,7 +154,7 @@ mod tests {
 
     #[test]
     fn promotions() {
-        let pos = Position::from_fen("8/P6k/8/8/8/8/8/K7 w - - 0 1").unwrap();
+        let pos = Position::from_fen("8/P6k/8/8/8/8/8/K7 w - - 0 1", CastlingMode::Standard).unwrap();
         let m = parse_uci_move(&pos, "a7a8n").unwrap();
         assert_eq!(m.promotion_role(), Some(Role::Knight));
         assert_eq!(uci_move(&pos, m), "a7a8n");
@@ -183,7 +183,7 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
         ] {
-            let pos = Position::from_fen(fen).unwrap();
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
             for &m in &pos.legal_moves() {
                 for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
                     let text = UciMove::from_move(m, mode).to_string();

@@ -445,7 +445,9 @@ mod tests {
     use crate::parse_uci_move;
 
     fn game_from(fen: &str, moves: &[&str], result: GameResult) -> PackedGame {
-        let start = Position::from_fen(fen).or_else(|_| Position::from_fen_960(fen)).unwrap();
+        let start = Position::from_fen(fen, CastlingMode::Standard)
+            .or_else(|_| Position::from_fen(fen, CastlingMode::Chess960))
+            .unwrap();
         let mut game = PackedGame::new(start, result);
         for (i, m) in moves.iter().enumerate() {
             let mv = parse_uci_move(&game.final_position(), m).unwrap();
@@ -521,7 +523,7 @@ mod tests {
 
     #[test]
     fn a_bad_game_is_reported_and_the_next_one_read() {
-        let good = game_from(tempo_core::STARTING_FEN, &["e2e4", "e7e5"], GameResult::Draw);
+        let good = game_from(tempo_core::fen::STARTING_FEN, &["e2e4", "e7e5"], GameResult::Draw);
         let mut bytes = Vec::new();
         good.write_to(&mut bytes).unwrap();
         let mut bad = bytes.clone();
@@ -538,7 +540,7 @@ mod tests {
 
     #[test]
     fn truncation_and_bad_fields_are_typed_errors() {
-        let good = game_from(tempo_core::STARTING_FEN, &["e2e4"], GameResult::Draw);
+        let good = game_from(tempo_core::fen::STARTING_FEN, &["e2e4"], GameResult::Draw);
         let mut bytes = Vec::new();
         good.write_to(&mut bytes).unwrap();
         for cut in 1..bytes.len() {

@@ -1,11 +1,16 @@
 //! Snapshots of rendered diagrams and SAN lists.
 
+use tempo_core::CastlingMode;
 use tempo_core::Position;
 use tempo_notation::{diagram, parse_san, san_line, DiagramStyle};
 
 #[test]
 fn diagrams() {
-    let kiwipete = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+    let kiwipete = Position::from_fen(
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        CastlingMode::Standard,
+    )
+    .unwrap();
     insta::assert_snapshot!("ascii", diagram(&kiwipete, DiagramStyle::Ascii, false));
     insta::assert_snapshot!("unicode", diagram(&kiwipete, DiagramStyle::Unicode, false));
     insta::assert_snapshot!("flipped", diagram(&kiwipete, DiagramStyle::Ascii, true));

@@ -1,7 +1,7 @@
 //! Properties: SAN and PGN round-trip over random games; no reader panics on any bytes.
 
 use proptest::prelude::*;
-use tempo_core::{parse_fen, CastlingMode, Move, Position};
+use tempo_core::{CastlingMode, Move, Position};
 use tempo_notation::{
     parse_san, parse_uci_move, pgn_string, san, uci_move, Epd, PgnGame, PgnNode, PgnReader, PgnResult, SanMove,
 };
@@ -17,7 +17,7 @@ const STARTS: [(&str, CastlingMode); 5] = [
 /// Plays `choices` as indices into the legal move lists, from one of the start positions.
 fn random_line(start: usize, choices: &[usize]) -> (Position, Vec<Move>) {
     let (fen, mode) = STARTS[start % STARTS.len()];
-    let start = parse_fen(fen, mode).unwrap();
+    let start = Position::from_fen(fen, mode).unwrap();
     let mut pos = start;
     let mut moves = Vec::new();
     for &c in choices {
@@ -118,8 +118,8 @@ proptest! {
     #[test]
     fn readers_never_panic_on_bytes(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
         let text = String::from_utf8_lossy(&bytes);
-        let _ = parse_fen(&text, CastlingMode::Standard);
-        let _ = parse_fen(&text, CastlingMode::Chess960);
+        let _ = Position::from_fen(&text, CastlingMode::Standard);
+        let _ = Position::from_fen(&text, CastlingMode::Chess960);
         let _ = SanMove::parse(&text);
         let _ = parse_san(&Position::startpos(), &text);
         let _ = Epd::parse(&text);
@@ -130,9 +130,9 @@ proptest! {
 
     #[test]
     fn readers_never_panic_on_chess_like_text(text in "[\\[\\]{}();$%!?*+#=\"\\\\ \\n\\r.0-9a-hKQRBNOxPZ/-]{0,200}") {
-        let _ = parse_fen(&text, CastlingMode::Standard);
+        let _ = Position::from_fen(&text, CastlingMode::Standard);
         let _ = Epd::parse(&text);
-        let kiwipete = Position::from_fen(STARTS[1].0).unwrap();
+        let kiwipete = Position::from_fen(STARTS[1].0, CastlingMode::Standard).unwrap();
         for token in text.split_whitespace() {
             let _ = parse_san(&kiwipete, token);
         }

@@ -7,7 +7,10 @@ use clap::Subcommand;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::PathBuf;
-use tempo_core::{Book, BookBuilder, Color, Position};
+use tempo_core::{
+    book::{Book, BookBuilder},
+    Color, Position,
+};
 use tempo_notation::{san, uci_move, PgnReader, PgnResult};
 
 #[derive(Subcommand)]

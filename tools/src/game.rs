@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
-use tempo_core::{parse_fen, CastlingMode, Color, Game, Position};
+use tempo_core::{CastlingMode, Color, Game, Position};
 use tempo_notation::{parse_san, parse_uci_move};
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -35,9 +35,9 @@ pub fn run(args: &GameArgs) -> Result<bool> {
     let mode = if args.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
     let start = match &args.fen {
         // A castling field only Chess960 can mean (e.g. `HAha`) is read as Chess960.
-        Some(fen) => match parse_fen(fen, mode) {
+        Some(fen) => match Position::from_fen(fen, mode) {
             Ok(pos) => pos,
-            Err(e) => parse_fen(fen, CastlingMode::Chess960)
+            Err(e) => Position::from_fen(fen, CastlingMode::Chess960)
                 .map_err(|_| e)
                 .with_context(|| format!("invalid --fen {fen:?}"))?,
         },

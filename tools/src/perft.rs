@@ -15,7 +15,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use tempo_core::{parse_fen, perft_within, CastlingMode, Defect, FenError, Move, Position};
+use tempo_core::{perft::perft_within, CastlingMode, Defect, FenError, Move, Position};
 use tempo_notation::uci_move;
 
 use crate::suite;
@@ -72,12 +72,12 @@ pub fn run(args: &PerftArgs) -> Result<bool> {
 /// castling rights stand in the way (a Shredder-FEN or a 960 setup).
 fn parse_any(fen: &str, chess960: bool) -> Result<Position, FenError> {
     if chess960 {
-        return parse_fen(fen, CastlingMode::Chess960);
+        return Position::from_fen(fen, CastlingMode::Chess960);
     }
-    match parse_fen(fen, CastlingMode::Standard) {
-        Err(e @ FenError::Castling(_)) => parse_fen(fen, CastlingMode::Chess960).map_err(|_| e),
+    match Position::from_fen(fen, CastlingMode::Standard) {
+        Err(e @ FenError::Castling(_)) => Position::from_fen(fen, CastlingMode::Chess960).map_err(|_| e),
         Err(FenError::Position(e)) if e.defects().iter().any(|d| matches!(d, Defect::InvalidCastling(_))) => {
-            parse_fen(fen, CastlingMode::Chess960).map_err(|_| FenError::Position(e))
+            Position::from_fen(fen, CastlingMode::Chess960).map_err(|_| FenError::Position(e))
         }
         other => other,
     }

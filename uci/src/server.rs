@@ -9,7 +9,7 @@ use crate::command::{parse_command, Command, GoParams, StartPosition};
 use crate::format::{diagram, eval_table, info_line, nnue_eval_table, option_line};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
-use tempo_core::{divide, CastlingMode, Move, Position};
+use tempo_core::{perft::divide, CastlingMode, Move, Position};
 use tempo_engine::{
     run_bench_with_network, Engine, EngineOption, Event, Limits, Network, BENCH_DEPTH, HIDDEN, OPTION_SPECS,
 };
@@ -197,7 +197,7 @@ impl<W: Write + Send + 'static> Server<W> {
         }
         let book = std::fs::read(path)
             .map_err(|e| e.to_string())
-            .and_then(|bytes| tempo_core::Book::from_bytes(&bytes).map_err(|e| e.to_string()));
+            .and_then(|bytes| tempo_core::book::Book::from_bytes(&bytes).map_err(|e| e.to_string()));
         match book {
             Ok(book) => {
                 let entries = book.len();
@@ -269,7 +269,9 @@ impl<W: Write + Send + 'static> Server<W> {
                 let mut pos = Position::startpos();
                 pos.set_castling_mode(mode).map(|()| pos).map_err(|e| e.to_string())
             }
-            StartPosition::Fen(fen) => tempo_core::parse_fen(&complete_fen(fen), mode).map_err(|e| e.to_string()),
+            StartPosition::Fen(fen) => {
+                tempo_core::Position::from_fen(&complete_fen(fen), mode).map_err(|e| e.to_string())
+            }
         };
         let start_pos = match parsed {
             Ok(pos) => pos,

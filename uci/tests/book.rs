@@ -3,7 +3,7 @@
 mod common;
 
 use common::{bestmoves, transcript};
-use tempo_core::{BookBuilder, Position};
+use tempo_core::{book::BookBuilder, Position};
 
 #[test]
 fn book_moves_are_played_from_a_loaded_file() {

@@ -5,7 +5,10 @@ use anyhow::{Context, Result};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
-use tempo_core::{ClaimResult, Color, GameError};
+use tempo_core::{
+    game::{ClaimResult, GameError},
+    Color,
+};
 use tempo_notation::san;
 
 use super::{Flow, Session};

@@ -9,7 +9,11 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
-use tempo_core::{Color, DrawClaim, Game, GameError, Move, Outcome, Position, TimeControl};
+use tempo_core::{
+    clock::TimeControl,
+    game::{DrawClaim, GameError},
+    Color, Game, Move, Outcome, Position,
+};
 use tempo_notation::{san, san_line};
 
 use crate::args::PlayArgs;

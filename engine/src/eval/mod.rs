@@ -22,8 +22,8 @@ use crate::score::Value;
 use scale::scale_factor;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 use tempo_core::{
-    bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks, Bitboard, Color, File, Position, Rank,
-    Role, Square,
+    attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks},
+    Bitboard, Color, File, Position, Rank, Role, Square,
 };
 use weights::*;
 
@@ -616,7 +616,7 @@ mod tests {
 
     #[test]
     fn start_position_is_balanced_but_for_the_tempo() {
-        let v = eval_fen(tempo_core::STARTING_FEN);
+        let v = eval_fen(tempo_core::fen::STARTING_FEN);
         assert!((0..=30).contains(&v), "{v}");
     }
 
@@ -646,7 +646,7 @@ mod tests {
     #[test]
     fn linear_eval_is_the_evaluation_as_weighted_counts() {
         for fen in [
-            tempo_core::STARTING_FEN,
+            tempo_core::fen::STARTING_FEN,
             "r4rk1/1b3p1p/p3pPpQ/1p2P3/3q4/P2B4/1P4PP/R4R1K w - - 0 1",
             "2k5/8/1P6/8/3n4/4P3/8/4K2R b K - 0 1",
             "8/5pk1/6p1/8/2P5/1P6/P5K1/8 w - - 0 1",
@@ -709,7 +709,7 @@ mod tests {
             let mut single = Bitboard::EMPTY;
             let mut double = Bitboard::EMPTY;
             for sq in pawns {
-                let a = tempo_core::pawn_attacks(color, sq);
+                let a = tempo_core::attacks::pawn_attacks(color, sq);
                 double |= single & a;
                 single |= a;
             }
@@ -723,7 +723,7 @@ mod tests {
         // then a hit) with one shared table, against the evaluation without it.
         let mut table = PawnTable::new();
         for fen in [
-            tempo_core::STARTING_FEN,
+            tempo_core::fen::STARTING_FEN,
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         ] {

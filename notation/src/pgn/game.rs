@@ -4,7 +4,11 @@
 use super::annotations::Annotations;
 use super::visitor::Visitor;
 use super::PgnResult;
-use tempo_core::{Color, Game, GameError, Move, Outcome, Position, Termination, TimeControl, TimeControlError};
+use tempo_core::{
+    clock::{TimeControl, TimeControlError},
+    game::GameError,
+    Color, Game, Move, Outcome, Position, Termination,
+};
 
 /// A move of the tree with everything written around it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use super::visitor::Visitor;
 use super::PgnResult;
 use crate::san::{parse_san_in, resolve_fast, SanError, SanMove};
 use std::io::Read;
-use tempo_core::{parse_fen, CastlingMode, FenError, Move, Position, PositionError, Setup};
+use tempo_core::{CastlingMode, FenError, Move, Position, PositionError, Setup};
 
 /// Variations nested deeper than this are refused (keeps memory and recursion bounded).
 pub const MAX_VARIATION_DEPTH: usize = 128;
@@ -147,7 +147,7 @@ fn variant_mode(variant: &str) -> Result<CastlingMode, ()> {
 /// error of the strict reading is reported if nothing works.
 fn lenient_fen(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
     let fen = fen_fields(fen).join(" ");
-    let strict = parse_fen(&fen, mode);
+    let strict = Position::from_fen(&fen, mode);
     let Err(error) = strict else { return strict };
     // Chess960 mode reads every castling notation (`K`/`Q` are the outermost rooks, which
     // for a standard setup are the corner rooks); the validator's repaired position drops

@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
-use tempo_core::{GameResult, TimeControl};
+use tempo_core::{clock::TimeControl, GameResult};
 use tempo_notation::pgn_string;
 
 #[derive(Args)]

@@ -3,7 +3,7 @@
 
 use super::openings::Opening;
 use std::time::{Duration, Instant};
-use tempo_core::{CastlingMode, Color, Game, GameResult, Outcome, Termination, TimeControl};
+use tempo_core::{clock::TimeControl, CastlingMode, Color, Game, GameResult, Outcome, Termination};
 use tempo_engine::Limits;
 use tempo_notation::{format_clock, parse_uci_move, termination_comment, termination_tag, uci_move, PgnGame};
 use tempo_uci::{go_params, ClientError, ScoreMessage, UciClient};

@@ -8,7 +8,7 @@ use super::stack::AccumulatorStack;
 use super::{embedded_network, nnue_evaluate, Network, NetworkError, EMBEDDED, HIDDEN, INPUTS, QA, QB, SCALE};
 use crate::score::MATE_BOUND;
 use std::sync::Arc;
-use tempo_core::{parse_fen, CastlingMode, Color, Move, Position, Role};
+use tempo_core::{CastlingMode, Color, Move, Position, Role};
 
 /// A small deterministic generator (SplitMix64).
 struct Rng(u64);
@@ -137,7 +137,7 @@ fn pos(fen: &str) -> Position {
 }
 
 fn pos960(fen: &str) -> Position {
-    parse_fen(fen, CastlingMode::Chess960).unwrap()
+    Position::from_fen(fen, CastlingMode::Chess960).unwrap()
 }
 
 /// Start positions with castling (standard and Chess960), en passant and promotions close.
@@ -405,7 +405,7 @@ fn mirror(pos: &Position) -> Position {
         ep => format!("{}{}", &ep[..1], if &ep[1..] == "3" { "6" } else { "3" }),
     };
     let fen = format!("{} {turn} {castling} {ep} {} {}", board.join("/"), fields[4], fields[5]);
-    parse_fen(&fen, pos.castling_mode()).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    Position::from_fen(&fen, pos.castling_mode()).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 fn swap_case(s: &str) -> String {
