@@ -12,6 +12,8 @@
 //! ```
 
 mod nnue;
+#[cfg(test)]
+mod tidy;
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
