@@ -544,3 +544,36 @@ fn outside_path_mentions_are_reported() {
     assert_eq!(errors.len(), 1, "{errors:#?}");
     assert!(errors[0].starts_with(".ci/run: mentions"));
 }
+
+#[test]
+fn ci_script_delegates_to_xtask_ci() {
+    let script = std::fs::read_to_string(workspace_root().join(".ci/run")).expect("reading .ci/run");
+    let commands: Vec<&str> = script.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    assert!(
+        commands.iter().any(|l| l.trim_start_matches("exec ") == "cargo xtask ci"),
+        ".ci/run: no longer runs `cargo xtask ci`; CI's steps belong in CI_STEPS (xtask/src/main.rs), \
+         so that the script and `cargo xtask ci` cannot drift apart"
+    );
+    let cargo_calls: Vec<_> =
+        commands.iter().filter(|l| l.contains("cargo ") && !l.contains("cargo xtask ci")).collect();
+    assert!(
+        cargo_calls.is_empty(),
+        ".ci/run: runs {cargo_calls:?} itself; move such steps into CI_STEPS (xtask/src/main.rs)"
+    );
+}
+
+#[test]
+fn readme_test_command_is_a_ci_step() {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).expect("reading README.md");
+    let command = readme
+        .lines()
+        .skip_while(|l| l.trim() != "# All tests.")
+        .nth(1)
+        .expect("README.md: the set-up block has no `# All tests.` line followed by the test command");
+    let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+    assert!(
+        crate::CI_STEPS.iter().any(|step| step.args == args.as_slice()),
+        "README.md: the test command {command:?} is not one of CI_STEPS (xtask/src/main.rs); CI must run \
+         the command the README gives"
+    );
+}
