@@ -17,6 +17,11 @@
 //! # Ok::<(), tempo_core::FenError>(())
 //! ```
 
+// The README's example is compiled and run with the doctests, so it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod attacks;
 mod bitboard;
 mod book;
