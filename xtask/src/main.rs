@@ -4,7 +4,7 @@
 //! ```text
 //! cargo xtask perft [--full]    perft suites in data/perft via the release tempo-tools (1e7 / 1e11 node caps)
 //! cargo xtask bench [--check]   the engine bench; --check compares with the last `Bench:` commit line
-//! cargo xtask ci                fmt, clippy -D warnings, the README test command, quick perft, bench check
+//! cargo xtask ci                what CI runs: fmt, clippy -D warnings, the README test command, rustdoc
 //! cargo xtask fuzz [--secs N]    every cargo-fuzz target for N seconds
 //! cargo xtask benches           criterion benches of every crate
 //! cargo xtask dist [--cpu LIST] release archives per CPU level with SHA-256 sums
@@ -12,6 +12,8 @@
 //! ```
 
 mod nnue;
+#[cfg(test)]
+mod tidy;
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
@@ -109,8 +111,9 @@ cargo xtask <task>
                     counts up to 10M nodes, up to 1e11 with --full, or up to N
   bench [--check]   run the release engine bench; --check compares its node count with the
                     `Bench: N` line of the newest commit message that has one
-  ci                what CI runs: fmt, clippy -D warnings, the README test command,
-                    quick perft, bench check
+  ci                what CI runs (.ci/run calls this): fmt --check, clippy -D warnings,
+                    the README test command (with the tidy test), rustdoc -D warnings
+                    for tempo-core and tempo-notation
   fuzz [--secs N]   run every cargo-fuzz target in fuzz/ for N seconds each (default 60);
                     without cargo-fuzz, the no-panic property tests of the parsers instead
   benches [ARGS]    the criterion benches of every crate (`cargo bench --workspace ARGS`)
@@ -293,11 +296,37 @@ fn fuzz(secs: u64) -> Result<()> {
     Ok(())
 }
 
+/// One command of CI: what it checks, cargo's arguments, and environment variables.
+struct CiStep {
+    what: &'static str,
+    args: &'static [&'static str],
+    env: &'static [(&'static str, &'static str)],
+}
+
+/// What CI runs, in order. This list is the single source of truth: `.ci/run` only adds the
+/// rustup components and calls `cargo xtask ci`, so a step added here runs everywhere CI
+/// does (the tidy test checks that `.ci/run` still delegates and that the README's test
+/// command is a step). The release perft and bench runs stay out: their LTO builds would
+/// double CI's few minutes, and `cargo test --workspace` already runs every perft suite to a
+/// node budget and asserts the bench node count (`engine/tests/bench.rs`).
+const CI_STEPS: &[CiStep] = &[
+    CiStep { what: "formatting", args: &["fmt", "--all", "--check"], env: &[] },
+    CiStep { what: "lints", args: &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], env: &[] },
+    CiStep { what: "the README's test command, with the tidy test", args: &["test", "--workspace"], env: &[] },
+    CiStep {
+        what: "API documentation of the published crates",
+        args: &["doc", "--no-deps", "-p", "tempo-core", "-p", "tempo-notation"],
+        env: &[("RUSTDOCFLAGS", "-D warnings")],
+    },
+];
+
 fn ci() -> Result<()> {
-    run(cargo().args(["fmt", "--all", "--check"]))?;
-    run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
-    run(cargo().args(["test", "--workspace"]))?;
-    perft(QUICK_PERFT_MAX_NODES)?;
-    bench(true)?;
+    for step in CI_STEPS {
+        eprintln!("== {}", step.what);
+        let mut cmd = cargo();
+        cmd.args(step.args).envs(step.env.iter().copied());
+        run(&mut cmd)?;
+    }
+    eprintln!("== CI passed");
     Ok(())
 }
