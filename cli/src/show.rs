@@ -51,7 +51,7 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
             status = "finished";
         }
     }
-    let claimable: Vec<&str> = game.claimable().iter().map(|c| c.as_str()).collect();
+    let claimable: Vec<&str> = game.claimable_now().iter().map(|c| c.as_str()).collect();
     let moves = san_line(game.initial_position(), game.moves());
     if args.json {
         let mut out = json!({
@@ -95,7 +95,7 @@ fn describe_position(game: &Game, pgn_result: Option<PgnResult>) -> String {
                 if pos.is_check() { ", in check" } else { "" },
                 pos.legal_moves().len()
             );
-            for claim in game.claimable() {
+            for claim in game.claimable_now() {
                 t.push_str(&format!(" A draw may be claimed ({}).", claim.as_str().replace('_', " ")));
             }
             t

@@ -43,7 +43,8 @@ pub use clock::{Clock, Stage, TimeControl, TimeControlError};
 pub use error::{FenError, MoveError, PositionError};
 pub use fen::{parse_fen, STARTING_FEN};
 pub use game::{
-    can_ever_checkmate, repetition_key, ClaimResult, DrawClaim, Game, GameError, GameResult, Outcome, Termination,
+    can_ever_checkmate, repetition_key, ClaimResult, ClaimableDraw, DrawClaim, Game, GameError, GameResult, Outcome,
+    Termination,
 };
 pub use movegen::MoveFilter;
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};

@@ -75,7 +75,7 @@ pub fn run(args: &GameArgs) -> Result<bool> {
     let outcome = game.outcome();
     let result = outcome.map_or("*", |o| o.result.as_str());
     let termination = outcome.map(|o| o.termination.as_str());
-    let claimable: Vec<&str> = game.claimable().iter().map(|c| c.as_str()).collect();
+    let claimable: Vec<&str> = game.claimable_now().iter().map(|c| c.as_str()).collect();
     // As python-chess prints it: X-FEN castling, en passant square only when capturable.
     let fen = pos.fen_with_legal_ep();
     let legal_moves = pos.count_legal_moves();

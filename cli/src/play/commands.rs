@@ -186,7 +186,7 @@ impl Session {
         };
         let cp = eval.centipawns();
         let moves_played = game.moves().len();
-        Ok(cp <= -150 || (cp <= 25 && moves_played >= 40) || !game.claimable().is_empty())
+        Ok(cp <= -150 || (cp <= 25 && moves_played >= 40) || !game.claimable_now().is_empty())
     }
 
     fn claim(&mut self, with_move: Option<String>) -> Result<Option<Flow>> {

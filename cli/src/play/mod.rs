@@ -379,7 +379,7 @@ impl Session {
             ));
         }
         if self.side(turn).is_human() {
-            for claim in self.game.claimable() {
+            for claim in self.game.claimable_now() {
                 let what = match claim {
                     DrawClaim::ThreefoldRepetition => "threefold repetition",
                     DrawClaim::FiftyMoves => "the fifty-move rule",
@@ -583,7 +583,7 @@ impl Session {
         // Engines do not claim draws themselves, so the program claims for them as a GUI does:
         // a repetition already on the board when the engine is not better.
         let last_eval = self.side(color).engine.as_ref().and_then(|e| e.last_eval);
-        if !self.game.claimable().is_empty() && last_eval.is_some_and(|e| e.centipawns() <= 0) {
+        if !self.game.claimable_now().is_empty() && last_eval.is_some_and(|e| e.centipawns() <= 0) {
             self.say(format!("{name} claims a draw."));
             self.game.claim_draw().context("claiming a draw")?;
             return Ok(Flow::Continue);
