@@ -9,13 +9,13 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
-use tempo_core::{Color, DrawClaim, Game, GameError, Move, Outcome, Position, TimeControl};
+use tempo_core::{Color, Game, GameError, Move, Outcome, Position, TimeControl};
 use tempo_notation::{san, san_line};
 
 use crate::args::PlayArgs;
 use crate::board_view::{BoardStyle, Highlights};
 use crate::clock_view::{describe_tc, increment_for, parse_movetime, parse_tc, shown_time};
-use crate::describe::{describe_outcome, format_line};
+use crate::describe::{claim_rule, claims_with_move, describe_outcome, either, format_line};
 use crate::input::{self, Input};
 use crate::players::{EnginePlayer, Line, PlayerSpec, Thought};
 use crate::save::{self, Record};
@@ -380,11 +380,15 @@ impl Session {
         }
         if self.side(turn).is_human() {
             for claim in self.game.claimable_now() {
-                let what = match claim {
-                    DrawClaim::ThreefoldRepetition => "threefold repetition",
-                    DrawClaim::FiftyMoves => "the fifty-move rule",
-                };
-                out.push(format!("You may claim a draw by {what}: type claim."));
+                out.push(format!("You may claim a draw by {}: type claim.", claim_rule(claim)));
+            }
+            for (claim, sans) in claims_with_move(&self.game) {
+                let how = if let [one] = sans.as_slice() { format!("claim {one}") } else { "claim MOVE".to_owned() };
+                out.push(format!(
+                    "You may claim a draw by {} by announcing {}: type {how}.",
+                    claim_rule(claim),
+                    either(&sans)
+                ));
             }
         }
         out
