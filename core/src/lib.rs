@@ -39,7 +39,7 @@ pub use attacks::{
 pub use bitboard::Bitboard;
 pub use book::{decode_book_move, encode_book_move, Book, BookBuilder, BookEntry, BookError, BOOK_ENTRY_SIZE};
 pub use castling::{CastlingMode, CastlingRights, CastlingSide};
-pub use clock::{Clock, Stage, TimeControl, TimeControlError};
+pub use clock::{Clock, Stage, TimeControl, TimeControlError, TimeUnit};
 pub use error::{FenError, MoveError, PositionError};
 pub use fen::{parse_fen, STARTING_FEN};
 pub use game::{
