@@ -251,9 +251,15 @@ fn engine_declines_an_early_draw() {
 fn end_of_input_saves_and_the_game_resumes() {
     let tmp = scratch("resume");
     let dir = tmp.path();
+    // The clock is the same written with units.
+    let run =
+        tempo(dir, &args(&HOTSEAT, &["--save", "units.pgn", "--tc", "5m+3s", "--fake-move-time", "2000"]), "e4\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let with_units = pgn(&dir.join("units.pgn"));
     let run =
         tempo(dir, &args(&HOTSEAT, &["--save", "unfinished.pgn", "--tc", "5+3", "--fake-move-time", "2000"]), "e4\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(with_units, pgn(&dir.join("unfinished.pgn")));
     assert!(run.stdout.contains("the unfinished game is saved in unfinished.pgn"), "{}", run.stdout);
     let saved = pgn(&dir.join("unfinished.pgn"));
     assert!(saved.contains("[TimeControl \"300+3\"]") && saved.contains("1. e4 {[%clk 0:05:01]} *"), "{saved}");
