@@ -52,9 +52,11 @@ pub struct PlayArgs {
     #[arg(long, value_name = "1..10", default_value_t = DEFAULT_LEVEL,
           value_parser = clap::value_parser!(u8).range(1..=MAX_LEVEL as i64))]
     pub level: u8,
-    /// Time control: `MINUTES+INCREMENT_SECONDS` as players say it (`5+3`, `10+0`, `0.5+0`),
-    /// or with a move count the PGN TimeControl form in seconds (`40/5400+30`: 40 moves in
-    /// 90 minutes, 30 s added per move; `40/5400+30:1800+30` adds a second period).
+    /// Time control: `MINUTES+INCREMENT_SECONDS` as players say it (`5+3`, `10+0`, `0.5+0`:
+    /// a bare base is minutes, a bare increment seconds), or with units `h`, `m`, `s`, `ms` on
+    /// any time (`5m+3s`, `90s+2s`, `1m30s+2s`); with a move count the PGN TimeControl form,
+    /// seconds when bare (`40/5400+30` or `40/90m+30s`: 40 moves in 90 minutes, 30 s added per
+    /// move; `40/5400+30:1800+30` adds a second period).
     /// Without --tc or --movetime the game has no clock.
     #[arg(long, value_name = "TC", conflicts_with = "movetime")]
     pub tc: Option<String>,

@@ -2,37 +2,25 @@
 
 use anyhow::{bail, Context, Result};
 use std::time::Duration;
-use tempo_core::{
-    clock::{Clock, TimeControl},
-    Color,
-};
+use tempo_core::clock::{Clock, TimeControl, TimeUnit};
+use tempo_core::Color;
 
-/// Reads `--tc`: `MINUTES+SECONDS` as players say it (`5+3`), or, when it has a move count or
-/// several periods (`40/5400+30`, `40/5400+30:1800+30`), the PGN TimeControl form in seconds.
-/// A bare number is minutes (`10` is ten minutes, not ten seconds).
+/// Reads `--tc` with core's command-line reader, bare base times in minutes as players say
+/// them (`5+3`, `10`); units (`5m+3s`, `90s+2s`) and the PGN forms (`40/5400+30`) read as
+/// [`TimeControl::parse_with_units`] documents. A control that gives no time is refused here,
+/// since a game under it would be lost before the first move.
 pub fn parse_tc(text: &str) -> Result<TimeControl> {
-    let text = text.trim();
-    if text.contains(['/', ':', '*']) {
-        let tc: TimeControl = text.parse().with_context(|| format!("cannot read time control {text:?}"))?;
-        return Ok(tc);
-    }
-    let (minutes, increment) = text.split_once('+').unwrap_or((text, "0"));
-    let minutes: f64 = minutes
-        .trim()
-        .parse()
-        .ok()
-        .filter(|m: &f64| m.is_finite() && *m >= 0.0 && *m <= 100_000.0)
-        .with_context(|| format!("cannot read time control {text:?}: expected minutes+seconds such as 5+3"))?;
-    let increment: f64 = increment
-        .trim()
-        .parse()
-        .ok()
-        .filter(|s: &f64| s.is_finite() && *s >= 0.0 && *s <= 3600.0)
-        .with_context(|| format!("cannot read the increment of {text:?}: expected seconds such as 5+3"))?;
-    if minutes == 0.0 && increment == 0.0 {
+    let control = TimeControl::parse_with_units(text, TimeUnit::Minutes).with_context(|| {
+        format!("cannot read time control {text:?}: expected minutes+seconds such as 5+3, or units such as 5m+3s")
+    })?;
+    let no_increment = match &control {
+        TimeControl::Stages(stages) => stages.iter().all(|s| s.increment.is_zero()),
+        _ => true,
+    };
+    if !control.is_timed() || (control.initial_time().is_zero() && no_increment) {
         bail!("time control {text:?} gives no time at all");
     }
-    Ok(TimeControl::fischer(Duration::from_secs_f64(minutes * 60.0), Duration::from_secs_f64(increment)))
+    Ok(control)
 }
 
 /// Reads `--movetime SECONDS`.
@@ -116,8 +104,28 @@ mod tests {
         assert!(parse_tc("fast").is_err());
         assert!(parse_tc("0+0").is_err());
         assert!(parse_tc("5+x").is_err());
+        for bad in ["-", "?", "0", "0m+0s", "5x+3", "5m+", "", "-5"] {
+            assert!(parse_tc(bad).is_err(), "{bad:?}");
+        }
         assert_eq!(parse_movetime(2.0).unwrap().to_string(), "1/2");
         assert!(parse_movetime(0.0).is_err());
+    }
+
+    #[test]
+    fn units_mean_what_the_bare_form_means() {
+        for (with_units, bare) in [
+            ("5m+3s", "5+3"),
+            ("300s+3s", "5+3"),
+            ("10m", "10"),
+            ("30s+0s", "0.5+0"),
+            ("90s+2s", "1.5+2"),
+            ("1m30s+2s", "1.5+2"),
+            ("1h+30s", "60+30"),
+            ("40/90m+30s", "40/5400+30"),
+        ] {
+            assert_eq!(parse_tc(with_units).unwrap(), parse_tc(bare).unwrap(), "{with_units} = {bare}");
+        }
+        assert_eq!(describe_tc(&parse_tc("5m+3s").unwrap()), "5+3");
     }
 
     #[test]

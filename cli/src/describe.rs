@@ -1,7 +1,10 @@
 //! Sentences and move lines for people: how a game ended, numbered SAN, engine lines.
 
-use tempo_core::{Color, Game, Move, Outcome, Position, Termination};
-use tempo_notation::{san_line, termination_comment};
+use tempo_core::{
+    game::{ClaimableDraw, DrawClaim},
+    Color, Game, Move, Outcome, Position, Termination,
+};
+use tempo_notation::{san, san_line, termination_comment};
 
 use crate::players::Line;
 
@@ -16,6 +19,43 @@ pub fn describe_outcome(game: &Game, outcome: Outcome) -> String {
         _ => termination_comment(game, outcome),
     };
     format!("{text} ({})", outcome.result)
+}
+
+/// The rule of a draw claim in words: `threefold repetition`, `the fifty-move rule`.
+pub fn claim_rule(claim: DrawClaim) -> &'static str {
+    match claim {
+        DrawClaim::ThreefoldRepetition => "threefold repetition",
+        DrawClaim::FiftyMoves => "the fifty-move rule",
+    }
+}
+
+/// The draws the player to move could claim only by announcing a move, each rule with its
+/// moves in SAN. A rule already claimable in the position is left out: announcing a move
+/// would add nothing to a claim the player can make at once.
+pub fn claims_with_move(game: &Game) -> Vec<(DrawClaim, Vec<String>)> {
+    let now = game.claimable_now();
+    let pos = game.position();
+    game.claimable()
+        .into_iter()
+        .filter_map(|c| match c {
+            ClaimableDraw::WithMove { claim, moves } if !now.contains(&claim) => {
+                Some((claim, moves.iter().map(|&m| san(pos, m)).collect()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Moves for a sentence: `Ng8`, `Ng8 or Nf3`, `Ra2, Kd1 or Kf1`, and past five
+/// `Ra2, Rb1, Kd1, Kf1, Kf2 or 12 other moves`, since a fifty-move claim can have dozens.
+pub fn either(sans: &[String]) -> String {
+    const SHOWN: usize = 5;
+    match sans {
+        [] => String::new(),
+        [one] => one.clone(),
+        _ if sans.len() <= SHOWN => format!("{} or {}", sans[..sans.len() - 1].join(", "), sans[sans.len() - 1]),
+        _ => format!("{} or {} other moves", sans[..SHOWN].join(", "), sans.len() - SHOWN),
+    }
 }
 
 /// The moves of `game` from index `from` on, numbered (`12... Nc6 13. Nf3`).
@@ -59,6 +99,26 @@ pub fn numbered(pos: &Position, sans: &[String]) -> String {
 mod tests {
     use super::*;
     use crate::players::Eval;
+
+    #[test]
+    fn claims_by_announcing_a_move_in_words() {
+        let mut game = Game::new(Position::startpos());
+        for text in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"] {
+            let m = tempo_notation::parse_san(game.position(), text).unwrap();
+            game.play(m).unwrap();
+        }
+        assert_eq!(claims_with_move(&game), vec![(DrawClaim::ThreefoldRepetition, vec!["Ng8".to_owned()])]);
+        // Once claimable in the position, the announced-move form of the same rule is not shown.
+        game.play(tempo_notation::parse_san(game.position(), "Ng8").unwrap()).unwrap();
+        assert!(claims_with_move(&game).is_empty());
+        assert_eq!(claim_rule(DrawClaim::FiftyMoves), "the fifty-move rule");
+
+        let sans: Vec<String> = (1..=7).map(|i| format!("K{i}")).collect();
+        assert_eq!(either(&sans[..1]), "K1");
+        assert_eq!(either(&sans[..2]), "K1 or K2");
+        assert_eq!(either(&sans[..5]), "K1, K2, K3, K4 or K5");
+        assert_eq!(either(&sans), "K1, K2, K3, K4, K5 or 2 other moves");
+    }
 
     #[test]
     fn numbered_lines() {

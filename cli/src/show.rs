@@ -2,12 +2,12 @@
 
 use anyhow::Result;
 use serde_json::json;
-use tempo_core::{Color, Game, Position};
-use tempo_notation::{san_line, PgnResult};
+use tempo_core::{game::ClaimableDraw, Color, Game, Position};
+use tempo_notation::{san, san_line, PgnResult};
 
 use crate::args::ShowArgs;
 use crate::board_view::{render_board, BoardStyle, Highlights};
-use crate::describe::{describe_outcome, numbered};
+use crate::describe::{claims_with_move, describe_outcome, either, numbered};
 use crate::save;
 use crate::screen::capabilities;
 use crate::start::parse_fen_arg;
@@ -51,7 +51,19 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
             status = "finished";
         }
     }
-    let claimable: Vec<&str> = game.claimable().iter().map(|c| c.as_str()).collect();
+    let claimable: Vec<&str> = game.claimable_now().iter().map(|c| c.as_str()).collect();
+    let pos_now = *game.position();
+    let claimable_with_move: Vec<serde_json::Value> = game
+        .claimable()
+        .iter()
+        .filter_map(|c| match c {
+            ClaimableDraw::WithMove { claim, moves } => Some(json!({
+                "claim": claim.as_str(),
+                "moves": moves.iter().map(|&m| san(&pos_now, m)).collect::<Vec<_>>(),
+            })),
+            ClaimableDraw::Now(_) => None,
+        })
+        .collect();
     let moves = san_line(game.initial_position(), game.moves());
     if args.json {
         let mut out = json!({
@@ -62,6 +74,7 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
             "result": result,
             "legal_moves": pos.legal_moves().len(),
             "claimable": claimable,
+            "claimable_with_move": claimable_with_move,
         });
         if args.pgn.is_some() {
             out["moves"] = json!(moves);
@@ -95,8 +108,15 @@ fn describe_position(game: &Game, pgn_result: Option<PgnResult>) -> String {
                 if pos.is_check() { ", in check" } else { "" },
                 pos.legal_moves().len()
             );
-            for claim in game.claimable() {
+            for claim in game.claimable_now() {
                 t.push_str(&format!(" A draw may be claimed ({}).", claim.as_str().replace('_', " ")));
+            }
+            for (claim, sans) in claims_with_move(game) {
+                t.push_str(&format!(
+                    " A draw may be claimed by announcing {} ({}).",
+                    either(&sans),
+                    claim.as_str().replace('_', " ")
+                ));
             }
             t
         }

@@ -136,6 +136,12 @@ fn draw_claims() {
     let run = tempo(dir, &args(&HOTSEAT, &["--save", "claim.pgn"]), input);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("No draw to claim: this position has occurred 1 time (3 needed)"), "{}", run.stdout);
+    // Before Black's last move the program offers the claim by announcing Ng8.
+    assert!(
+        run.stdout.contains("You may claim a draw by threefold repetition by announcing Ng8: type claim Ng8."),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains("Draw by threefold repetition (claimed) (1/2-1/2)"), "{}", run.stdout);
     let saved = pgn(&dir.join("claim.pgn"));
     assert!(saved.contains("[Termination \"normal\"]"), "{saved}");
@@ -153,6 +159,31 @@ fn draw_claims() {
     let run = tempo(dir, &args(&HOTSEAT, &["--save", "claim2.pgn"]), input);
     assert!(run.stdout.contains("You may claim a draw by threefold repetition: type claim."), "{}", run.stdout);
     assert!(run.stdout.contains("Draw by threefold repetition (claimed) (1/2-1/2)"), "{}", run.stdout);
+
+    // The refusal names the moves that would make the claim.
+    let run = tempo(dir, &HOTSEAT, "Nf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nclaim\nquit\nn\n");
+    assert!(run.stdout.contains("Announcing Ng8 would claim a draw by threefold repetition."), "{}", run.stdout);
+}
+
+#[test]
+fn show_lists_claims_by_announcing_a_move() {
+    let tmp = scratch("show-claims");
+    let dir = tmp.path();
+    // 99 half-moves without capture or pawn move: any move but the mate Rh8# reaches 100.
+    let fen = "k7/8/1K6/8/8/8/8/7R w - - 99 80";
+    let run = tempo(dir, &["show", fen, "--json"], "");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["claimable"], serde_json::json!([]));
+    assert_eq!(v["claimable_with_move"][0]["claim"], "fifty_moves");
+    let moves = v["claimable_with_move"][0]["moves"].as_array().unwrap();
+    assert!(moves.contains(&"Rh2".into()) && !moves.contains(&"Rh8#".into()), "{moves:?}");
+    assert_eq!(moves.len() + 1, v["legal_moves"].as_u64().unwrap() as usize);
+    let run = tempo(dir, &["show", fen, "--ascii"], "");
+    assert!(run.stdout.contains("A draw may be claimed by announcing "), "{}", run.stdout);
+    assert!(run.stdout.contains(" other moves (fifty moves)."), "{}", run.stdout);
+    let run = tempo(dir, &["show", "--json"], "");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["claimable_with_move"], serde_json::json!([]));
 }
 
 #[test]
@@ -220,9 +251,15 @@ fn engine_declines_an_early_draw() {
 fn end_of_input_saves_and_the_game_resumes() {
     let tmp = scratch("resume");
     let dir = tmp.path();
+    // The clock is the same written with units.
+    let run =
+        tempo(dir, &args(&HOTSEAT, &["--save", "units.pgn", "--tc", "5m+3s", "--fake-move-time", "2000"]), "e4\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let with_units = pgn(&dir.join("units.pgn"));
     let run =
         tempo(dir, &args(&HOTSEAT, &["--save", "unfinished.pgn", "--tc", "5+3", "--fake-move-time", "2000"]), "e4\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(with_units, pgn(&dir.join("unfinished.pgn")));
     assert!(run.stdout.contains("the unfinished game is saved in unfinished.pgn"), "{}", run.stdout);
     let saved = pgn(&dir.join("unfinished.pgn"));
     assert!(saved.contains("[TimeControl \"300+3\"]") && saved.contains("1. e4 {[%clk 0:05:01]} *"), "{saved}");

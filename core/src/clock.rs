@@ -1,10 +1,12 @@
 //! Time controls and a pure chess clock.
 //!
 //! [`TimeControl`] reads and writes the PGN `TimeControl` tag (PGN standard, section 9.6.1)
-//! plus the fixed time per move used by engine matches. [`Clock`] does the arithmetic: it is
-//! fed explicit elapsed durations (core never reads the wall clock), charges them to the side
-//! to move, adds increments and period bonuses, reports flag fall, and keeps a snapshot per
-//! move so that taking a move back restores both players' time exactly.
+//! plus the fixed time per move used by engine matches, and reads the command-line form with
+//! units ([`TimeControl::parse_with_units`]) that every binary's `--tc` shares. [`Clock`] does
+//! the arithmetic: it is fed explicit elapsed durations (core never reads the wall clock),
+//! charges them to the side to move, adds increments and period bonuses, reports flag fall,
+//! and keeps a snapshot per move so that taking a move back restores both players' time
+//! exactly.
 
 use crate::types::Color;
 use std::fmt;
@@ -53,19 +55,104 @@ pub enum TimeControl {
     MoveTime(Duration),
 }
 
-/// A `TimeControl` tag value that cannot be read.
+/// A time control that cannot be read (a `TimeControl` tag value, or a command-line control
+/// for [`TimeControl::parse_with_units`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TimeControlError {
     #[error("empty time control")]
     Empty,
     #[error("malformed time control {text:?}: {reason}")]
     Malformed { text: String, reason: &'static str },
+    #[error("unknown time unit {unit:?} in {text:?}: use h, m, s or ms")]
+    UnknownUnit { text: String, unit: String },
+    #[error("time {time:?} in {text:?} is too long")]
+    Overflow { text: String, time: String },
+}
+
+/// The unit of a time written in a command-line time control; see
+/// [`TimeControl::parse_with_units`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TimeUnit {
+    /// `ms`
+    Milliseconds,
+    /// `s`
+    Seconds,
+    /// `m`
+    Minutes,
+    /// `h`
+    Hours,
+}
+
+impl TimeUnit {
+    /// The suffix that names the unit: `ms`, `s`, `m` or `h`.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            TimeUnit::Milliseconds => "ms",
+            TimeUnit::Seconds => "s",
+            TimeUnit::Minutes => "m",
+            TimeUnit::Hours => "h",
+        }
+    }
+
+    fn nanos(self) -> u128 {
+        match self {
+            TimeUnit::Milliseconds => 1_000_000,
+            TimeUnit::Seconds => 1_000_000_000,
+            TimeUnit::Minutes => 60_000_000_000,
+            TimeUnit::Hours => 3_600_000_000_000,
+        }
+    }
+
+    fn from_suffix(suffix: &str) -> Option<TimeUnit> {
+        [TimeUnit::Milliseconds, TimeUnit::Seconds, TimeUnit::Minutes, TimeUnit::Hours]
+            .into_iter()
+            .find(|u| u.suffix() == suffix)
+    }
+}
+
+/// How the times inside a time control are written.
+#[derive(Clone, Copy)]
+struct TimeSyntax {
+    /// Unit suffixes (`5m`, `1m30s`) are accepted; otherwise only bare seconds (PGN).
+    units: bool,
+    /// The unit of the bare base time of the `BASE[+INC]` form; bare numbers elsewhere
+    /// are seconds, as in PGN.
+    bare_base: TimeUnit,
+}
+
+impl TimeSyntax {
+    const PGN: TimeSyntax = TimeSyntax { units: false, bare_base: TimeUnit::Seconds };
 }
 
 impl TimeControl {
     /// Sudden death with a Fischer increment (`base+inc`).
     pub fn fischer(base: Duration, increment: Duration) -> TimeControl {
         TimeControl::Stages(vec![Stage { moves: None, time: base, increment }])
+    }
+
+    /// Reads a time control as people type it on a command line: the `TimeControl` tag forms
+    /// (see the table on [`TimeControl`]), where any time may also carry units.
+    ///
+    /// - A time is a non-negative decimal number (at most nine decimals) with an optional unit
+    ///   `h`, `m`, `s` or `ms`; several numbers with units in decreasing order add up (`1m30s`,
+    ///   `1h30m`). Spaces around a time are ignored.
+    /// - `BASE+INC` or `BASE` (sudden death): a bare `BASE` is in `bare_base` (minutes for
+    ///   players' `5+3`, seconds for engine testers' `10+0.1`); a bare `INC` is in seconds.
+    /// - The forms with a move count, several periods, a sandclock or a fixed move time
+    ///   (`40/5400+30`, `40/90m+30s:30m+30s`, `*60`, `1/30`) read bare numbers as seconds,
+    ///   as the PGN tag does, whatever `bare_base` is.
+    ///
+    /// So `5m+3s` is `5+3` with `bare_base` minutes and `300+3` with seconds, and both are
+    /// `TimeControl::fischer(300 s, 3 s)`.
+    ///
+    /// # Errors
+    /// [`TimeControlError::Empty`] for blank text, [`TimeControlError::UnknownUnit`] for a
+    /// suffix other than the four units, [`TimeControlError::Overflow`] for a time beyond
+    /// [`Duration::MAX`], and [`TimeControlError::Malformed`] for anything else that is not a
+    /// time control (negative or missing numbers, units out of order, a sudden-death period
+    /// before another one, a zero move count).
+    pub fn parse_with_units(text: &str, bare_base: TimeUnit) -> Result<TimeControl, TimeControlError> {
+        parse_control(text, TimeSyntax { units: true, bare_base })
     }
 
     /// `true` for controls that can make a flag fall.
@@ -83,26 +170,65 @@ impl TimeControl {
     }
 }
 
-/// Reads seconds with an optional decimal fraction (`30`, `0.05`), never overflowing.
-fn parse_seconds(text: &str, whole: &str) -> Result<Duration, TimeControlError> {
+/// Reads one time of a control: a bare number in `bare`, or (when `syntax` allows units)
+/// number-unit pairs in decreasing unit order, summed; never overflowing or panicking.
+fn parse_time(text: &str, bare: TimeUnit, syntax: TimeSyntax, whole: &str) -> Result<Duration, TimeControlError> {
     let bad = |reason| TimeControlError::Malformed { text: whole.to_owned(), reason };
-    let (int, frac) = match text.split_once('.') {
-        Some((i, f)) => (i, f),
-        None => (text, ""),
+    let not_a_time = if syntax.units {
+        "times must be non-negative numbers with an optional unit (h, m, s, ms)"
+    } else {
+        "seconds must be a non-negative number"
     };
-    if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad("seconds must be a non-negative number"));
+    let time = if syntax.units { text.trim() } else { text };
+    let mut rest = time;
+    let mut total: u128 = 0;
+    let mut last_unit: Option<TimeUnit> = None;
+    while !rest.is_empty() {
+        let number_len = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+        let (number, after) = rest.split_at(number_len);
+        let unit_len = after.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(after.len());
+        let (suffix, after) = after.split_at(unit_len);
+        let (int, frac) = number.split_once('.').unwrap_or((number, ""));
+        if int.is_empty() || number.ends_with('.') || frac.contains('.') {
+            return Err(bad(not_a_time));
+        }
+        let unit = if suffix.is_empty() {
+            // A bare number stands alone: `1m30` would leave its unit to guesswork.
+            if last_unit.is_some() {
+                return Err(bad("every part of a time needs a unit once one has one (1m30s)"));
+            }
+            bare
+        } else if !syntax.units {
+            return Err(bad(not_a_time));
+        } else {
+            TimeUnit::from_suffix(suffix)
+                .ok_or_else(|| TimeControlError::UnknownUnit { text: whole.to_owned(), unit: suffix.to_owned() })?
+        };
+        if last_unit.is_some_and(|last| last.nanos() <= unit.nanos()) {
+            return Err(bad("units must go from larger to smaller (1h30m, 1m30s)"));
+        }
+        if frac.len() > 9 {
+            return Err(bad("more than nine decimals"));
+        }
+        let overflow = || TimeControlError::Overflow { text: whole.to_owned(), time: time.to_owned() };
+        let int: u128 = int.parse().map_err(|_| overflow())?;
+        let frac_value: u128 = if frac.is_empty() { 0 } else { frac.parse().map_err(|_| bad("bad fraction"))? };
+        // Exact below a nanosecond except for milliseconds with more than six decimals, which
+        // are cut to whole nanoseconds.
+        let part = int
+            .checked_mul(unit.nanos())
+            .and_then(|n| n.checked_add(frac_value * unit.nanos() / 10u128.pow(frac.len() as u32)))
+            .ok_or_else(overflow)?;
+        total = total.checked_add(part).ok_or_else(overflow)?;
+        last_unit = Some(unit).filter(|_| !suffix.is_empty());
+        rest = after;
     }
-    if text.contains('.') && (frac.is_empty() || !frac.bytes().all(|b| b.is_ascii_digit())) {
-        return Err(bad("seconds must be a non-negative number"));
+    if time.is_empty() {
+        return Err(bad(not_a_time));
     }
-    if frac.len() > 9 {
-        return Err(bad("more than nine decimals"));
-    }
-    let secs: u64 = int.parse().map_err(|_| bad("seconds out of range"))?;
-    let nanos: u32 =
-        if frac.is_empty() { 0 } else { format!("{frac:0<9}").parse().map_err(|_| bad("bad fraction"))? };
-    Ok(Duration::new(secs, nanos))
+    let secs = u64::try_from(total / 1_000_000_000)
+        .map_err(|_| TimeControlError::Overflow { text: whole.to_owned(), time: time.to_owned() })?;
+    Ok(Duration::new(secs, (total % 1_000_000_000) as u32))
 }
 
 fn write_seconds(f: &mut fmt::Formatter<'_>, d: Duration) -> fmt::Result {
@@ -118,55 +244,65 @@ fn write_seconds(f: &mut fmt::Formatter<'_>, d: Duration) -> fmt::Result {
 impl FromStr for TimeControl {
     type Err = TimeControlError;
 
-    /// Parses a `TimeControl` tag value (see the table on [`TimeControl`]).
+    /// Parses a `TimeControl` tag value (see the table on [`TimeControl`]): bare seconds only.
     ///
     /// # Errors
     /// [`TimeControlError`] for an empty or malformed value, such as a sudden-death period
     /// followed by another period or a zero move count.
     fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
-        let text = text.trim();
-        let bad = |reason| TimeControlError::Malformed { text: text.to_owned(), reason };
-        match text {
-            "" => return Err(TimeControlError::Empty),
-            "?" => return Ok(TimeControl::Unknown),
-            "-" => return Ok(TimeControl::Unlimited),
-            _ => {}
-        }
-        if let Some(rest) = text.strip_prefix('*') {
-            return Ok(TimeControl::Sandclock(parse_seconds(rest, text)?));
-        }
-        if let Some(rest) = text.strip_prefix("1/") {
-            if !rest.contains([':', '+', '/']) {
-                return Ok(TimeControl::MoveTime(parse_seconds(rest, text)?));
-            }
-        }
-        let mut stages = Vec::new();
-        let periods: Vec<&str> = text.split(':').collect();
-        for (i, period) in periods.iter().enumerate() {
-            let (moves, rest) = match period.split_once('/') {
-                Some((m, r)) => {
-                    if m.is_empty() || !m.bytes().all(|b| b.is_ascii_digit()) {
-                        return Err(bad("move count must be a positive integer"));
-                    }
-                    let moves: u32 = m.parse().map_err(|_| bad("move count out of range"))?;
-                    if moves == 0 {
-                        return Err(bad("move count must be positive"));
-                    }
-                    (Some(moves), r)
-                }
-                None => (None, *period),
-            };
-            if moves.is_none() && i + 1 != periods.len() {
-                return Err(bad("a sudden-death period must be the last"));
-            }
-            let (time, increment) = match rest.split_once('+') {
-                Some((t, inc)) => (parse_seconds(t, text)?, parse_seconds(inc, text)?),
-                None => (parse_seconds(rest, text)?, Duration::ZERO),
-            };
-            stages.push(Stage { moves, time, increment });
-        }
-        Ok(TimeControl::Stages(stages))
+        parse_control(text, TimeSyntax::PGN)
     }
+}
+
+/// The grammar shared by the PGN tag and the command-line form; `syntax` says how times read.
+fn parse_control(text: &str, syntax: TimeSyntax) -> Result<TimeControl, TimeControlError> {
+    let text = text.trim();
+    let bad = |reason| TimeControlError::Malformed { text: text.to_owned(), reason };
+    let secs = TimeUnit::Seconds;
+    match text {
+        "" => return Err(TimeControlError::Empty),
+        "?" => return Ok(TimeControl::Unknown),
+        "-" => return Ok(TimeControl::Unlimited),
+        _ => {}
+    }
+    if let Some(rest) = text.strip_prefix('*') {
+        return Ok(TimeControl::Sandclock(parse_time(rest, secs, syntax, text)?));
+    }
+    if let Some(rest) = text.strip_prefix("1/") {
+        if !rest.contains([':', '+', '/']) {
+            return Ok(TimeControl::MoveTime(parse_time(rest, secs, syntax, text)?));
+        }
+    }
+    let mut stages = Vec::new();
+    let periods: Vec<&str> = text.split(':').collect();
+    // Only the players' `BASE[+INC]` form has a base in another unit than seconds.
+    let simple = periods.len() == 1 && !text.contains('/');
+    let bare_base = if simple { syntax.bare_base } else { secs };
+    for (i, period) in periods.iter().enumerate() {
+        let (moves, rest) = match period.split_once('/') {
+            Some((m, r)) => {
+                let m = if syntax.units { m.trim() } else { m };
+                if m.is_empty() || !m.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(bad("move count must be a positive integer"));
+                }
+                let moves: u32 = m.parse().map_err(|_| bad("move count out of range"))?;
+                if moves == 0 {
+                    return Err(bad("move count must be positive"));
+                }
+                (Some(moves), r)
+            }
+            None => (None, *period),
+        };
+        if moves.is_none() && i + 1 != periods.len() {
+            return Err(bad("a sudden-death period must be the last"));
+        }
+        let (time, increment) = match rest.split_once('+') {
+            Some((t, inc)) => (parse_time(t, bare_base, syntax, text)?, parse_time(inc, secs, syntax, text)?),
+            None => (parse_time(rest, bare_base, syntax, text)?, Duration::ZERO),
+        };
+        stages.push(Stage { moves, time, increment });
+    }
+    Ok(TimeControl::Stages(stages))
 }
 
 impl fmt::Display for TimeControl {
@@ -476,6 +612,133 @@ mod tests {
             ["", "abc", "300:40/100", "0/300", "+2", "180+", "1.", "-5", "40/", "3.1234567890", "99999999999999999999"]
         {
             assert!(text.parse::<TimeControl>().is_err(), "{text:?} should be rejected");
+        }
+    }
+
+    #[test]
+    fn command_line_units() {
+        use TimeUnit::{Minutes, Seconds};
+        let parse = TimeControl::parse_with_units;
+        let ms = Duration::from_millis;
+        // Players' bare form is minutes + seconds, engine testers' is seconds + seconds;
+        // explicit units mean the same in both.
+        assert_eq!(parse("5+3", Minutes), Ok(TimeControl::fischer(secs(300), secs(3))));
+        for text in ["5m+3s", "300s+3", "300s+3s", "5m+3000ms", " 5m + 3s ", "4m60s+3s"] {
+            assert_eq!(parse(text, Minutes), parse("5+3", Minutes), "{text}");
+            assert_eq!(parse(text, Seconds), parse("5+3", Minutes), "{text}");
+        }
+        assert_eq!(parse("10+0.1", Seconds), Ok(TimeControl::fischer(secs(10), ms(100))));
+        for text in ["10s+0.1s", "10s+100ms", "10000ms+0.1", "10+0.1s"] {
+            assert_eq!(parse(text, Seconds), parse("10+0.1", Seconds), "{text}");
+        }
+        assert_eq!(parse("10", Minutes), Ok(TimeControl::fischer(secs(600), Duration::ZERO)));
+        assert_eq!(parse("0.5+0", Minutes), Ok(TimeControl::fischer(secs(30), Duration::ZERO)));
+        assert_eq!(parse("10", Seconds), Ok(TimeControl::fischer(secs(10), Duration::ZERO)));
+        for text in ["90s+2s", "1m30s+2s", "1.5m+2", "1m30000ms+2000ms"] {
+            assert_eq!(parse(text, Minutes), Ok(TimeControl::fischer(secs(90), secs(2))), "{text}");
+        }
+        assert_eq!(parse("1h30m", Minutes), Ok(TimeControl::fischer(secs(5400), Duration::ZERO)));
+        assert_eq!(parse("1.5h+30s", Seconds), Ok(TimeControl::fischer(secs(5400), secs(30))));
+        // The PGN forms read bare numbers as seconds, whatever the bare base unit; units work.
+        for (text, tag) in [
+            ("40/5400+30", "40/5400+30"),
+            ("40/90m+30s:30m+30s", "40/5400+30:1800+30"),
+            ("40/1h30m+30:1800+30s", "40/5400+30:1800+30"),
+            ("1/30", "1/30"),
+            ("1/500ms", "1/0.5"),
+            ("*1m", "*60"),
+            ("*60", "*60"),
+            ("?", "?"),
+            ("-", "-"),
+        ] {
+            let expected: TimeControl = tag.parse().unwrap();
+            assert_eq!(parse(text, Minutes), Ok(expected.clone()), "{text}");
+            assert_eq!(parse(text, Seconds), Ok(expected), "{text}");
+        }
+        // With seconds as the bare unit, every tag reads as the PGN tag does.
+        for text in ["300", "180+2", "40/5400+30:1800+30", "40/7200", "*60", "1/30", "10+0.1", "0.5+0.05"] {
+            assert_eq!(parse(text, Seconds), text.parse::<TimeControl>(), "{text}");
+        }
+        // The PGN tag itself stays in bare seconds.
+        assert!("5m+3s".parse::<TimeControl>().is_err());
+    }
+
+    #[test]
+    fn command_line_garbage() {
+        use TimeUnit::{Minutes, Seconds};
+        let parse = TimeControl::parse_with_units;
+        for unit in [Minutes, Seconds] {
+            for text in [
+                "",
+                "  ",
+                "5m+",
+                "+3",
+                "-5",
+                "-5m",
+                "5+-3",
+                "m",
+                "5+m",
+                "1m30",
+                "30s1m",
+                "1m1m",
+                "1s5ms3s",
+                "1.",
+                ".5",
+                "1.2.3",
+                "5++3",
+                "40/",
+                "0/5m",
+                "5m:40/90m",
+                "1.0000000001s",
+                "5 m+3",
+                "1/",
+                "*",
+                "5m+3s+1s",
+            ] {
+                assert!(parse(text, unit).is_err(), "{text:?} should be rejected");
+            }
+        }
+        assert_eq!(parse("", Minutes), Err(TimeControlError::Empty));
+        assert_eq!(
+            parse("5x+3", Minutes),
+            Err(TimeControlError::UnknownUnit { text: "5x+3".to_owned(), unit: "x".to_owned() })
+        );
+        assert!(matches!(parse("5m+3min", Minutes), Err(TimeControlError::UnknownUnit { unit, .. }) if unit == "min"));
+        assert!(matches!(parse("5m+", Minutes), Err(TimeControlError::Malformed { .. })));
+        assert!(matches!(parse("-5", Minutes), Err(TimeControlError::Malformed { .. })));
+        for huge in [
+            "18446744073709551616s",
+            "18446744073709551616",
+            "9999999999999999h",
+            "307445734561825861m",
+            "5+99999999999999999999999999999999999999999999",
+            "40/5400+30:1h99999999999999999999m",
+        ] {
+            assert!(matches!(parse(huge, Seconds), Err(TimeControlError::Overflow { .. })), "{huge}");
+        }
+        // The largest time that fits is read exactly.
+        let max = format!("{}.999999999s", u64::MAX);
+        assert_eq!(parse(&max, Seconds).unwrap().initial_time(), Duration::MAX);
+    }
+
+    proptest::proptest! {
+        /// No input makes the command-line reader panic.
+        #[test]
+        fn parse_with_units_never_panics(text in "\\PC{0,24}", grammar in "[0-9.hms+/:* ?x-]{0,16}") {
+            for unit in [TimeUnit::Milliseconds, TimeUnit::Seconds, TimeUnit::Minutes, TimeUnit::Hours] {
+                let _ = TimeControl::parse_with_units(&text, unit);
+                let _ = TimeControl::parse_with_units(&grammar, unit);
+            }
+        }
+
+        /// Whole milliseconds written with units read back exactly, and as bare seconds too.
+        #[test]
+        fn units_read_exactly(base in 0u64..10_000_000_000, inc in 0u64..100_000_000) {
+            let expected = TimeControl::fischer(Duration::from_millis(base), Duration::from_millis(inc));
+            let with_units = format!("{base}ms+{inc}ms");
+            proptest::prop_assert_eq!(TimeControl::parse_with_units(&with_units, TimeUnit::Minutes), Ok(expected.clone()));
+            let bare = format!("{}.{:03}+{}.{:03}", base / 1000, base % 1000, inc / 1000, inc % 1000);
+            proptest::prop_assert_eq!(TimeControl::parse_with_units(&bare, TimeUnit::Seconds), Ok(expected));
         }
     }
 

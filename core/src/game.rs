@@ -138,12 +138,14 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// A draw the player to move may claim.
+/// The rule a draw claim rests on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DrawClaim {
-    /// The position has occurred at least three times.
+    /// The position (the current one, or the one after the announced move) occurs for at
+    /// least the third time (article 9.2).
     ThreefoldRepetition,
-    /// At least 50 moves by each side without a capture or pawn move.
+    /// At least 50 moves by each side without a capture or pawn move, counted in the current
+    /// position or after the announced move (article 9.3).
     FiftyMoves,
 }
 
@@ -158,6 +160,30 @@ impl DrawClaim {
         match self {
             DrawClaim::ThreefoldRepetition => Termination::ThreefoldRepetition,
             DrawClaim::FiftyMoves => Termination::FiftyMoves,
+        }
+    }
+}
+
+/// One way the player to move may claim a draw: an entry of [`Game::claimable`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ClaimableDraw {
+    /// The current position qualifies: [`Game::claim_draw`] grants it.
+    Now(DrawClaim),
+    /// Announcing any of `moves` (legal moves, in generation order, never empty) makes the
+    /// claim, which [`Game::claim_draw_with_move`] grants (article 9.2.1.1 / 9.3.1).
+    WithMove {
+        /// The rule the claim rests on.
+        claim: DrawClaim,
+        /// The moves whose announcement completes it.
+        moves: Vec<Move>,
+    },
+}
+
+impl ClaimableDraw {
+    /// The rule the claim rests on.
+    pub fn claim(&self) -> DrawClaim {
+        match self {
+            ClaimableDraw::Now(claim) | ClaimableDraw::WithMove { claim, .. } => *claim,
         }
     }
 }
@@ -342,26 +368,62 @@ impl Game {
     /// Only positions since the last capture or pawn move can repeat, and positions before
     /// the start position are unknown, so the search covers the moves of this game since then.
     pub fn repetition_count(&self) -> usize {
-        Game::count_in(&self.rep_keys, self.position.halfmove_clock())
+        let (&current, earlier) = self.rep_keys.split_last().expect("the start position has a key");
+        Game::count_in(earlier, current, self.position.halfmove_clock())
     }
 
-    fn count_in(keys: &[u64], halfmove_clock: u32) -> usize {
-        let Some((&current, earlier)) = keys.split_last() else { return 0 };
+    /// Occurrences of `current` (itself included) among the `earlier` keys it can repeat:
+    /// those within `halfmove_clock` plies with the same side to move.
+    fn count_in(earlier: &[u64], current: u64, halfmove_clock: u32) -> usize {
         let reach = (halfmove_clock as usize).min(earlier.len());
         1 + earlier[earlier.len() - reach..].iter().rev().skip(1).step_by(2).filter(|&&k| k == current).count()
     }
 
-    /// The draws the player to move may claim now.
-    pub fn claimable(&self) -> Vec<DrawClaim> {
+    /// Every draw the player to move may claim: in the current position
+    /// ([`ClaimableDraw::Now`], threefold before fifty moves), then by announcing a move
+    /// ([`ClaimableDraw::WithMove`], one entry per rule that some legal move completes, as
+    /// python-chess's `can_claim_threefold_repetition` and `can_claim_fifty_moves` count).
+    ///
+    /// An entry is listed exactly when the claim is granted: [`Game::claim_draw`] grants a
+    /// `Now` claim, and [`Game::claim_draw_with_move`] grants a claim for each listed move,
+    /// because both read the same rule ([`Game::claimable_with_move`] for announced moves).
+    /// Empty once the game is over.
+    pub fn claimable(&self) -> Vec<ClaimableDraw> {
+        let mut list: Vec<ClaimableDraw> = self.claimable_now().into_iter().map(ClaimableDraw::Now).collect();
+        if self.outcome.is_some() {
+            return list;
+        }
+        let mut by_move: [(DrawClaim, Vec<Move>); 2] =
+            [(DrawClaim::ThreefoldRepetition, Vec::new()), (DrawClaim::FiftyMoves, Vec::new())];
+        for &m in self.position.legal_moves().iter() {
+            for claim in self.claims_after(m) {
+                if let Some((_, moves)) = by_move.iter_mut().find(|(c, _)| *c == claim) {
+                    moves.push(m);
+                }
+            }
+        }
+        list.extend(
+            by_move
+                .into_iter()
+                .filter(|(_, moves)| !moves.is_empty())
+                .map(|(claim, moves)| ClaimableDraw::WithMove { claim, moves }),
+        );
+        list
+    }
+
+    /// The draws the player to move may claim in the current position, without announcing a
+    /// move: what [`Game::claim_draw`] grants (threefold first). Empty once the game is over.
+    pub fn claimable_now(&self) -> Vec<DrawClaim> {
         if self.outcome.is_some() {
             return Vec::new();
         }
-        Game::claims_in(&self.rep_keys, &self.position)
+        let (&current, earlier) = self.rep_keys.split_last().expect("the start position has a key");
+        Game::claims_in(earlier, current, &self.position)
     }
 
-    fn claims_in(keys: &[u64], pos: &Position) -> Vec<DrawClaim> {
+    fn claims_in(earlier: &[u64], current: u64, pos: &Position) -> Vec<DrawClaim> {
         let mut claims = Vec::new();
-        if Game::count_in(keys, pos.halfmove_clock()) >= 3 {
+        if Game::count_in(earlier, current, pos.halfmove_clock()) >= 3 {
             claims.push(DrawClaim::ThreefoldRepetition);
         }
         if pos.halfmove_clock() >= 100 {
@@ -370,20 +432,25 @@ impl Game {
         claims
     }
 
-    /// The draws the player to move could claim by announcing `m` (the position after it).
+    /// The claims announcing the legal move `m` makes: the position after it, seen against
+    /// every position so far. A move that checkmates makes none (it wins).
+    fn claims_after(&self, m: Move) -> Vec<DrawClaim> {
+        let mut child = self.position;
+        child.play_unchecked(m);
+        if child.is_checkmate() {
+            return Vec::new();
+        }
+        Game::claims_in(&self.rep_keys, repetition_key(&child), &child)
+    }
+
+    /// The draws the player to move could claim by announcing `m` (the position after it);
+    /// [`Game::claim_draw_with_move`] grants the first of them.
     ///
     /// # Errors
     /// [`GameError::GameOver`] after the end, [`GameError::IllegalMove`] for an illegal move.
     pub fn claimable_with_move(&self, m: Move) -> Result<Vec<DrawClaim>, GameError> {
         self.check_playable(m)?;
-        let mut child = self.position;
-        child.play_unchecked(m);
-        if child.is_checkmate() {
-            return Ok(Vec::new());
-        }
-        let mut keys = self.rep_keys.clone();
-        keys.push(repetition_key(&child));
-        Ok(Game::claims_in(&keys, &child))
+        Ok(self.claims_after(m))
     }
 
     fn automatic_ending(&self) -> Option<Outcome> {
@@ -504,8 +571,11 @@ impl Game {
     /// [`GameError::NoDrawToClaim`] if neither applies, [`GameError::GameOver`] after the end.
     pub fn claim_draw(&mut self) -> Result<Outcome, GameError> {
         self.check_open()?;
-        let claim =
-            self.claimable().first().copied().ok_or_else(|| GameError::NoDrawToClaim { fen: self.position.fen() })?;
+        let claim = self
+            .claimable_now()
+            .first()
+            .copied()
+            .ok_or_else(|| GameError::NoDrawToClaim { fen: self.position.fen() })?;
         let outcome = Outcome::draw(claim.termination());
         self.outcome = Some(outcome);
         Ok(outcome)
@@ -688,12 +758,139 @@ mod tests {
 
         play_all(&mut g, "f6g8");
         assert_eq!(g.repetition_count(), 3);
-        assert_eq!(g.claimable(), vec![DrawClaim::ThreefoldRepetition]);
+        assert_eq!(g.claimable_now(), vec![DrawClaim::ThreefoldRepetition]);
         assert_eq!(g.outcome(), None, "threefold is not automatic");
         play_all(&mut g, KNIGHT_DANCE);
         assert_eq!(g.repetition_count(), 4);
         assert_eq!(play_all(&mut g, KNIGHT_DANCE), Some(Outcome::draw(Termination::FivefoldRepetition)));
         assert_eq!(before.repetition_count(), 2);
+    }
+
+    fn with_move(claim: DrawClaim, moves: Vec<Move>) -> ClaimableDraw {
+        ClaimableDraw::WithMove { claim, moves }
+    }
+
+    /// The list and the arbiter agree: `claim_draw` succeeds exactly when a `Now` entry is
+    /// listed, granting the first; announcing a move is granted exactly when the move is listed,
+    /// with the first rule listing it.
+    fn assert_list_matches_acceptance(g: &Game) {
+        let list = g.claimable();
+        let now: Vec<DrawClaim> =
+            list.iter().filter_map(|c| if let ClaimableDraw::Now(c) = c { Some(*c) } else { None }).collect();
+        assert_eq!(now, g.claimable_now());
+        let granted_now = g.clone().claim_draw().ok().map(|o| o.termination);
+        assert_eq!(granted_now, now.first().map(|c| c.termination()), "{}", g.position());
+        for &m in g.position().legal_moves().iter() {
+            let listed = list.iter().find_map(|c| match c {
+                ClaimableDraw::WithMove { claim, moves } if moves.contains(&m) => Some(*claim),
+                _ => None,
+            });
+            let verdict = g.clone().claim_draw_with_move(m).unwrap();
+            let expected = listed.map_or(ClaimResult::Rejected, ClaimResult::Granted);
+            assert_eq!(verdict, expected, "{m:?} in {}", g.position());
+        }
+        for entry in &list {
+            if let ClaimableDraw::WithMove { moves, .. } = entry {
+                assert!(!moves.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn threefold_only_by_announcing_a_move() {
+        let mut g = Game::new(Position::startpos());
+        play_all(&mut g, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
+        // Only Ng8 recreates the start position a third time; the current position is new.
+        assert!(g.claimable_now().is_empty());
+        let ng8 = mv(g.position(), "f6g8");
+        assert_eq!(g.claimable(), vec![with_move(DrawClaim::ThreefoldRepetition, vec![ng8])]);
+        assert!(matches!(g.clone().claim_draw(), Err(GameError::NoDrawToClaim { .. })));
+        assert_list_matches_acceptance(&g);
+
+        // Once the repetition is on the board, it is claimable now, and White's Nf3 would be a
+        // third occurrence of the position after 1. Nf3 as well.
+        play_all(&mut g, "f6g8");
+        let nf3 = mv(g.position(), "g1f3");
+        assert_eq!(
+            g.claimable(),
+            vec![
+                ClaimableDraw::Now(DrawClaim::ThreefoldRepetition),
+                with_move(DrawClaim::ThreefoldRepetition, vec![nf3])
+            ]
+        );
+        assert_list_matches_acceptance(&g);
+    }
+
+    #[test]
+    fn fifty_moves_by_announcing_a_quiet_piece_move() {
+        // 99 half-moves: a move that neither captures nor moves a pawn reaches the 100th.
+        let g = game("4k3/8/8/8/8/8/p6P/R3K3 w - - 99 80");
+        let pos = *g.position();
+        assert!(g.claimable_now().is_empty());
+        let expected: Vec<Move> = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&m| !pos.is_capture(m) && pos.role_at(m.from()) != Some(Role::Pawn))
+            .collect();
+        assert!(expected.contains(&mv(&pos, "a1b1")) && expected.contains(&mv(&pos, "e1f2")));
+        assert!(!expected.contains(&mv(&pos, "a1a2")) && !expected.contains(&mv(&pos, "h2h3")));
+        assert_eq!(g.claimable(), vec![with_move(DrawClaim::FiftyMoves, expected)]);
+        assert_list_matches_acceptance(&g);
+        let mut claimed = g.clone();
+        let rb1 = mv(&pos, "a1b1");
+        assert_eq!(claimed.claim_draw_with_move(rb1), Ok(ClaimResult::Granted(DrawClaim::FiftyMoves)));
+        assert_eq!(claimed.outcome(), Some(Outcome::draw(Termination::FiftyMoves)));
+
+        // A quiet move that checkmates completes no claim: it wins.
+        let g = game("k7/8/1K6/8/8/8/8/7R w - - 99 80");
+        let mate = mv(g.position(), "h1h8");
+        let ClaimableDraw::WithMove { claim: DrawClaim::FiftyMoves, moves } = &g.claimable()[0] else {
+            panic!("{:?}", g.claimable())
+        };
+        assert!(!moves.contains(&mate) && moves.contains(&mv(g.position(), "h1h2")));
+        assert_list_matches_acceptance(&g);
+        let mut mated = g.clone();
+        assert_eq!(mated.claim_draw_with_move(mate), Ok(ClaimResult::Rejected));
+        assert_eq!(mated.outcome().map(|o| o.termination), Some(Termination::Checkmate));
+    }
+
+    #[test]
+    fn nothing_to_claim() {
+        for fen in [
+            crate::fen::STARTING_FEN,
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            // 98 half-moves: one more move reaches only 99.
+            "4k3/8/8/8/8/8/8/R3K3 w - - 98 80",
+        ] {
+            let g = game(fen);
+            assert_eq!(g.claimable(), Vec::new(), "{fen}");
+            assert_list_matches_acceptance(&g);
+        }
+        // After the end nothing is claimable, whatever the counters say.
+        let mut g = game("4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+        g.resign(Color::Black).unwrap();
+        assert!(g.claimable().is_empty());
+    }
+
+    #[test]
+    fn both_rules_at_once() {
+        // 99 half-moves and the rook dance: Ra1 would both repeat a third time and reach 100.
+        let mut g = game("4k3/8/8/8/8/8/8/R3K3 w - - 91 80");
+        play_all(&mut g, "a1a2 e8d8 a2a1 d8e8 a1a2 e8d8 a2a1 d8e8");
+        assert_eq!(g.position().halfmove_clock(), 99);
+        assert_eq!(g.repetition_count(), 3);
+        let list = g.claimable();
+        assert_eq!(list[0], ClaimableDraw::Now(DrawClaim::ThreefoldRepetition));
+        let ra2 = mv(g.position(), "a1a2");
+        let ClaimableDraw::WithMove { claim: DrawClaim::ThreefoldRepetition, moves } = &list[1] else {
+            panic!("{list:?}")
+        };
+        assert_eq!(moves, &vec![ra2]);
+        assert!(
+            matches!(&list[2], ClaimableDraw::WithMove { claim: DrawClaim::FiftyMoves, moves } if moves.contains(&ra2))
+        );
+        assert_list_matches_acceptance(&g);
     }
 
     #[test]
@@ -729,17 +926,17 @@ mod tests {
         assert!(g.position().ep_square().is_some() && g.position().legal_ep_square().is_none());
         play_all(&mut g, "a4b5 h1g3 b5a4 g3h1 a4b5 h1g3 b5a4 g3h1");
         assert_eq!(g.repetition_count(), 3);
-        assert_eq!(g.claimable(), vec![DrawClaim::ThreefoldRepetition]);
+        assert_eq!(g.claimable_now(), vec![DrawClaim::ThreefoldRepetition]);
     }
 
     #[test]
     fn fifty_and_seventy_five_moves() {
         let mut g = game("4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
-        assert!(g.claimable().is_empty());
+        assert!(g.claimable_now().is_empty());
         let m = mv(g.position(), "a1a2");
         assert_eq!(g.claimable_with_move(m).unwrap(), vec![DrawClaim::FiftyMoves]);
         play_all(&mut g, "a1a2");
-        assert_eq!(g.claimable(), vec![DrawClaim::FiftyMoves]);
+        assert_eq!(g.claimable_now(), vec![DrawClaim::FiftyMoves]);
         assert_eq!(g.claim_draw(), Ok(Outcome::draw(Termination::FiftyMoves)));
 
         let mut g = game("4k3/8/8/8/8/8/8/R3K3 w - - 149 80");
@@ -887,6 +1084,30 @@ mod tests {
         assert!(matches!(g.claim_draw_with_move(bad), Err(GameError::IllegalMove { .. })));
         assert!(g.play(Move::NULL).is_err());
         assert_eq!(format!("{g:?}"), before);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+
+        /// Random games with few choices (repetitions) from starts near the fifty-move limit:
+        /// the claimable list always agrees with what the arbiter grants.
+        #[test]
+        fn claimable_agrees_with_claims(start in 0usize..3, choices in proptest::collection::vec(0usize..3, 0..40)) {
+            let fen = [
+                crate::fen::STARTING_FEN,
+                "4k3/8/8/8/8/8/p6P/R3K3 w - - 90 80",
+                "r3k3/1p6/8/8/8/8/6P1/4K2R b - - 93 60",
+            ][start];
+            let mut g = game(fen);
+            for c in choices {
+                assert_list_matches_acceptance(&g);
+                if g.outcome().is_some() {
+                    break;
+                }
+                let legal = g.position().legal_moves();
+                g.play(legal[c % legal.len()]).unwrap();
+            }
+        }
     }
 
     proptest::proptest! {

@@ -2,8 +2,8 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
-use tempo_core::{CastlingMode, Color, Game, Position};
-use tempo_notation::{parse_san, parse_uci_move};
+use tempo_core::{game::ClaimableDraw, CastlingMode, Color, Game, Position};
+use tempo_notation::{parse_san, parse_uci_move, uci_move};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Side {
@@ -25,7 +25,9 @@ pub struct GameArgs {
     /// This side's flag fell after the last move.
     #[arg(long, value_enum)]
     flag: Option<Side>,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object instead of text: `claimable` lists the draws the player to move
+    /// may claim now, `claimable_with_move` those claimed by announcing a move, as
+    /// `{"claim": RULE, "moves": [UCI...]}`.
     #[arg(long)]
     json: bool,
 }
@@ -75,7 +77,18 @@ pub fn run(args: &GameArgs) -> Result<bool> {
     let outcome = game.outcome();
     let result = outcome.map_or("*", |o| o.result.as_str());
     let termination = outcome.map(|o| o.termination.as_str());
-    let claimable: Vec<&str> = game.claimable().iter().map(|c| c.as_str()).collect();
+    let claimable: Vec<&str> = game.claimable_now().iter().map(|c| c.as_str()).collect();
+    // Claims by announcing a move (FIDE 9.2.1, 9.3.1), each rule with the moves that make it.
+    let with_move: Vec<(&str, Vec<String>)> = game
+        .claimable()
+        .iter()
+        .filter_map(|c| match c {
+            ClaimableDraw::WithMove { claim, moves } => {
+                Some((claim.as_str(), moves.iter().map(|&m| uci_move(pos, m)).collect()))
+            }
+            ClaimableDraw::Now(_) => None,
+        })
+        .collect();
     // As python-chess prints it: X-FEN castling, en passant square only when capturable.
     let fen = pos.fen_with_legal_ep();
     let legal_moves = pos.count_legal_moves();
@@ -83,13 +96,15 @@ pub fn run(args: &GameArgs) -> Result<bool> {
         // Written field by field to keep the documented key order.
         let json = |v: serde_json::Value| v.to_string();
         outln!(
-            "{{\"fen\":{},\"result\":{},\"termination\":{},\"claimable\":{},\"check\":{},\"legal_moves\":{}}}",
+            "{{\"fen\":{},\"result\":{},\"termination\":{},\"claimable\":{},\"check\":{},\"legal_moves\":{},\
+             \"claimable_with_move\":{}}}",
             json(fen.into()),
             json(result.into()),
             json(termination.into()),
             json(claimable.into()),
             pos.is_check(),
-            legal_moves
+            legal_moves,
+            json(with_move.iter().map(|(claim, moves)| serde_json::json!({"claim": claim, "moves": moves})).collect())
         )?;
     } else {
         outln!("fen: {fen}")?;
@@ -98,6 +113,9 @@ pub fn run(args: &GameArgs) -> Result<bool> {
         outln!("claimable: {}", if claimable.is_empty() { "-".to_owned() } else { claimable.join(", ") })?;
         outln!("check: {}", pos.is_check())?;
         outln!("legal moves: {legal_moves}")?;
+        let with_move: Vec<String> =
+            with_move.iter().map(|(claim, moves)| format!("{claim} ({})", moves.join(" "))).collect();
+        outln!("claimable with move: {}", if with_move.is_empty() { "-".to_owned() } else { with_move.join(", ") })?;
     }
     Ok(true)
 }

@@ -50,7 +50,8 @@ enum Command {
         #[command(subcommand)]
         command: fen::FenCommand,
     },
-    /// Replay moves through the arbiter: position, result, termination, claimable draws.
+    /// Replay moves through the arbiter: position, result, termination, claimable draws (now, and
+    /// by announcing a move).
     Game(game::GameArgs),
     /// Polyglot opening books: build one from PGN games, or list a position's book moves.
     Book {

@@ -46,6 +46,31 @@ fn game_repetitions() {
 }
 
 #[test]
+fn game_claims_by_announcing_a_move() {
+    let v = json(&tools(&["game", "--json"]));
+    assert_eq!(v["claimable_with_move"], serde_json::json!([]));
+    // Black's Ng8 would make the start position stand for the third time: claimable by
+    // announcing it, not yet in the position itself.
+    let v = json(&tools(&["game", "--moves", "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1", "--json"]));
+    assert_eq!(v["claimable"], serde_json::json!([]));
+    assert_eq!(v["claimable_with_move"], serde_json::json!([{"claim": "threefold_repetition", "moves": ["f6g8"]}]));
+    let out = tools(&["game", "--moves", "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1"]);
+    assert!(stdout(&out).ends_with("claimable with move: threefold_repetition (f6g8)\n"), "{}", stdout(&out));
+
+    // 99 half-moves: every move reaches the 100th except a capture, a pawn move, or the mate.
+    let v = json(&tools(&["game", "--fen", "k7/8/1K6/8/8/8/8/7R w - - 99 80", "--json"]));
+    assert_eq!(v["claimable"], serde_json::json!([]));
+    let entries = v["claimable_with_move"].as_array().unwrap();
+    assert_eq!(entries.len(), 1, "{v}");
+    assert_eq!(entries[0]["claim"], "fifty_moves");
+    let moves: Vec<&str> = entries[0]["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    assert!(moves.contains(&"h1h2") && moves.contains(&"b6c7") && !moves.contains(&"h1h8"), "{moves:?}");
+    assert_eq!(moves.len() as u64 + 1, v["legal_moves"].as_u64().unwrap());
+    let v = json(&tools(&["game", "--fen", "k7/8/1K6/8/8/8/8/7R w - - 98 80", "--json"]));
+    assert_eq!(v["claimable_with_move"], serde_json::json!([]));
+}
+
+#[test]
 fn game_fen_fifty_and_seventy_five() {
     let v = json(&tools(&["game", "--fen", "4k3/8/8/8/8/8/8/R3K3 w - - 99 80", "--moves", "a1a2", "--json"]));
     assert_eq!(v["claimable"], serde_json::json!(["fifty_moves"]));

@@ -73,6 +73,34 @@ fn bad_arguments_are_errors() {
     let out =
         Command::new(tools()).args(["match", "--engine", "x", "--engine", "y", "--sprt", "5,0"]).output().unwrap();
     assert!(!out.status.success());
+    let out = Command::new(tools()).args(["match", "--engine", "x", "--engine", "y", "--tc", "5x+3"]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown time unit \"x\""), "{err}");
+}
+
+/// `--tc` with units is the same clock as bare seconds: the PGN records `10+0.1` both ways.
+#[cfg(unix)]
+#[test]
+fn tc_with_units_is_the_bare_seconds_clock() {
+    let engine = engine();
+    let dir = tempfile::tempdir().unwrap();
+    // An engine that answers an illegal move ends each game at once.
+    let bad = scripted_engine(dir.path(), "Bad", "a1a8", "0");
+    for tc in ["10s+0.1s", "10+0.1"] {
+        let pgn = dir.path().join(format!("{tc}.pgn"));
+        let out = Command::new(tools())
+            .args(["match", "--engine"])
+            .arg(&engine)
+            .args(["--engine", &bad, "--tc", tc, "--games", "2", "--pgn"])
+            .arg(&pgn)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+        let games = std::fs::read_to_string(&pgn).unwrap();
+        assert_eq!(games.matches("[TimeControl \"10+0.1\"]").count(), 2, "{tc}: {games}");
+    }
 }
 
 /// A scripted UCI engine (the match names it `sh`, after its program): answers the handshake and plays `reply` to every `go` after

@@ -12,7 +12,7 @@ use tempo_core::{
 use tempo_notation::san;
 
 use super::{Flow, Session};
-use crate::describe::{format_line, numbered_from};
+use crate::describe::{claim_rule, claims_with_move, either, format_line, numbered_from};
 use crate::input::{self, Command};
 use crate::players::EnginePlayer;
 use crate::screen::print_flush;
@@ -189,7 +189,7 @@ impl Session {
         };
         let cp = eval.centipawns();
         let moves_played = game.moves().len();
-        Ok(cp <= -150 || (cp <= 25 && moves_played >= 40) || !game.claimable().is_empty())
+        Ok(cp <= -150 || (cp <= 25 && moves_played >= 40) || !game.claimable_now().is_empty())
     }
 
     fn claim(&mut self, with_move: Option<String>) -> Result<Option<Flow>> {
@@ -199,13 +199,21 @@ impl Session {
                 Err(GameError::NoDrawToClaim { .. }) => {
                     let count = self.game.repetition_count();
                     let halfmoves = self.game.position().halfmove_clock();
-                    self.say(format!(
+                    let mut text = format!(
                         "No draw to claim: this position has occurred {count} time{} (3 needed), and {halfmoves} \
                          half-move{} have been played without a capture or pawn move (100 needed). To claim with the \
                          move that produces it, type claim MOVE.",
                         if count == 1 { "" } else { "s" },
                         if halfmoves == 1 { "" } else { "s" },
-                    ));
+                    );
+                    for (claim, sans) in claims_with_move(&self.game) {
+                        text.push_str(&format!(
+                            " Announcing {} would claim a draw by {}.",
+                            either(&sans),
+                            claim_rule(claim)
+                        ));
+                    }
+                    self.say(text);
                     Ok(None)
                 }
                 Err(e) => Err(e).context("claiming a draw"),

@@ -9,17 +9,13 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
-use tempo_core::{
-    clock::TimeControl,
-    game::{DrawClaim, GameError},
-    Color, Game, Move, Outcome, Position,
-};
+use tempo_core::{clock::TimeControl, game::GameError, Color, Game, Move, Outcome, Position};
 use tempo_notation::{san, san_line};
 
 use crate::args::PlayArgs;
 use crate::board_view::{BoardStyle, Highlights};
 use crate::clock_view::{describe_tc, increment_for, parse_movetime, parse_tc, shown_time};
-use crate::describe::{describe_outcome, format_line};
+use crate::describe::{claim_rule, claims_with_move, describe_outcome, either, format_line};
 use crate::input::{self, Input};
 use crate::players::{EnginePlayer, Line, PlayerSpec, Thought};
 use crate::save::{self, Record};
@@ -383,12 +379,16 @@ impl Session {
             ));
         }
         if self.side(turn).is_human() {
-            for claim in self.game.claimable() {
-                let what = match claim {
-                    DrawClaim::ThreefoldRepetition => "threefold repetition",
-                    DrawClaim::FiftyMoves => "the fifty-move rule",
-                };
-                out.push(format!("You may claim a draw by {what}: type claim."));
+            for claim in self.game.claimable_now() {
+                out.push(format!("You may claim a draw by {}: type claim.", claim_rule(claim)));
+            }
+            for (claim, sans) in claims_with_move(&self.game) {
+                let how = if let [one] = sans.as_slice() { format!("claim {one}") } else { "claim MOVE".to_owned() };
+                out.push(format!(
+                    "You may claim a draw by {} by announcing {}: type {how}.",
+                    claim_rule(claim),
+                    either(&sans)
+                ));
             }
         }
         out
@@ -587,7 +587,7 @@ impl Session {
         // Engines do not claim draws themselves, so the program claims for them as a GUI does:
         // a repetition already on the board when the engine is not better.
         let last_eval = self.side(color).engine.as_ref().and_then(|e| e.last_eval);
-        if !self.game.claimable().is_empty() && last_eval.is_some_and(|e| e.centipawns() <= 0) {
+        if !self.game.claimable_now().is_empty() && last_eval.is_some_and(|e| e.centipawns() <= 0) {
             self.say(format!("{name} claims a draw."));
             self.game.claim_draw().context("claiming a draw")?;
             return Ok(Flow::Continue);

@@ -144,7 +144,7 @@ pub fn play_game(rules: &Rules, engine: &mut Engine, opening: &Opening, seed: u6
         if let Some(outcome) = game.outcome() {
             break outcome.result;
         }
-        if !game.claimable().is_empty() || game.moves().len() >= rules.max_plies {
+        if !game.claimable_now().is_empty() || game.moves().len() >= rules.max_plies {
             break GameResult::Draw;
         }
         let pos = *game.position();

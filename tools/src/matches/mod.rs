@@ -21,7 +21,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
-use tempo_core::{clock::TimeControl, GameResult};
+use tempo_core::clock::{TimeControl, TimeUnit};
+use tempo_core::GameResult;
 use tempo_notation::pgn_string;
 
 #[derive(Args)]
@@ -37,7 +38,10 @@ pub struct MatchArgs {
     /// first when it plays), repeatable.
     #[arg(long = "option")]
     options: Vec<String>,
-    /// Time control in the PGN TimeControl format: `10+0.1`, `60`, `40/60+0.5`.
+    /// Time control: `BASE+INCREMENT` with bare numbers in seconds (`10+0.1`: 10 seconds plus
+    /// 0.1 s a move; `60`), or with units `h`, `m`, `s`, `ms` on any time (`10s+0.1s`,
+    /// `1m+100ms`, `1m30s+1s`); with a move count or several periods the PGN TimeControl form,
+    /// also in seconds when bare (`40/60+0.5`, `40/1m+0.5s:30s`).
     #[arg(long, default_value = "10+0.1")]
     tc: String,
     /// Fixed nodes per move instead of a clock.
@@ -195,6 +199,17 @@ impl PairingStats {
     }
 }
 
+/// Reads `--tc`, whose bare numbers are seconds (engine testers write `10+0.1`); a control
+/// without a clock (`-`, `?`) is refused, since the match would never end on time.
+fn clock_control(text: &str) -> Result<TimeControl> {
+    let control =
+        TimeControl::parse_with_units(text, TimeUnit::Seconds).with_context(|| format!("time control {text:?}"))?;
+    if !control.is_timed() {
+        bail!("time control {text:?} has no clock; use --nodes, --depth or --movetime");
+    }
+    Ok(control)
+}
+
 /// Runs the match; `Ok(true)` unless an engine could not be used at all.
 pub fn run(args: &MatchArgs) -> Result<bool> {
     let specs = engine_specs(args)?;
@@ -208,11 +223,7 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
     } else if let Some(ms) = args.movetime {
         MoveLimit::MoveTime(Duration::from_millis(ms))
     } else {
-        let control: TimeControl = args.tc.parse().with_context(|| format!("time control {:?}", args.tc))?;
-        if !control.is_timed() {
-            bail!("time control {:?} has no clock; use --nodes, --depth or --movetime", args.tc);
-        }
-        MoveLimit::Clock(control)
+        MoveLimit::Clock(clock_control(&args.tc)?)
     };
     let openings = match &args.openings {
         Some(path) => openings::load(path)?,
@@ -397,6 +408,32 @@ fn report(a: &str, b: &str, s: &PairingStats, sprt: Option<Sprt>) -> std::io::Re
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: MatchArgs,
+    }
+
+    fn tc_of(command_line: &[&str]) -> TimeControl {
+        let cli = Cli::try_parse_from(["match", "--engine", "e"].iter().chain(command_line)).unwrap();
+        clock_control(&cli.args.tc).unwrap()
+    }
+
+    #[test]
+    fn tc_units_and_bare_seconds_agree() {
+        let expected = TimeControl::fischer(Duration::from_secs(10), Duration::from_millis(100));
+        assert_eq!(tc_of(&[]), expected, "the default");
+        for text in ["10+0.1", "10s+0.1s", "10s+100ms", "10000ms+0.1"] {
+            assert_eq!(tc_of(&["--tc", text]), expected, "{text}");
+        }
+        assert_eq!(tc_of(&["--tc", "1m30s+2s"]), tc_of(&["--tc", "90+2"]));
+        assert_eq!(tc_of(&["--tc", "40/1m+0.5s:30s"]), "40/60+0.5:30".parse().unwrap());
+        for bad in ["-", "?", "5x+3", "5m+", "", "-5"] {
+            assert!(clock_control(bad).is_err(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn an_sprt_decision_stands_when_later_games_move_the_llr_back() {

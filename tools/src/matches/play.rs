@@ -150,7 +150,7 @@ pub fn play_game(
             outcome = Some((o.result, o.termination.as_str().replace('_', " "), termination_tag(o.termination)));
             break;
         }
-        if let Some(claim) = game.claimable().first() {
+        if let Some(claim) = game.claimable_now().first() {
             // The runner claims every draw the rules allow, as tournament managers do.
             let o = game.claim_draw().expect("a claimable draw can be claimed");
             outcome = Some((o.result, claim.as_str().replace('_', " "), "normal"));
