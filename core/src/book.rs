@@ -29,6 +29,7 @@ pub struct BookEntry {
 /// Bytes that are not a Polyglot book.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BookError {
+    /// The data's length in bytes (carried) is not a multiple of the 16-byte entry size.
     #[error("book size {0} is not a multiple of 16 bytes")]
     Length(usize),
 }

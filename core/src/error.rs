@@ -12,20 +12,29 @@ use crate::types::{Color, Square};
 /// legal position, which the [`PositionError`] carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum Defect {
+    /// The given side has no king on the board.
     #[error("{0} has no king")]
     MissingKing(Color),
+    /// The given side has two kings or more.
     #[error("{0} has more than one king")]
     TooManyKings(Color),
+    /// The given side has more than the 16 pieces it starts with.
     #[error("{0} has more than 16 pieces")]
     TooManyPieces(Color),
+    /// The given side has more than the 8 pawns it starts with.
     #[error("{0} has more than 8 pawns")]
     TooManyPawns(Color),
+    /// A pawn of either side stands on the given square of rank 1 or 8, where no pawn can be
+    /// (one defect per such pawn).
     #[error("pawn on the first or last rank ({0})")]
     PawnOnBackRank(Square),
+    /// The side not to move is in check: the side to move could capture its king.
     #[error("the side not to move is in check")]
     OpponentInCheck,
+    /// The side to move is in check from three pieces or more, which no move can give.
     #[error("more than two pieces give check")]
     TooManyCheckers,
+    /// The fullmove number is 0; it counts moves from 1.
     #[error("fullmove number must be at least 1")]
     FullmoveNumberZero,
     /// Fixable: the repaired position has no such right.
@@ -144,20 +153,45 @@ impl std::error::Error for PositionError {}
 /// Which field of a FEN is wrong, and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
+    /// The FEN does not have exactly six space-separated fields.
     #[error("fen must have 6 space-separated fields, found {found} in {fen:?}")]
-    FieldCount { found: usize, fen: String },
+    FieldCount {
+        /// How many fields there were.
+        found: usize,
+        /// The FEN as given.
+        fen: String,
+    },
+    /// The piece placement field (the first) is malformed: it does not describe eight ranks of
+    /// eight squares each, or holds a character that is neither a piece letter nor a digit from
+    /// 1 to 8, or two digits in a row.
     #[error("piece placement {placement:?}: {reason}")]
-    Placement { placement: String, reason: String },
+    Placement {
+        /// The piece placement field as given.
+        placement: String,
+        /// What is wrong, naming the rank (`rank 3 describes 7 squares, not 8`).
+        reason: String,
+    },
+    /// The side-to-move field (the second, carried) is neither `w` nor `b`.
     #[error("side to move must be 'w' or 'b', found {0:?}")]
     Turn(String),
+    /// The castling field (the third, carried) is malformed: empty, or in `Standard` mode
+    /// neither `-` nor a subsequence of `KQkq`; in `Chess960` mode a letter other than
+    /// `K`, `Q`, `k`, `q` and the file letters, or two letters for one rook.
     #[error("castling field {0:?} is malformed")]
     Castling(String),
+    /// The en passant field (the fourth, carried) is neither `-` nor a square on the rank that
+    /// a double pawn step of the side not to move passes over (rank 6 with White to move,
+    /// rank 3 with Black to move).
     #[error(
         "en passant field {0:?} must be '-' or a square on rank 6 with white to move, on rank 3 with black to move"
     )]
     EnPassant(String),
+    /// The halfmove clock field (the fifth, carried) is not a decimal integer that fits in a
+    /// `u32`.
     #[error("halfmove clock {0:?} must be an integer from 0 to 4294967295")]
     HalfmoveClock(String),
+    /// The fullmove number field (the sixth, carried) is not a decimal integer from 1 to
+    /// `u32::MAX`.
     #[error("fullmove number {0:?} must be an integer from 1 to 4294967295")]
     FullmoveNumber(String),
     /// The fields are well formed but the position is illegal. Not a `#[source]`: the
@@ -175,6 +209,12 @@ impl From<PositionError> for FenError {
 /// A move that cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
+    /// The move is not legal in the position it was played in, which is left unchanged.
     #[error("illegal move {mv:?} in {fen}")]
-    Illegal { mv: Move, fen: String },
+    Illegal {
+        /// The refused move.
+        mv: Move,
+        /// The FEN of the position that refused it.
+        fen: String,
+    },
 }

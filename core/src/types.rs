@@ -7,7 +7,9 @@ use std::ops::Not;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Color {
+    /// The side that moves first (index 0, FEN `w`).
     White = 0,
+    /// The side that moves second (index 1, FEN `b`).
     Black = 1,
 }
 
@@ -78,11 +80,17 @@ impl fmt::Display for Color {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Role {
+    /// Pushes forward, captures diagonally and promotes on the last rank (index 0, `P`/`p`).
     Pawn = 0,
+    /// Jumps two squares one way and one square the other (index 1, `N`/`n`).
     Knight = 1,
+    /// Slides along diagonals (index 2, `B`/`b`).
     Bishop = 2,
+    /// Slides along ranks and files, and castles with the king (index 3, `R`/`r`).
     Rook = 3,
+    /// Slides along ranks, files and diagonals (index 4, `Q`/`q`).
     Queen = 4,
+    /// Steps to any neighbouring square and must not be left in check (index 5, `K`/`k`).
     King = 5,
 }
 
@@ -154,7 +162,9 @@ impl fmt::Display for Role {
 /// A piece: a role of a colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
+    /// The side the piece belongs to.
     pub color: Color,
+    /// What kind of piece it is.
     pub role: Role,
 }
 
@@ -192,13 +202,25 @@ impl fmt::Display for Piece {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum File {
+    /// `a` (index 0): the queen-side edge, where the queen's rooks start in standard chess.
     A = 0,
+    /// `b` (index 1), where the queen's knights start in standard chess.
     B,
+    /// `c` (index 2), where the queen's bishops start in standard chess and the king lands
+    /// when castling queen side.
     C,
+    /// `d` (index 3), where the queens start in standard chess and the rook lands when castling
+    /// queen side.
     D,
+    /// `e` (index 4), where the kings start in standard chess.
     E,
+    /// `f` (index 5), where the king's bishops start in standard chess and the rook lands when
+    /// castling king side.
     F,
+    /// `g` (index 6), where the king's knights start in standard chess and the king lands when
+    /// castling king side.
     G,
+    /// `h` (index 7): the king-side edge, where the king's rooks start in standard chess.
     H,
 }
 
@@ -247,13 +269,21 @@ impl fmt::Display for File {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Rank {
+    /// `1` (index 0): White's back rank, where White's pieces start and Black's pawns promote.
     First = 0,
+    /// `2` (index 1), where White's pawns start.
     Second,
+    /// `3` (index 2), the en passant square's rank after a White pawn's double step.
     Third,
+    /// `4` (index 3), where a White pawn lands after a double step.
     Fourth,
+    /// `5` (index 4), where a Black pawn lands after a double step.
     Fifth,
+    /// `6` (index 5), the en passant square's rank after a Black pawn's double step.
     Sixth,
+    /// `7` (index 6), where Black's pawns start.
     Seventh,
+    /// `8` (index 7): Black's back rank, where Black's pieces start and White's pawns promote.
     Eighth,
 }
 

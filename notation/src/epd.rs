@@ -13,18 +13,39 @@ use tempo_core::{CastlingMode, FenError, Move, Position};
 /// Why an EPD line cannot be read, or an operation cannot be interpreted.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EpdError {
+    /// The line (carried, trimmed) has fewer than the four position fields.
     #[error("epd {0:?} has fewer than four position fields")]
     MissingFields(String),
+    /// The four position fields, completed with the clocks, are not a legal position in either
+    /// castling mode; carries the error of the standard reading.
     #[error("invalid position in epd: {0}")]
     Fen(#[from] FenError),
+    /// A quoted operand has no closing `"`; carries the text from its opening quote on.
     #[error("unterminated string in epd operation {0:?}")]
     UnterminatedString(String),
+    /// A token in an opcode's place (first in an operation) does not start with an ASCII letter
+    /// or holds characters other than ASCII letters, digits and `_`; carries the token.
     #[error("epd opcode {0:?} must start with a letter and contain letters, digits and '_'")]
     Opcode(String),
+    /// An operand of a move opcode (`bm`, `am`, `pv`) is not a legal SAN move where it stands.
     #[error("operand {operand:?} of {opcode}: {error}")]
-    Move { opcode: String, operand: String, error: SanError },
+    Move {
+        /// The opcode, `bm`, `am` or `pv`.
+        opcode: String,
+        /// The operand as written.
+        operand: String,
+        /// Why it is not a legal move where it stands.
+        error: SanError,
+    },
+    /// The operand of a numeric opcode does not parse as a number of the type it needs (`ce`
+    /// an `i32`, `acd` a `u32`, a perft count a `u64`).
     #[error("operand {operand:?} of {opcode} is not a number")]
-    Number { opcode: String, operand: String },
+    Number {
+        /// The opcode: `ce`, `acd` or a perft count `D1`..`Dn`.
+        opcode: String,
+        /// The operand as written (empty for a perft count without one).
+        operand: String,
+    },
 }
 
 /// One operand as written.

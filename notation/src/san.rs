@@ -22,7 +22,12 @@ pub enum SanError {
     NoSuchMove(String),
     /// More than one legal move fits; `candidates` are their canonical SAN.
     #[error("ambiguous san {san:?} (candidates: {})", candidates.join(", "))]
-    Ambiguous { san: String, candidates: Vec<String> },
+    Ambiguous {
+        /// The SAN as given.
+        san: String,
+        /// The canonical SAN of every legal move that fits, in move generation order.
+        candidates: Vec<String>,
+    },
     /// A piece could make the move, but it would leave or put its own king in check (or
     /// castle through check).
     #[error("illegal move {0:?}: it would leave the king in check")]

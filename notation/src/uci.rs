@@ -9,8 +9,11 @@ use tempo_core::{CastlingMode, Move, Position, Role, Square};
 /// A UCI move string that is malformed or not legal in the position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum UciMoveError {
+    /// The text (carried) is neither `0000` nor two squares followed by an optional lower-case
+    /// promotion letter (`n`, `b`, `r`, `q`).
     #[error("malformed uci move {0:?}")]
     Syntax(String),
+    /// The move (carried, as UCI text) is well formed but matches no legal move of the position.
     #[error("illegal uci move {0:?}")]
     Illegal(String),
 }
@@ -33,7 +36,15 @@ pub enum UciMoveError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UciMove {
     /// A move from one square to another, with the piece a pawn promotes to.
-    Normal { from: Square, to: Square, promotion: Option<Role> },
+    Normal {
+        /// The square the piece leaves.
+        from: Square,
+        /// The square it moves to; for castling, the king's destination (`e1g1`) or its
+        /// rook's square (`e1h1`).
+        to: Square,
+        /// The role a pawn promotes to; `None` for any other move.
+        promotion: Option<Role>,
+    },
     /// `0000`, the null move.
     Null,
 }

@@ -24,30 +24,55 @@ const MAX_TOKEN: usize = 64;
 /// What is wrong with a game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PgnErrorKind {
+    /// Reading the input failed; carries the I/O error's message. The stream ends after it.
     #[error("read error: {0}")]
     Io(String),
+    /// A tag pair is malformed: no name or one longer than 64 bytes, a value that is not a
+    /// quoted string, is not closed on its line or is longer than 1 MiB, or no closing
+    /// `]`; carries what is wrong.
     #[error("malformed tag pair: {0}")]
     Tag(String),
+    /// The `[FEN]` tag gives no legal position, even read leniently (clocks added, any castling
+    /// notation, unbacked castling rights and en passant square dropped).
     #[error("invalid fen {fen:?}: {error}")]
-    Fen { fen: String, error: FenError },
+    Fen {
+        /// The tag's value.
+        fen: String,
+        /// Why the strict reading refused it.
+        error: FenError,
+    },
+    /// The `[Variant]` tag names a game other than standard chess or Chess960; carries the tag's
+    /// value.
     #[error("unsupported variant {0:?}")]
     UnsupportedVariant(String),
+    /// A move of the movetext is not a legal move where it stands (or is a null move in check).
     #[error("{0}")]
     Move(SanError),
+    /// The movetext holds something that is no move, move number, result, comment or
+    /// annotation: a `$` without a number from 0 to 255, a stray `[`, `]`, `}` or `"`, or a
+    /// run of `!` and `?` after a move that is no suffix annotation; carries it.
     #[error("unexpected {0:?} in movetext")]
     UnexpectedToken(String),
+    /// A movetext symbol is longer than 64 bytes (no SAN move comes close).
     #[error("token longer than {MAX_TOKEN} bytes")]
     TokenTooLong,
+    /// A `{` comment has no `}` before the end of input or before a blank line followed by a
+    /// tag pair, or is longer than 1 MiB.
     #[error("comment not closed (before the end of input or the next game's tags)")]
     UnclosedComment,
+    /// A variation's `(` has no matching `)` before the end of input or the next game's tags.
     #[error("variation not closed before the end of the game")]
     UnclosedVariation,
+    /// A `)` with no variation open.
     #[error("')' without an open variation")]
     UnmatchedParenthesis,
+    /// A `(` where no move precedes it on its line, so the variation has no move to replace.
     #[error("variation before any move")]
     VariationWithoutMove,
+    /// Variations nested more than [`MAX_VARIATION_DEPTH`] deep.
     #[error("variations nested deeper than {MAX_VARIATION_DEPTH}")]
     TooDeep,
+    /// A game result (`1-0`, `0-1`, `1/2-1/2`, `*`) while a variation is open; carries it.
     #[error("result {0:?} inside a variation")]
     ResultInVariation(String),
 }
