@@ -59,14 +59,33 @@ pub enum TimeControl {
 /// for [`TimeControl::parse_with_units`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TimeControlError {
+    /// The text is empty (or only white space).
     #[error("empty time control")]
     Empty,
+    /// The text does not follow the grammar of a time control.
     #[error("malformed time control {text:?}: {reason}")]
-    Malformed { text: String, reason: &'static str },
+    Malformed {
+        /// The time control as given.
+        text: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A time carries a suffix that is not a unit (`h`, `m`, `s`, `ms`).
     #[error("unknown time unit {unit:?} in {text:?}: use h, m, s or ms")]
-    UnknownUnit { text: String, unit: String },
+    UnknownUnit {
+        /// The time control as given.
+        text: String,
+        /// The suffix that is not a unit.
+        unit: String,
+    },
+    /// A time does not fit in a `Duration` of milliseconds.
     #[error("time {time:?} in {text:?} is too long")]
-    Overflow { text: String, time: String },
+    Overflow {
+        /// The time control as given.
+        text: String,
+        /// The time that is too long.
+        time: String,
+    },
 }
 
 /// The unit of a time written in a command-line time control; see

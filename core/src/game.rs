@@ -201,16 +201,30 @@ pub enum ClaimResult {
 /// Why a game operation was refused. The game is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
+    /// The game has ended (with this outcome): no move, claim, offer or flag counts now.
     #[error("the game is over: {0}")]
     GameOver(Outcome),
+    /// The move is not legal in the current position.
     #[error("illegal move {mv:?} in {fen}")]
-    IllegalMove { mv: Move, fen: String },
+    IllegalMove {
+        /// The move refused.
+        mv: Move,
+        /// The FEN of the position it was tried in.
+        fen: String,
+    },
+    /// A draw claim that no rule supports, now or with the announced move.
     #[error("no draw can be claimed in {fen}")]
-    NoDrawToClaim { fen: String },
+    NoDrawToClaim {
+        /// The FEN of the position the claim was made in.
+        fen: String,
+    },
+    /// Accepting or declining a draw that this side was not offered.
     #[error("{0} has no draw offer to answer")]
     NoDrawOffer(Color),
+    /// A clock operation (flag fall, time) on a game played without a clock.
     #[error("the game has no clock")]
     NoClock,
+    /// Taking back a move when none has been played.
     #[error("no move to take back")]
     NothingToUndo,
 }

@@ -33,6 +33,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#![warn(missing_docs)]
+
 // The README's example is compiled and run with the doctests, so it cannot go stale.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
