@@ -11,6 +11,7 @@
 //! chess clocks), [`book`] (Polyglot opening books) and [`perft`].
 //!
 //! ```
+//! use tempo_core::book::{Book, BookBuilder};
 //! use tempo_core::perft::perft;
 //! use tempo_core::{CastlingMode, Game, Move, Position};
 //!
@@ -28,8 +29,15 @@
 //!
 //! // A game keeps the record and judges it.
 //! let mut game = Game::new(pos);
-//! game.play(Move::normal("e2".parse()?, "e4".parse()?))?;
-//! assert_eq!(game.moves().len(), 1);
+//! let e4 = Move::normal("e2".parse()?, "e4".parse()?);
+//! game.play(e4)?;
+//! assert_eq!(game.moves(), [e4]);
+//!
+//! // An opening book (Polyglot format): built from weighted moves, probed by position.
+//! let mut builder = BookBuilder::new();
+//! builder.add(&pos, e4, 2);
+//! let book = Book::from_bytes(&builder.build(0).to_bytes())?;
+//! assert_eq!(book.probe(&pos).first().map(|&(m, _)| m), Some(e4));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
