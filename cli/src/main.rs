@@ -1,9 +1,9 @@
 //! `tempo`: the program people run. Plays chess in the terminal (a person or an engine on
 //! each side, with clocks) and inspects positions (`show`, `analyze`, `perft`).
 
-// First, so that every command module can use `outln!`.
+// `outln!` for every command module.
 #[macro_use]
-mod output;
+extern crate tempo_output;
 
 mod analyze;
 mod args;
@@ -35,7 +35,7 @@ fn main() -> ExitCode {
     match outcome {
         Ok(code) => ExitCode::from(code as u8),
         // The reader of our output has gone (`| head`): stop without a word.
-        Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if tempo_output::is_broken_pipe(e.as_ref()) => ExitCode::SUCCESS,
         Err(e) => {
             // Leave the terminal's colours as they were, whatever was drawn before the error.
             if std::io::IsTerminal::is_terminal(&std::io::stdout()) {

@@ -2,11 +2,11 @@
 //! work in one module per command, the chess in the libraries.
 //!
 //! Exit status: 0 on success, 1 when a check fails or on an error. A closed standard output
-//! (`tempo-tools ... | head`) ends any command quietly with status 0: see [`output`].
+//! (`tempo-tools ... | head`) ends any command quietly with status 0: see the `tempo-output` crate.
 
-// First, so that every command module can use `outln!`.
+// `outln!` for every command module.
 #[macro_use]
-mod output;
+extern crate tempo_output;
 
 mod bench;
 mod book;
@@ -111,7 +111,7 @@ fn main() -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         // The reader of our output has gone (`| head`): stop without a word.
-        Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if tempo_output::is_broken_pipe(e.as_ref()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE

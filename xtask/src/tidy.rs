@@ -27,8 +27,9 @@ const ALLOWED_EDGES: &[(&str, &[&str])] = &[
     ("tempo-notation", &["tempo-core"]),
     ("tempo-engine", &["tempo-core"]),
     ("tempo-uci", &["tempo-engine", "tempo-notation", "tempo-core"]),
-    ("tempo-cli", &["tempo-uci", "tempo-engine", "tempo-notation", "tempo-core"]),
-    ("tempo-tools", &["tempo-uci", "tempo-engine", "tempo-notation", "tempo-core"]),
+    ("tempo-output", &[]),
+    ("tempo-cli", &["tempo-output", "tempo-uci", "tempo-engine", "tempo-notation", "tempo-core"]),
+    ("tempo-tools", &["tempo-output", "tempo-uci", "tempo-engine", "tempo-notation", "tempo-core"]),
     ("xtask", &[]),
 ];
 
