@@ -1,6 +1,7 @@
 //! Parsing of the lines a GUI sends: the UCI commands plus the developer commands.
 
 use std::time::Duration;
+use tempo_engine::Limits;
 
 /// Why a line could not be understood.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -27,31 +28,14 @@ pub enum StartPosition {
     Fen(String),
 }
 
-/// The parameters of `go`, still as text where a position is needed to interpret them.
+/// The parameters of `go`: the search limits, with the moves still as text, since a
+/// position is needed to read them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoParams {
-    /// `wtime` (negative values, which some GUIs send when late, read as zero).
-    pub wtime: Option<Duration>,
-    /// `btime`.
-    pub btime: Option<Duration>,
-    /// `winc`.
-    pub winc: Option<Duration>,
-    /// `binc`.
-    pub binc: Option<Duration>,
-    /// `movestogo`.
-    pub movestogo: Option<u32>,
-    /// `movetime`.
-    pub movetime: Option<Duration>,
-    /// `depth`.
-    pub depth: Option<u32>,
-    /// `nodes`.
-    pub nodes: Option<u64>,
-    /// `mate`.
-    pub mate: Option<u32>,
-    /// `infinite`.
-    pub infinite: bool,
-    /// `ponder`.
-    pub ponder: bool,
+    /// Every limit but `searchmoves` (left empty): `wtime` (negative values, which some GUIs
+    /// send when late, read as zero), `btime`, `winc`, `binc`, `movestogo` (as sent, 0
+    /// included), `movetime`, `depth`, `nodes`, `mate`, `infinite`, `ponder`.
+    pub limits: Limits,
     /// `searchmoves`, in UCI notation.
     pub searchmoves: Vec<String>,
     /// `perft <depth>` (developer extension).
@@ -210,22 +194,22 @@ fn parse_go(rest: &[&str]) -> Result<GoParams, CommandError> {
         let mut consumed = 2;
         let parsed: Result<(), CommandError> = (|| {
             match key {
-                "wtime" => p.wtime = Some(millis(key, value)?),
-                "btime" => p.btime = Some(millis(key, value)?),
-                "winc" => p.winc = Some(millis(key, value)?),
-                "binc" => p.binc = Some(millis(key, value)?),
-                "movetime" => p.movetime = Some(millis(key, value)?),
-                "movestogo" => p.movestogo = Some(number("go", key, value)?),
-                "depth" => p.depth = Some(number("go", key, value)?),
-                "nodes" => p.nodes = Some(number("go", key, value)?),
-                "mate" => p.mate = Some(number("go", key, value)?),
+                "wtime" => p.limits.wtime = Some(millis(key, value)?),
+                "btime" => p.limits.btime = Some(millis(key, value)?),
+                "winc" => p.limits.winc = Some(millis(key, value)?),
+                "binc" => p.limits.binc = Some(millis(key, value)?),
+                "movetime" => p.limits.movetime = Some(millis(key, value)?),
+                "movestogo" => p.limits.movestogo = Some(number("go", key, value)?),
+                "depth" => p.limits.depth = Some(number("go", key, value)?),
+                "nodes" => p.limits.nodes = Some(number("go", key, value)?),
+                "mate" => p.limits.mate = Some(number("go", key, value)?),
                 "perft" => p.perft = Some(number("go", key, value)?),
                 "infinite" => {
-                    p.infinite = true;
+                    p.limits.infinite = true;
                     consumed = 1;
                 }
                 "ponder" => {
-                    p.ponder = true;
+                    p.limits.ponder = true;
                     consumed = 1;
                 }
                 "searchmoves" => {
@@ -286,9 +270,9 @@ mod tests {
         else {
             panic!("go did not parse");
         };
-        assert_eq!(go.wtime, Some(Duration::ZERO));
+        assert_eq!(go.limits.wtime, Some(Duration::ZERO));
         assert_eq!(go.searchmoves, vec!["e2e4", "d2d4"]);
-        assert_eq!(go.movestogo, Some(5));
+        assert_eq!(go.limits.movestogo, Some(5));
     }
 
     #[test]
@@ -300,7 +284,7 @@ mod tests {
             assert_eq!(go.warnings.len(), 1, "{line}");
         }
         let Ok(Some(Command::Go(go))) = parse_command("go depth nodes 5") else { panic!("go did not parse") };
-        assert_eq!(go.nodes, Some(5));
+        assert_eq!(go.limits.nodes, Some(5));
         assert!(matches!(parse_command("go perft"), Err(CommandError::Malformed { .. })));
         assert!(matches!(parse_command("go perft x"), Err(CommandError::Malformed { .. })));
         assert!(matches!(parse_command("position"), Err(CommandError::Malformed { .. })));

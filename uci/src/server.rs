@@ -318,21 +318,9 @@ impl<W: Write + Send + 'static> Server<W> {
                 _ => self.info_string(&format!("searchmoves: ignoring illegal move {text}")),
             }
         }
-        let limits = Limits {
-            wtime: params.wtime,
-            btime: params.btime,
-            winc: params.winc,
-            binc: params.binc,
-            movestogo: params.movestogo.filter(|&n| n > 0),
-            movetime: params.movetime,
-            depth: params.depth,
-            nodes: params.nodes,
-            soft_nodes: None,
-            mate: params.mate,
-            infinite: params.infinite,
-            ponder: params.ponder,
-            searchmoves,
-        };
+        // `movestogo 0` (sent by some GUIs) means no count.
+        let movestogo = params.limits.movestogo.filter(|&n| n > 0);
+        let limits = Limits { movestogo, searchmoves, ..params.limits };
         let has_limit = [limits.wtime, limits.btime, limits.movetime].iter().any(Option::is_some)
             || limits.depth.is_some()
             || limits.nodes.is_some()
