@@ -75,20 +75,6 @@ pub fn shown_time(clock: Option<&Clock>, color: Color) -> Option<Duration> {
     clock.control().is_timed().then(|| clock.remaining(color))
 }
 
-/// The increment `color` gets for its next move (to tell an engine).
-pub fn increment_for(clock: &Clock, color: Color) -> Duration {
-    let TimeControl::Stages(stages) = clock.control() else { return Duration::ZERO };
-    let made = clock.moves_made(color);
-    let mut start = 0u32;
-    for stage in stages {
-        match stage.moves {
-            Some(m) if made >= start.saturating_add(m) => start = start.saturating_add(m),
-            _ => return stage.increment,
-        }
-    }
-    stages.last().map_or(Duration::ZERO, |s| s.increment)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,16 +123,5 @@ mod tests {
         assert_eq!(describe_tc(&parse_tc("5+3").unwrap()), "5+3");
         assert_eq!(describe_tc(&parse_tc("0.5+0").unwrap()), "0.5+0");
         assert_eq!(describe_tc(&parse_movetime(2.5).unwrap()), "2.5 s per move");
-    }
-
-    #[test]
-    fn increments_follow_the_period() {
-        let tc: TimeControl = "2/60+1:30+5".parse().unwrap();
-        let mut clock = Clock::new(tc, Color::White);
-        assert_eq!(increment_for(&clock, Color::White), Duration::from_secs(1));
-        for _ in 0..4 {
-            clock.press(Duration::ZERO);
-        }
-        assert_eq!(increment_for(&clock, Color::White), Duration::from_secs(5));
     }
 }

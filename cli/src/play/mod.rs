@@ -14,7 +14,7 @@ use tempo_notation::{san, san_line};
 
 use crate::args::PlayArgs;
 use crate::board_view::{BoardStyle, Highlights};
-use crate::clock_view::{describe_tc, increment_for, parse_movetime, parse_tc, shown_time};
+use crate::clock_view::{describe_tc, parse_movetime, parse_tc, shown_time};
 use crate::describe::{claim_rule, claims_with_move, describe_outcome, either, format_line};
 use crate::input::{self, Input};
 use crate::players::{EnginePlayer, Line, PlayerSpec, Thought};
@@ -543,7 +543,7 @@ impl Session {
         }
     }
 
-    fn think_limits(&self, color: Color) -> Limits {
+    fn think_limits(&self) -> Limits {
         let clock = self.game.clock().filter(|c| c.control().is_timed());
         // A fixed depth stays within a real clock, but a fake clock must not make the search
         // depend on how fast this machine is.
@@ -562,14 +562,7 @@ impl Session {
             let margin = (*limit / 10).clamp(Duration::from_millis(50), Duration::from_millis(300)).min(*limit / 2);
             Limits { movetime: Some(limit.saturating_sub(margin)), ..Limits::default() }
         } else {
-            Limits {
-                wtime: Some(clock.remaining(Color::White)),
-                btime: Some(clock.remaining(Color::Black)),
-                winc: Some(increment_for(clock, Color::White)),
-                binc: Some(increment_for(clock, Color::Black)),
-                movestogo: clock.moves_to_go(color),
-                ..Limits::default()
-            }
+            Limits::from_clock(clock)
         };
         limits.depth = self.depth;
         limits
@@ -578,7 +571,7 @@ impl Session {
     fn engine_turn(&mut self) -> Result<Flow> {
         self.timer.restart();
         let color = self.game.position().turn();
-        let limits = self.think_limits(color);
+        let limits = self.think_limits();
         if self.terminal.is_some() {
             self.show();
             print_flush(&format!("{} is thinking...", self.side(color).view.name));

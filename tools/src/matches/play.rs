@@ -178,17 +178,9 @@ pub fn play_game(
                 .collect()
         };
         let (limits, timeout) = match (limit, game.clock()) {
-            (MoveLimit::Clock(_), Some(clock)) => (
-                Limits {
-                    wtime: Some(clock.remaining(Color::White)),
-                    btime: Some(clock.remaining(Color::Black)),
-                    winc: Some(clock.increment(Color::White)),
-                    binc: Some(clock.increment(Color::Black)),
-                    movestogo: clock.moves_to_go(side),
-                    ..Limits::default()
-                },
-                clock.remaining(side) + rules.time_margin + Duration::from_millis(50),
-            ),
+            (MoveLimit::Clock(_), Some(clock)) => {
+                (Limits::from_clock(clock), clock.remaining(side) + rules.time_margin + Duration::from_millis(50))
+            }
             (MoveLimit::Nodes(n), _) => (Limits::nodes(*n), rules.hang_timeout),
             (MoveLimit::Depth(d), _) => (Limits::depth(*d), rules.hang_timeout),
             (MoveLimit::MoveTime(t), _) => (Limits::movetime(*t), *t + rules.hang_timeout),
