@@ -5,9 +5,9 @@
 use anyhow::{bail, Context, Result};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-use tempo_core::{CastlingMode, Color, Game, Move, Position};
+use tempo_core::{Color, Game, Move, Position};
 use tempo_engine::{Engine, EngineOption, Event, Limits, Score, MAX_ELO, MIN_ELO};
-use tempo_notation::{parse_uci_move, uci_move};
+use tempo_notation::parse_uci_move;
 use tempo_uci::{go_params, ScoreMessage, UciClient, UciMessage};
 
 use crate::args::MAX_LEVEL;
@@ -205,16 +205,8 @@ impl EnginePlayer {
                 *events = Some(rx);
             }
             Backend::Uci { client, searching } => {
-                let start = game.initial_position();
-                let fen = (*start != Position::startpos() || start.castling_mode() == CastlingMode::Chess960)
-                    .then(|| start.fen());
-                let mut pos = *start;
-                let mut moves = Vec::with_capacity(game.moves().len());
-                for &m in game.moves() {
-                    moves.push(uci_move(&pos, m));
-                    pos.play_unchecked(m);
-                }
-                client.set_position(fen.as_deref(), &moves).context("the engine stopped answering")?;
+                let pos = *game.position();
+                client.set_game(game).context("the engine stopped answering")?;
                 client
                     .send(format!("go {}", go_params(&pos, limits)).trim_end())
                     .context("the engine stopped answering")?;
@@ -379,6 +371,7 @@ impl EnginePlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tempo_notation::uci_move;
 
     #[test]
     fn player_specs() {

@@ -5,6 +5,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
+use tempo_core::{CastlingMode, Game, Move, Position};
+use tempo_notation::uci_move;
 
 /// An error talking to an external engine.
 #[derive(Debug, thiserror::Error)]
@@ -168,6 +170,31 @@ fn parse_info(words: &[&str]) -> InfoMessage {
     info
 }
 
+/// The UCI `position` command for a game that started at `start` and continued with `moves`
+/// (legal in turn): `position startpos` for the standard start in standard notation, else
+/// `position fen F`, then ` moves ...` with castling written in the start position's
+/// castling mode (king to rook in Chess960). Every driver of an external engine writes its
+/// games through this one function, so all of them send the same text.
+pub fn position_command(start: &Position, moves: &[Move]) -> String {
+    // `startpos` names the standard array in standard notation only: a Chess960 game that
+    // starts from it (position 518) is still sent as a FEN, as any other Chess960 start.
+    let mut line = if *start == Position::startpos() && start.castling_mode() == CastlingMode::Standard {
+        "position startpos".to_owned()
+    } else {
+        format!("position fen {}", start.fen())
+    };
+    if !moves.is_empty() {
+        line.push_str(" moves");
+        let mut pos = *start;
+        for &m in moves {
+            line.push(' ');
+            line.push_str(&uci_move(&pos, m));
+            pos.play_unchecked(m);
+        }
+    }
+    line
+}
+
 /// A running external UCI engine.
 pub struct UciClient {
     child: Child,
@@ -283,20 +310,21 @@ impl UciClient {
         self.send(&format!("setoption name {name} value {value}"))
     }
 
-    /// `position startpos|fen F [moves ...]`.
+    /// Sends the `position` command for `start` followed by `moves` (see
+    /// [`position_command`]).
     ///
     /// # Errors
     /// [`ClientError::Write`].
-    pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), ClientError> {
-        let mut line = match fen {
-            Some(fen) => format!("position fen {fen}"),
-            None => "position startpos".to_owned(),
-        };
-        if !moves.is_empty() {
-            line.push_str(" moves ");
-            line.push_str(&moves.join(" "));
-        }
-        self.send(&line)
+    pub fn set_position(&mut self, start: &Position, moves: &[Move]) -> Result<(), ClientError> {
+        self.send(&position_command(start, moves))
+    }
+
+    /// Sends the `position` command for `game`: its start position and every move played.
+    ///
+    /// # Errors
+    /// [`ClientError::Write`].
+    pub fn set_game(&mut self, game: &Game) -> Result<(), ClientError> {
+        self.set_position(game.initial_position(), game.moves())
     }
 
     /// Sends `go <params>` and collects messages until `bestmove`, calling `on_info` for each
@@ -364,5 +392,54 @@ mod tests {
         let UciMessage::Info(info) = parse_message("info string hello world") else { panic!("not info") };
         assert_eq!(info.string.as_deref(), Some("hello world"));
         assert_eq!(parse_message("garbage"), UciMessage::Other("garbage".into()));
+    }
+
+    /// The moves `texts`, read in turn from `start`.
+    fn moves(start: &Position, texts: &[&str]) -> Vec<Move> {
+        let mut pos = *start;
+        texts
+            .iter()
+            .map(|text| {
+                let m = tempo_notation::parse_uci_move(&pos, text).unwrap();
+                pos.play_unchecked(m);
+                m
+            })
+            .collect()
+    }
+
+    #[test]
+    fn position_command_for_standard_games() {
+        let start = Position::startpos();
+        assert_eq!(position_command(&start, &[]), "position startpos");
+        let line = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"];
+        assert_eq!(
+            position_command(&start, &moves(&start, &line)),
+            "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1"
+        );
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let start = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        assert_eq!(
+            position_command(&start, &moves(&start, &["e1c1", "e8g8"])),
+            format!("position fen {fen} moves e1c1 e8g8")
+        );
+        let mut game = Game::new(start);
+        for m in moves(&start, &["e1c1", "e8g8"]) {
+            game.play(m).unwrap();
+        }
+        assert_eq!(
+            position_command(game.initial_position(), game.moves()),
+            format!("position fen {fen} moves e1c1 e8g8")
+        );
+    }
+
+    #[test]
+    fn position_command_writes_chess960_castling_as_king_takes_rook() {
+        let start = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", CastlingMode::Chess960).unwrap();
+        let line = position_command(&start, &moves(&start, &["e1a1", "e8h8"]));
+        assert_eq!(line, format!("position fen {} moves e1a1 e8h8", start.fen()));
+        // The standard array in Chess960 mode is not `startpos`, which would lose the mode.
+        let fen = tempo_core::fen::STARTING_FEN;
+        let start = Position::from_fen(fen, CastlingMode::Chess960).unwrap();
+        assert!(position_command(&start, &[]).starts_with("position fen "));
     }
 }

@@ -5,7 +5,7 @@ use super::openings::Opening;
 use std::time::{Duration, Instant};
 use tempo_core::{clock::TimeControl, CastlingMode, Color, Game, GameResult, Outcome, Termination};
 use tempo_engine::Limits;
-use tempo_notation::{format_clock, parse_uci_move, termination_comment, termination_tag, uci_move, PgnGame};
+use tempo_notation::{format_clock, parse_uci_move, termination_comment, termination_tag, PgnGame};
 use tempo_uci::{go_params, ClientError, ScoreMessage, UciClient};
 
 /// How to start one engine.
@@ -144,7 +144,6 @@ pub fn play_game(
     let mut losing_streak = [0u32; 2];
     let mut winning_streak = [0u32; 2];
     let mut draw_streak = [0u32; 2];
-    let start_fen = opening.start.fen();
     while outcome.is_none() {
         if let Some(o) = game.outcome() {
             outcome = Some((o.result, o.termination.as_str().replace('_', " "), termination_tag(o.termination)));
@@ -166,17 +165,6 @@ pub fn play_game(
         let side = pos.turn();
         let idx = side.index();
         let client = clients[idx].as_mut().expect("both engines started");
-        let moves_uci: Vec<String> = {
-            let mut p = opening.start;
-            game.moves()
-                .iter()
-                .map(|&m| {
-                    let text = uci_move(&p, m);
-                    p.play_unchecked(m);
-                    text
-                })
-                .collect()
-        };
         let (limits, timeout) = match (limit, game.clock()) {
             (MoveLimit::Clock(_), Some(clock)) => {
                 (Limits::from_clock(clock), clock.remaining(side) + rules.time_margin + Duration::from_millis(50))
@@ -189,7 +177,7 @@ pub fn play_game(
         let go = go_params(&pos, &limits);
         let mut last_score = None;
         let started = Instant::now();
-        let reply = client.set_position(Some(&start_fen), &moves_uci).and_then(|()| {
+        let reply = client.set_game(&game).and_then(|()| {
             client.go(&go, timeout, |info| {
                 if info.multipv.unwrap_or(1) == 1 && !info.lowerbound && !info.upperbound {
                     if let Some(score) = info.score {
