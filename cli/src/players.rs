@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use tempo_core::{Color, Game, Move, Position};
 use tempo_engine::{Engine, EngineOption, Event, Limits, Score, MAX_ELO, MIN_ELO};
 use tempo_notation::parse_uci_move;
-use tempo_uci::{go_params, ScoreMessage, UciClient, UciMessage};
+use tempo_uci::{go_params, EngineSpec, ScoreMessage, StartError, UciClient, UciMessage};
 
 use crate::args::MAX_LEVEL;
 
@@ -165,20 +165,19 @@ impl EnginePlayer {
 
     /// Starts an external UCI engine with `command` (program and arguments, split on spaces).
     pub fn uci(command: &str, chess960: bool) -> Result<EnginePlayer> {
-        let mut words = command.split_whitespace();
-        let program = words.next().context("empty UCI engine command")?;
-        let args: Vec<&str> = words.collect();
-        // The spawn error names the program and repeats its cause in its own message, so it is
-        // flattened rather than chained (which would print the cause twice).
-        let mut client = UciClient::spawn(program, &args).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let patience = Duration::from_secs(10);
-        client.handshake(patience).with_context(|| format!("{command:?} does not speak UCI"))?;
+        let mut spec = EngineSpec::from_command_line(command).context("empty UCI engine command")?;
         if chess960 {
-            client.set_option("UCI_Chess960", "true").context("cannot talk to the engine")?;
+            spec.options.push(("UCI_Chess960".to_owned(), "true".to_owned()));
         }
-        client.send("ucinewgame").context("cannot talk to the engine")?;
-        client.ready(patience).with_context(|| format!("{command:?} is not ready"))?;
-        let name = client.name.clone().unwrap_or_else(|| program.to_owned());
+        let client = UciClient::start(&spec, Duration::from_secs(10)).map_err(|e| match e {
+            // The spawn error names the program and repeats its cause in its own message, so
+            // it is flattened rather than chained (which would print the cause twice).
+            StartError::Spawn(e) => anyhow::anyhow!("{e}"),
+            StartError::Handshake(e) => anyhow::Error::new(e).context(format!("{command:?} does not speak UCI")),
+            StartError::Setup(e) => anyhow::Error::new(e).context("cannot talk to the engine"),
+            StartError::Ready(e) => anyhow::Error::new(e).context(format!("{command:?} is not ready")),
+        })?;
+        let name = client.name.clone().unwrap_or_else(|| spec.command.clone());
         Ok(EnginePlayer {
             backend: Backend::Uci { client: Box::new(client), searching: None },
             name,

@@ -35,6 +35,56 @@ pub enum ClientError {
     },
 }
 
+/// How to start an external engine: the program, its arguments, and the options to set
+/// before the first game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The program to run (a path, or a name looked up in `PATH`).
+    pub command: String,
+    /// Its command-line arguments.
+    pub args: Vec<String>,
+    /// `setoption` name and value pairs, sent in this order after the handshake.
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    /// The engine a command line starts: the first word is the program, the others its
+    /// arguments (split on whitespace, without shell quoting, as users type engines on the
+    /// command line of `tempo play` and `tempo-tools match`). `None` if the line is blank.
+    pub fn from_command_line(line: &str) -> Option<EngineSpec> {
+        let mut words = line.split_whitespace().map(str::to_owned);
+        let command = words.next()?;
+        Some(EngineSpec { command, args: words.collect(), options: Vec::new() })
+    }
+}
+
+/// Which step of starting an engine ([`UciClient::start`]) failed. Each variant shows as the
+/// [`ClientError`] it holds, so callers that do not care about the step lose nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The program could not be started.
+    #[error(transparent)]
+    Spawn(ClientError),
+    /// `uci` was not answered by `uciok`: the program does not speak UCI.
+    #[error(transparent)]
+    Handshake(ClientError),
+    /// Setting an option or starting the new game failed.
+    #[error(transparent)]
+    Setup(ClientError),
+    /// `isready` was not answered by `readyok`.
+    #[error(transparent)]
+    Ready(ClientError),
+}
+
+impl StartError {
+    /// The error of the step that failed.
+    pub fn into_client_error(self) -> ClientError {
+        match self {
+            StartError::Spawn(e) | StartError::Handshake(e) | StartError::Setup(e) | StartError::Ready(e) => e,
+        }
+    }
+}
+
 /// A score in an `info` line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScoreMessage {
@@ -233,6 +283,25 @@ impl UciClient {
         Ok(UciClient { child, stdin, lines, name: None, options: Vec::new() })
     }
 
+    /// Starts the engine `spec` describes and makes it ready for a game: the `uci` handshake,
+    /// every option in order, `ucinewgame`, then `isready`. Each wait for an answer lasts at
+    /// most `patience`.
+    ///
+    /// # Errors
+    /// The failed step, as a [`StartError`] around the [`ClientError`]: [`StartError::Spawn`],
+    /// [`StartError::Handshake`], [`StartError::Setup`] or [`StartError::Ready`].
+    pub fn start(spec: &EngineSpec, patience: Duration) -> Result<UciClient, StartError> {
+        let args: Vec<&str> = spec.args.iter().map(String::as_str).collect();
+        let mut client = UciClient::spawn(&spec.command, &args).map_err(StartError::Spawn)?;
+        client.handshake(patience).map_err(StartError::Handshake)?;
+        for (name, value) in &spec.options {
+            client.set_option(name, value).map_err(StartError::Setup)?;
+        }
+        client.send("ucinewgame").map_err(StartError::Setup)?;
+        client.ready(patience).map_err(StartError::Ready)?;
+        Ok(client)
+    }
+
     /// Sends one command line.
     ///
     /// # Errors
@@ -405,6 +474,25 @@ mod tests {
                 m
             })
             .collect()
+    }
+
+    #[test]
+    fn engine_spec_from_command_line() {
+        let spec = EngineSpec::from_command_line("  stockfish --threads 2 ").unwrap();
+        assert_eq!(spec.command, "stockfish");
+        assert_eq!(spec.args, ["--threads", "2"]);
+        assert!(spec.options.is_empty());
+        assert_eq!(EngineSpec::from_command_line(" \t"), None);
+    }
+
+    #[test]
+    fn start_reports_the_failed_step() {
+        let spec = EngineSpec::from_command_line("/nonexistent/tempo-no-such-engine").unwrap();
+        let Err(err) = UciClient::start(&spec, Duration::from_secs(1)) else { panic!("started") };
+        assert!(matches!(err, StartError::Spawn(_)), "{err:?}");
+        // The step adds no words of its own.
+        let text = err.to_string();
+        assert_eq!(text, err.into_client_error().to_string());
     }
 
     #[test]

@@ -14,7 +14,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use openings::Opening;
-use play::{Adjudication, EngineSpec, GameRecord, MoveLimit};
+use play::{Adjudication, GameRecord, MatchEngine, MoveLimit};
 use stats::{Sprt, Tally, Verdict};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -24,6 +24,7 @@ use std::time::Duration;
 use tempo_core::clock::{TimeControl, TimeUnit};
 use tempo_core::GameResult;
 use tempo_notation::pgn_string;
+use tempo_uci::EngineSpec;
 
 #[derive(Args)]
 pub struct MatchArgs {
@@ -124,22 +125,22 @@ fn builtin_engine() -> Result<String> {
     Ok(path.to_string_lossy().into_owned())
 }
 
-fn engine_specs(args: &MatchArgs) -> Result<Vec<EngineSpec>> {
+fn engine_specs(args: &MatchArgs) -> Result<Vec<MatchEngine>> {
     let mut commands = args.engines.clone();
     if commands.len() == 1 {
         commands.insert(0, builtin_engine()?);
     }
-    let mut specs: Vec<EngineSpec> = commands
+    let mut specs: Vec<MatchEngine> = commands
         .iter()
         .enumerate()
         .map(|(i, command)| {
-            let mut words = command.split_whitespace().map(str::to_owned);
-            let program = words.next().with_context(|| format!("engine {} has an empty command", i + 1))?;
-            let default_name = std::path::Path::new(&program)
+            let spec = EngineSpec::from_command_line(command)
+                .with_context(|| format!("engine {} has an empty command", i + 1))?;
+            let default_name = std::path::Path::new(&spec.command)
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| program.clone());
-            Ok(EngineSpec { name: default_name, program, args: words.collect(), options: Vec::new() })
+                .unwrap_or_else(|| spec.command.clone());
+            Ok(MatchEngine { name: default_name, spec })
         })
         .collect::<Result<_>>()?;
     for (spec, name) in specs.iter_mut().zip(&args.names) {
@@ -159,7 +160,7 @@ fn engine_specs(args: &MatchArgs) -> Result<Vec<EngineSpec>> {
         let index: usize = index.parse().with_context(|| format!("option {option:?}: bad engine number"))?;
         let spec =
             specs.get_mut(index.wrapping_sub(1)).with_context(|| format!("option {option:?}: no engine {index}"))?;
-        spec.options.push((name.trim().to_owned(), value.trim().to_owned()));
+        spec.spec.options.push((name.trim().to_owned(), value.trim().to_owned()));
     }
     Ok(specs)
 }

@@ -6,15 +6,13 @@ use std::time::{Duration, Instant};
 use tempo_core::{clock::TimeControl, CastlingMode, Color, Game, GameResult, Outcome, Termination};
 use tempo_engine::Limits;
 use tempo_notation::{format_clock, parse_uci_move, termination_comment, termination_tag, PgnGame};
-use tempo_uci::{go_params, ClientError, ScoreMessage, UciClient};
+use tempo_uci::{go_params, ClientError, EngineSpec, ScoreMessage, StartError, UciClient};
 
-/// How to start one engine.
+/// One engine of a match: the name its games and the report show, and how to start it.
 #[derive(Clone, Debug)]
-pub struct EngineSpec {
+pub struct MatchEngine {
     pub name: String,
-    pub program: String,
-    pub args: Vec<String>,
-    pub options: Vec<(String, String)>,
+    pub spec: EngineSpec,
 }
 
 /// What limits each move.
@@ -71,19 +69,12 @@ enum Fault {
     Illegal(String),
 }
 
-fn start_engine(spec: &EngineSpec, chess960: bool, timeout: Duration) -> Result<UciClient, ClientError> {
-    let args: Vec<&str> = spec.args.iter().map(String::as_str).collect();
-    let mut engine = UciClient::spawn(&spec.program, &args)?;
-    engine.handshake(timeout)?;
-    for (name, value) in &spec.options {
-        engine.set_option(name, value)?;
-    }
+fn start_engine(engine: &MatchEngine, chess960: bool, timeout: Duration) -> Result<UciClient, StartError> {
+    let mut spec = engine.spec.clone();
     if chess960 {
-        engine.set_option("UCI_Chess960", "true")?;
+        spec.options.push(("UCI_Chess960".to_owned(), "true".to_owned()));
     }
-    engine.send("ucinewgame")?;
-    engine.ready(timeout)?;
-    Ok(engine)
+    UciClient::start(&spec, timeout)
 }
 
 fn cp_of(score: ScoreMessage) -> i32 {
@@ -96,7 +87,7 @@ fn cp_of(score: ScoreMessage) -> i32 {
 
 /// Plays one game: `engines[0]` has White.
 pub fn play_game(
-    engines: [&EngineSpec; 2],
+    engines: [&MatchEngine; 2],
     opening: &Opening,
     limit: &MoveLimit,
     rules: &Adjudication,
@@ -297,7 +288,7 @@ pub fn play_game(
 
 fn pgn_of(
     game: &Game,
-    engines: [&EngineSpec; 2],
+    engines: [&MatchEngine; 2],
     limit: &MoveLimit,
     result: GameResult,
     (reason, termination): (&str, &str),
