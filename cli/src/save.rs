@@ -5,7 +5,7 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tempo_core::{clock::TimeControl, Game};
-use tempo_notation::{pgn_date_time, pgn_string, PgnGame, PgnReader, PgnResult};
+use tempo_notation::{pgn_date_time, pgn_string, PgnGame, PgnReader, PgnResult, PgnTermination};
 
 /// What the PGN records besides the moves.
 #[derive(Clone, Debug, Default)]
@@ -30,25 +30,18 @@ pub fn default_path(stamp: &str) -> PathBuf {
     PathBuf::from(format!("tempo-{stamp}.pgn"))
 }
 
-fn set_tag(tags: &mut Vec<(String, String)>, name: &str, value: &str) {
-    match tags.iter_mut().find(|(n, _)| n == name) {
-        Some(tag) => tag.1 = value.to_owned(),
-        None => tags.push((name.to_owned(), value.to_owned())),
-    }
-}
-
 /// The game as PGN text.
 pub fn pgn_text(game: &Game, record: &Record) -> String {
     let mut pgn = PgnGame::from_game(game);
-    set_tag(&mut pgn.tags, "Event", "Tempo game");
-    set_tag(&mut pgn.tags, "Site", "Tempo terminal");
-    set_tag(&mut pgn.tags, "Date", &record.date);
-    set_tag(&mut pgn.tags, "Round", "-");
-    set_tag(&mut pgn.tags, "White", &record.white);
-    set_tag(&mut pgn.tags, "Black", &record.black);
+    pgn.set_tag("Event", "Tempo game");
+    pgn.set_tag("Site", "Tempo terminal");
+    pgn.set_tag("Date", record.date.as_str());
+    pgn.set_tag("Round", "-");
+    pgn.set_tag("White", record.white.as_str());
+    pgn.set_tag("Black", record.black.as_str());
     // A timed game's TimeControl tag comes from the game itself.
     if pgn.tag("TimeControl").is_none() {
-        set_tag(&mut pgn.tags, "TimeControl", "-");
+        pgn.set_tag("TimeControl", "-");
     }
     // The wall clock measures nanoseconds; a PGN reader wants what a clock face shows.
     if let Some(clock) = game.clock().filter(|c| c.control().is_timed()) {
@@ -62,9 +55,9 @@ pub fn pgn_text(game: &Game, record: &Record) -> String {
     }
     if game.outcome().is_none() {
         // The PGN standard's word for a game saved before it ended (to be resumed).
-        set_tag(&mut pgn.tags, "Termination", "unterminated");
+        pgn.set_tag("Termination", PgnTermination::Unterminated.to_string());
     }
-    set_tag(&mut pgn.tags, "UTCTime", &record.time);
+    pgn.set_tag("UTCTime", record.time.as_str());
     pgn_string(&pgn)
 }
 

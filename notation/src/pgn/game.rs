@@ -73,6 +73,16 @@ impl PgnGame {
         self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 
+    /// Sets tag `name` to `value`: replaces the first occurrence in place (keeping the tag
+    /// order), or appends the tag.
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.tags.iter_mut().find(|(n, _)| n == name) {
+            Some(tag) => tag.1 = value,
+            None => self.tags.push((name.to_owned(), value)),
+        }
+    }
+
     /// The game's result as export format writes it: its termination marker, else its
     /// `Result` tag (when that holds one of the four markers), else `*` (unknown). Every
     /// output form of a game reads the result here, so that they agree.
@@ -140,7 +150,7 @@ impl PgnGame {
             tags.push(("FEN".to_owned(), start.fen()));
         }
         if let Some(outcome) = game.outcome() {
-            tags.push(("Termination".to_owned(), termination_tag(outcome.termination).to_owned()));
+            tags.push(("Termination".to_owned(), termination_tag(outcome.termination).to_string()));
         }
         let clock = game.clock().filter(|c| c.control().is_timed());
         if let Some(clock) = clock {
@@ -291,12 +301,85 @@ impl Visitor for GameBuilder {
     }
 }
 
+/// The values of the PGN standard's `Termination` tag (section 9.8.1), as a closed set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PgnTermination {
+    /// The game was abandoned.
+    Abandoned,
+    /// Decided by an adjudicator (a match runner's win or draw adjudication).
+    Adjudication,
+    /// A player died.
+    Death,
+    /// The game ended because of an emergency.
+    Emergency,
+    /// Ended by the rules of play: checkmate, resignation, agreement, a draw by the rules.
+    Normal,
+    /// A player broke the rules (an engine's illegal move, say).
+    RulesInfraction,
+    /// A player's flag fell.
+    TimeForfeit,
+    /// The game has not ended.
+    Unterminated,
+}
+
+impl PgnTermination {
+    /// Every value, in the standard's order.
+    pub const ALL: [PgnTermination; 8] = [
+        PgnTermination::Abandoned,
+        PgnTermination::Adjudication,
+        PgnTermination::Death,
+        PgnTermination::Emergency,
+        PgnTermination::Normal,
+        PgnTermination::RulesInfraction,
+        PgnTermination::TimeForfeit,
+        PgnTermination::Unterminated,
+    ];
+
+    /// The tag value as the standard writes it (`time forfeit`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PgnTermination::Abandoned => "abandoned",
+            PgnTermination::Adjudication => "adjudication",
+            PgnTermination::Death => "death",
+            PgnTermination::Emergency => "emergency",
+            PgnTermination::Normal => "normal",
+            PgnTermination::RulesInfraction => "rules infraction",
+            PgnTermination::TimeForfeit => "time forfeit",
+            PgnTermination::Unterminated => "unterminated",
+        }
+    }
+}
+
+impl std::fmt::Display for PgnTermination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A `Termination` tag value outside the standard's set.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown Termination tag value {0:?}")]
+pub struct UnknownTermination(pub String);
+
+impl std::str::FromStr for PgnTermination {
+    type Err = UnknownTermination;
+
+    /// Reads a tag value, ignoring case and surrounding space (`Time forfeit` is common).
+    fn from_str(text: &str) -> Result<PgnTermination, UnknownTermination> {
+        let wanted = text.trim();
+        PgnTermination::ALL
+            .into_iter()
+            .find(|t| t.as_str().eq_ignore_ascii_case(wanted))
+            .ok_or_else(|| UnknownTermination(text.to_owned()))
+    }
+}
+
 /// The PGN standard `Termination` tag value of an ending: `normal` for every ending by the
 /// rules of play (checkmate, resignation, agreement, draws), `time forfeit` for a flag fall.
-pub fn termination_tag(termination: Termination) -> &'static str {
+pub fn termination_tag(termination: Termination) -> PgnTermination {
     match termination {
-        Termination::TimeForfeit | Termination::TimeoutVsInsufficientMaterial => "time forfeit",
-        _ => "normal",
+        Termination::TimeForfeit | Termination::TimeoutVsInsufficientMaterial => PgnTermination::TimeForfeit,
+        _ => PgnTermination::Normal,
     }
 }
 
@@ -340,5 +423,27 @@ mod tests {
         assert_eq!(game(None, Some(PgnResult::Draw)).export_result(), PgnResult::Draw);
         assert_eq!(game(Some("?"), None).export_result(), PgnResult::Ongoing);
         assert_eq!(game(None, None).export_result(), PgnResult::Ongoing);
+    }
+
+    #[test]
+    fn termination_tag_values_round_trip_and_unknown_ones_are_errors() {
+        for t in PgnTermination::ALL {
+            assert_eq!(t.to_string().parse(), Ok(t));
+        }
+        assert_eq!(" Time Forfeit ".parse(), Ok(PgnTermination::TimeForfeit));
+        assert_eq!("won".parse::<PgnTermination>(), Err(UnknownTermination("won".to_owned())));
+        assert_eq!(termination_tag(Termination::Checkmate), PgnTermination::Normal);
+        assert_eq!(termination_tag(Termination::TimeForfeit), PgnTermination::TimeForfeit);
+    }
+
+    #[test]
+    fn set_tag_replaces_in_place_or_appends() {
+        let mut game = PgnGame::from_game(&Game::new(Position::startpos()));
+        let before = game.tags.len();
+        game.set_tag("Event", "match");
+        game.set_tag("Annotator", "tempo");
+        assert_eq!(game.tag("Event"), Some("match"));
+        assert_eq!(game.tags.len(), before + 1);
+        assert_eq!(game.tags.last().map(|(n, v)| (n.as_str(), v.as_str())), Some(("Annotator", "tempo")));
     }
 }

@@ -37,7 +37,7 @@ mod writer;
 pub use annotations::{commands, format_clock, parse_clock, Annotations, Eval};
 pub use date::pgn_date_time;
 pub(crate) use game::GameBuilder;
-pub use game::{termination_comment, termination_tag, PgnGame, PgnNode};
+pub use game::{termination_comment, termination_tag, PgnGame, PgnNode, PgnTermination, UnknownTermination};
 pub use reader::{Games, PgnError, PgnErrorKind, PgnReader, MAX_VARIATION_DEPTH};
 pub use visitor::Visitor;
 pub use writer::{pgn_string, write_pgn, LINE_WIDTH};

@@ -5,7 +5,7 @@ use super::openings::Opening;
 use std::time::{Duration, Instant};
 use tempo_core::{clock::TimeControl, CastlingMode, Color, Game, GameResult, Outcome, Termination};
 use tempo_engine::Limits;
-use tempo_notation::{format_clock, parse_uci_move, termination_comment, termination_tag, PgnGame};
+use tempo_notation::{format_clock, parse_uci_move, termination_comment, termination_tag, PgnGame, PgnTermination};
 use tempo_uci::{go_params, ClientError, EngineSpec, ScoreMessage, StartError, UciClient};
 
 /// One engine of a match: the name its games and the report show, and how to start it.
@@ -115,7 +115,7 @@ pub fn play_game(
     }
 
     let mut clients: [Option<UciClient>; 2] = [None, None];
-    let mut outcome: Option<(GameResult, String, &'static str)> = None;
+    let mut outcome: Option<(GameResult, String, PgnTermination)> = None;
     for (i, spec) in engines.iter().enumerate() {
         match start_engine(spec, chess960, rules.hang_timeout) {
             Ok(client) => clients[i] = Some(client),
@@ -125,7 +125,7 @@ pub fn play_game(
                 outcome.get_or_insert((
                     GameResult::win_for(!loser),
                     format!("{} failed to start: {e}", spec.name),
-                    "abandoned",
+                    PgnTermination::Abandoned,
                 ));
             }
         }
@@ -143,12 +143,12 @@ pub fn play_game(
         if let Some(claim) = game.claimable_now().first() {
             // The runner claims every draw the rules allow, as tournament managers do.
             let o = game.claim_draw().expect("a claimable draw can be claimed");
-            outcome = Some((o.result, claim.as_str().replace('_', " "), "normal"));
+            outcome = Some((o.result, claim.as_str().replace('_', " "), PgnTermination::Normal));
             break;
         }
         if let Some(max) = rules.max_moves {
             if game.position().fullmove_number() > max {
-                outcome = Some((GameResult::Draw, format!("adjudication: {max} moves"), "adjudication"));
+                outcome = Some((GameResult::Draw, format!("adjudication: {max} moves"), PgnTermination::Adjudication));
                 break;
             }
         }
@@ -199,7 +199,7 @@ pub fn play_game(
                             if o.termination == Termination::TimeForfeit {
                                 record.time_forfeits[idx] += 1;
                             }
-                            outcome = Some((o.result, flag_text(&engines[idx].name, o), "time forfeit"));
+                            outcome = Some((o.result, flag_text(&engines[idx].name, o), PgnTermination::TimeForfeit));
                             None
                         }
                         Ok(_) => {
@@ -214,7 +214,7 @@ pub fn play_game(
             Err(ClientError::Timeout { .. }) if game.clock().is_some() => {
                 record.time_forfeits[idx] += 1;
                 let o: Outcome = game.flag(side).expect("the game is still open");
-                outcome = Some((o.result, flag_text(&engines[idx].name, o), "time forfeit"));
+                outcome = Some((o.result, flag_text(&engines[idx].name, o), PgnTermination::TimeForfeit));
                 None
             }
             Err(e) => Some(Fault::Crash(e.to_string())),
@@ -223,11 +223,11 @@ pub fn play_game(
             let (text, tag) = match fault {
                 Fault::Illegal(m) => {
                     record.illegal_moves[idx] += 1;
-                    (format!("{} played an illegal move: {m}", engines[idx].name), "rules infraction")
+                    (format!("{} played an illegal move: {m}", engines[idx].name), PgnTermination::RulesInfraction)
                 }
                 Fault::Crash(e) => {
                     record.crashes[idx] += 1;
-                    (format!("{} crashed or hung: {e}", engines[idx].name), "abandoned")
+                    (format!("{} crashed or hung: {e}", engines[idx].name), PgnTermination::Abandoned)
                 }
             };
             outcome = Some((GameResult::win_for(!side), text, tag));
@@ -265,13 +265,13 @@ pub fn play_game(
                 outcome = Some((
                     GameResult::win_for(!side),
                     format!("adjudication: {} resigns", engines[idx].name),
-                    "adjudication",
+                    PgnTermination::Adjudication,
                 ));
             } else if rules.draw_score.is_some()
                 && draw_streak[idx] >= rules.draw_moves
                 && draw_streak[other] >= rules.draw_moves
             {
-                outcome = Some((GameResult::Draw, "adjudication: draw".to_owned(), "adjudication"));
+                outcome = Some((GameResult::Draw, "adjudication: draw".to_owned(), PgnTermination::Adjudication));
             }
         }
     }
@@ -291,29 +291,25 @@ fn pgn_of(
     engines: [&MatchEngine; 2],
     limit: &MoveLimit,
     result: GameResult,
-    (reason, termination): (&str, &str),
+    (reason, termination): (&str, PgnTermination),
     clocks: &[Option<Duration>],
     round: &str,
 ) -> PgnGame {
     let mut pgn = PgnGame::from_game(game);
-    let set = |pgn: &mut PgnGame, name: &str, value: String| match pgn.tags.iter_mut().find(|(n, _)| n == name) {
-        Some(tag) => tag.1 = value,
-        None => pgn.tags.push((name.to_owned(), value)),
-    };
-    set(&mut pgn, "Event", "tempo-tools match".to_owned());
-    set(&mut pgn, "Site", "?".to_owned());
+    pgn.set_tag("Event", "tempo-tools match".to_owned());
+    pgn.set_tag("Site", "?".to_owned());
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    set(&mut pgn, "Date", tempo_notation::pgn_date_time(now).0);
-    set(&mut pgn, "Round", round.to_owned());
-    set(&mut pgn, "White", engines[0].name.clone());
-    set(&mut pgn, "Black", engines[1].name.clone());
-    set(&mut pgn, "Result", result.as_str().to_owned());
+    pgn.set_tag("Date", tempo_notation::pgn_date_time(now).0);
+    pgn.set_tag("Round", round.to_owned());
+    pgn.set_tag("White", engines[0].name.clone());
+    pgn.set_tag("Black", engines[1].name.clone());
+    pgn.set_tag("Result", result.as_str().to_owned());
     if let MoveLimit::Clock(control) = limit {
-        set(&mut pgn, "TimeControl", control.to_string());
+        pgn.set_tag("TimeControl", control.to_string());
     }
     // The standard tag value, and the reason in words after the last move (in place of the
     // arbiter's own wording, which a runner-decided ending does not have).
-    set(&mut pgn, "Termination", termination.to_owned());
+    pgn.set_tag("Termination", termination.to_string());
     pgn.result = Some(Some(result).into());
     pgn.comments.clear();
     for node in &mut pgn.moves {
@@ -329,7 +325,7 @@ fn pgn_of(
     // The arbiter's words for an ending by the rules ("Black mates", "Draw by the
     // fifty-move rule (claimed)"), the runner's own for everything it decided.
     let words = match game.outcome() {
-        Some(o) if termination == "normal" => termination_comment(game, o),
+        Some(o) if termination == PgnTermination::Normal => termination_comment(game, o),
         _ => reason.to_owned(),
     };
     match pgn.moves.last_mut() {
