@@ -74,11 +74,13 @@ fn parse_any(fen: &str, chess960: bool) -> Result<Position, FenError> {
     if chess960 {
         return Position::from_fen(fen, CastlingMode::Chess960);
     }
+    let castling_in_the_way = |e: &FenError| match e {
+        FenError::Castling(_) => true,
+        FenError::Position(e) => e.defects().iter().any(|d| matches!(d, Defect::InvalidCastling(_))),
+        _ => false,
+    };
     match Position::from_fen(fen, CastlingMode::Standard) {
-        Err(e @ FenError::Castling(_)) => Position::from_fen(fen, CastlingMode::Chess960).map_err(|_| e),
-        Err(FenError::Position(e)) if e.defects().iter().any(|d| matches!(d, Defect::InvalidCastling(_))) => {
-            Position::from_fen(fen, CastlingMode::Chess960).map_err(|_| FenError::Position(e))
-        }
+        Err(e) if castling_in_the_way(&e) => Position::from_fen(fen, CastlingMode::Chess960).map_err(|_| e),
         other => other,
     }
 }
