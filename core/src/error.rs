@@ -99,11 +99,6 @@ impl PositionError {
         &self.defects
     }
 
-    /// `true` if one of the defects is `defect`.
-    pub fn has(&self, defect: Defect) -> bool {
-        self.defects.contains(&defect)
-    }
-
     /// The best legal position, if every defect is fixable: castling rights and an en
     /// passant square the setup cannot back are dropped, an impossible check is accepted.
     pub fn repaired(&self) -> Option<&Position> {
