@@ -3,12 +3,12 @@
 use anyhow::Result;
 use serde_json::json;
 use std::time::{Duration, Instant};
-use tempo_core::{Game, Position};
+use tempo_core::{Game, Position, Score};
 use tempo_notation::{san, san_line, uci_move};
 
 use crate::args::AnalyzeArgs;
 use crate::describe::format_line;
-use crate::players::{EnginePlayer, Eval};
+use crate::players::EnginePlayer;
 use crate::start::parse_fen_arg;
 use tempo_engine::Limits;
 
@@ -42,8 +42,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
             .iter()
             .map(|l| {
                 let score = match l.eval {
-                    Eval::Cp(cp) => json!({ "cp": cp }),
-                    Eval::Mate(n) => json!({ "mate": n }),
+                    Score::Cp(cp) => json!({ "cp": cp }),
+                    Score::Mate(n) => json!({ "mate": n }),
                 };
                 let mut at = pos;
                 let uci: Vec<String> =

@@ -71,7 +71,7 @@ pub fn numbered_from(game: &Game, from: usize) -> String {
 pub fn format_line(pos: &Position, line: &Line, max_moves: usize) -> String {
     let pv: Vec<Move> = line.pv.iter().copied().take(max_moves).collect();
     let sans = san_line(pos, &pv);
-    format!("{:>6}  d{:<2}  {}", line.eval.text(), line.depth, numbered(pos, &sans))
+    format!("{:>6}  d{:<2}  {}", line.eval.to_string(), line.depth, numbered(pos, &sans))
 }
 
 /// SAN moves with move numbers: `12. Nf3 Nc6 13. O-O` or `12... Nc6 13. O-O`.
@@ -98,7 +98,6 @@ pub fn numbered(pos: &Position, sans: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::players::Eval;
 
     #[test]
     fn claims_by_announcing_a_move_in_words() {
@@ -137,17 +136,10 @@ mod tests {
     }
 
     #[test]
-    fn eval_text() {
-        assert_eq!(Eval::Cp(35).text(), "+0.35");
-        assert_eq!(Eval::Cp(-120).text(), "-1.20");
-        assert_eq!(Eval::Mate(-2).text(), "#-2");
-    }
-
-    #[test]
     fn engine_lines() {
         let pos: Position = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1".parse().unwrap();
         let m = tempo_notation::parse_san(&pos, "Ra8").unwrap();
-        let line = Line { multipv: 1, depth: 3, eval: Eval::Mate(1), nodes: 10, pv: vec![m] };
+        let line = Line { multipv: 1, depth: 3, eval: tempo_core::Score::Mate(1), nodes: 10, pv: vec![m] };
         assert_eq!(format_line(&pos, &line, 10), "    #1  d3   1. Ra8#");
     }
 }

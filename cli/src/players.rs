@@ -5,10 +5,10 @@
 use anyhow::{bail, Context, Result};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-use tempo_core::{Color, Game, Move, Position};
-use tempo_engine::{Engine, EngineOption, Event, Limits, Score, MAX_ELO, MIN_ELO};
+use tempo_core::{Color, Game, Move, Position, Score};
+use tempo_engine::{Engine, EngineOption, Event, Limits, MAX_ELO, MIN_ELO};
 use tempo_notation::parse_uci_move;
-use tempo_uci::{go_params, EngineSpec, ScoreMessage, StartError, UciClient, UciMessage};
+use tempo_uci::{go_params, EngineSpec, StartError, UciClient, UciMessage};
 
 use crate::args::MAX_LEVEL;
 
@@ -50,56 +50,12 @@ pub fn level_elo(level: u8) -> Option<u32> {
     (level < MAX_LEVEL).then(|| (MIN_ELO + 200 * u32::from(level.saturating_sub(1))).min(MAX_ELO))
 }
 
-/// An evaluation from the point of view of the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Eval {
-    Cp(i32),
-    /// Mate in N moves; negative when the side to move gets mated.
-    Mate(i32),
-}
-
-impl Eval {
-    /// `+0.35`, `-1.20`, `#3`, `#-2`, from the side to move's point of view.
-    pub fn text(self) -> String {
-        match self {
-            Eval::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
-            Eval::Mate(n) => format!("#{n}"),
-        }
-    }
-
-    /// The same evaluation seen by the other side.
-    pub fn negate(self) -> Eval {
-        match self {
-            Eval::Cp(cp) => Eval::Cp(-cp),
-            Eval::Mate(n) => Eval::Mate(-n),
-        }
-    }
-
-    /// A rough centipawn value, mates as huge values (for decisions only).
-    pub fn centipawns(self) -> i32 {
-        match self {
-            Eval::Cp(cp) => cp,
-            Eval::Mate(n) if n > 0 => 100_000 - n,
-            Eval::Mate(n) => -100_000 - n,
-        }
-    }
-}
-
-impl From<Score> for Eval {
-    fn from(s: Score) -> Eval {
-        match s {
-            Score::Cp(cp) => Eval::Cp(cp),
-            Score::Mate(n) => Eval::Mate(n),
-        }
-    }
-}
-
 /// One principal variation reported by an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
     pub multipv: u32,
     pub depth: u32,
-    pub eval: Eval,
+    pub eval: Score,
     pub nodes: u64,
     pub pv: Vec<Move>,
 }
@@ -131,8 +87,8 @@ pub struct EnginePlayer {
     /// The name shown on screen and written to the PGN.
     pub name: String,
     /// The evaluation of its last completed search, for its own side.
-    pub last_eval: Option<Eval>,
-    pending_eval: Option<Eval>,
+    pub last_eval: Option<Score>,
+    pending_eval: Option<Score>,
 }
 
 impl EnginePlayer {
@@ -235,7 +191,7 @@ impl EnginePlayer {
                         let line = Line {
                             multipv: info.multipv,
                             depth: info.depth,
-                            eval: info.score.into(),
+                            eval: info.score,
                             nodes: info.nodes,
                             pv: info.pv,
                         };
@@ -262,11 +218,7 @@ impl EnginePlayer {
                 let msg = client.recv(wait).with_context(|| format!("{} stopped answering", self.name))?;
                 match msg {
                     Some(UciMessage::Info(info)) => {
-                        let Some(score) = info.score else { return Ok(None) };
-                        let eval = match score {
-                            ScoreMessage::Cp(cp) => Eval::Cp(cp),
-                            ScoreMessage::Mate(n) => Eval::Mate(n),
-                        };
+                        let Some(eval) = info.score else { return Ok(None) };
                         let mut pv = Vec::new();
                         let mut at = pos;
                         for text in &info.pv {
@@ -398,7 +350,7 @@ mod tests {
         let mut engine = EnginePlayer::builtin(MAX_LEVEL, false).unwrap();
         let (lines, best) = engine.search(&game, &Limits::depth(3)).unwrap();
         assert_eq!(best.map(|m| uci_move(&pos, m)), Some("a1a8".to_owned()));
-        assert_eq!(lines[0].eval, Eval::Mate(1));
-        assert_eq!(engine.last_eval, Some(Eval::Mate(1)));
+        assert_eq!(lines[0].eval, Score::Mate(1));
+        assert_eq!(engine.last_eval, Some(Score::Mate(1)));
     }
 }

@@ -6,9 +6,10 @@
 //!
 //! The vocabulary is at the root: [`Square`], [`Piece`], [`Move`], [`Bitboard`],
 //! [`Position`] (always legal; built from a [`Setup`] or a FEN), [`Game`] and its
-//! [`Outcome`]. The rest is in modules: [`attacks`] (attack tables for move generators and
-//! evaluations), [`fen`], [`game`] (claims, repetition keys), [`clock`] (time controls and
-//! chess clocks), [`book`] (Polyglot opening books) and [`perft`].
+//! [`Outcome`], and the [`Score`] engines report. The rest is in modules: [`attacks`]
+//! (attack tables for move generators and evaluations), [`fen`], [`game`] (claims,
+//! repetition keys), [`clock`] (time controls and chess clocks), [`book`] (Polyglot opening
+//! books) and [`perft`].
 //!
 //! ```
 //! use tempo_core::book::{Book, BookBuilder};
@@ -60,6 +61,7 @@ mod movegen;
 mod moves;
 pub mod perft;
 mod position;
+mod score;
 mod types;
 mod zobrist;
 
@@ -70,4 +72,5 @@ pub use game::{Game, GameResult, Outcome, Termination};
 pub use movegen::MoveFilter;
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use position::{Ending, Position, Setup};
+pub use score::{ParseScoreError, Score};
 pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};

@@ -1,9 +1,10 @@
 //! What a running search tells its caller.
 
-use crate::score::{Score, Wdl};
+use crate::score::Wdl;
 use crate::tt::Bound;
 use std::time::Duration;
 use tempo_core::Move;
+use tempo_core::Score;
 
 /// A progress report for one principal variation.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use crate::eval::{nnue_evaluate, trace, EvalTrace, Network};
 use crate::events::{Event, SearchInfo};
 use crate::limits::Limits;
 use crate::options::{EngineOption, Options};
-use crate::score::{Score, Value, Wdl, INFINITE};
+use crate::score::{to_score, Value, Wdl, INFINITE};
 use crate::search::{Control, NodeCounter, Progress, RootMove, Shared, Worker};
 use crate::skill::Skill;
 use crate::time::TimeBudget;
@@ -498,7 +498,7 @@ fn info_line(shared: &Shared<'_>, rm: &RootMove, depth: i32, index: usize, show_
         depth: depth as u32,
         seldepth: rm.seldepth.max(1) as u32,
         multipv: index as u32 + 1,
-        score: Score::from_value(value),
+        score: to_score(value),
         bound: if updated && rm.bound != Bound::Exact { Some(rm.bound) } else { None },
         wdl: show_wdl.then(|| Wdl::from_value(value)),
         nodes,

@@ -52,10 +52,10 @@ pub use events::{Event, SearchInfo};
 pub use facade::Engine;
 pub use limits::Limits;
 pub use options::{EngineOption, OptionKind, OptionSpec, Options, MAX_ELO, MIN_ELO, OPTION_SPECS};
-pub use score::{Score, Value, Wdl};
+pub use score::{to_score, Value, Wdl};
 pub use see::see_ge;
 pub use time::TimeBudget;
 pub use tt::Bound;
 
 #[doc(no_inline)]
-pub use tempo_core::Position;
+pub use tempo_core::{Position, Score};

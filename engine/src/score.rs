@@ -1,6 +1,8 @@
 //! Search values, mate scores and their conversion to what a user sees (centipawns, mate in
 //! N moves, win/draw/loss estimates).
 
+use tempo_core::Score;
+
 /// A search value in centipawns, from the side to move's point of view.
 pub type Value = i32;
 
@@ -33,25 +35,14 @@ pub const fn is_mate_score(v: Value) -> bool {
     v.abs() >= MATE_BOUND
 }
 
-/// A score as reported to the user.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// An evaluation in centipawns from the side to move's point of view.
-    Cp(i32),
-    /// A forced mate in this many moves (not plies); negative if the side to move is mated.
-    Mate(i32),
-}
-
-impl Score {
-    /// Converts an internal search value.
-    pub fn from_value(v: Value) -> Score {
-        if v >= MATE_BOUND {
-            Score::Mate((MATE - v + 1) / 2)
-        } else if v <= -MATE_BOUND {
-            Score::Mate(-(MATE + v) / 2)
-        } else {
-            Score::Cp(v)
-        }
+/// The score a user sees for a search value: centipawns, or mate in moves (not plies).
+pub fn to_score(v: Value) -> Score {
+    if v >= MATE_BOUND {
+        Score::Mate((MATE - v + 1) / 2)
+    } else if v <= -MATE_BOUND {
+        Score::Mate(-(MATE + v) / 2)
+    } else {
+        Score::Cp(v)
     }
 }
 
@@ -97,11 +88,11 @@ mod tests {
 
     #[test]
     fn mate_scores_count_moves() {
-        assert_eq!(Score::from_value(mate_in(1)), Score::Mate(1));
-        assert_eq!(Score::from_value(mate_in(3)), Score::Mate(2));
-        assert_eq!(Score::from_value(mated_in(0)), Score::Mate(0));
-        assert_eq!(Score::from_value(mated_in(2)), Score::Mate(-1));
-        assert_eq!(Score::from_value(35), Score::Cp(35));
+        assert_eq!(to_score(mate_in(1)), Score::Mate(1));
+        assert_eq!(to_score(mate_in(3)), Score::Mate(2));
+        assert_eq!(to_score(mated_in(0)), Score::Mate(0));
+        assert_eq!(to_score(mated_in(2)), Score::Mate(-1));
+        assert_eq!(to_score(35), Score::Cp(35));
     }
 
     #[test]

@@ -41,7 +41,7 @@ pub use diagram::{diagram, piece_symbol, DiagramStyle};
 pub use epd::{Epd, EpdError, EpdOperand, EpdOperation};
 pub use pgn::{
     commands, format_clock, parse_clock, pgn_date_time, pgn_string, termination_comment, termination_tag, write_pgn,
-    Annotations, Eval, Games, ParsePgnResultError, PgnError, PgnErrorKind, PgnGame, PgnNode, PgnReader, PgnResult,
+    Annotations, Games, ParsePgnResultError, PgnError, PgnErrorKind, PgnGame, PgnNode, PgnReader, PgnResult,
     PgnTermination, UnknownTermination, Visitor, LINE_WIDTH, MAX_VARIATION_DEPTH,
 };
 pub use san::{parse_san, parse_san_in, san, san_line, write_san, SanError, SanMove};

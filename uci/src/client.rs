@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-use tempo_core::{CastlingMode, Game, Move, Position};
+use tempo_core::{CastlingMode, Game, Move, Position, Score};
 use tempo_notation::uci_move;
 
 /// An error talking to an external engine.
@@ -85,15 +85,6 @@ impl StartError {
     }
 }
 
-/// A score in an `info` line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScoreMessage {
-    /// Centipawns.
-    Cp(i32),
-    /// Mate in moves (negative: getting mated).
-    Mate(i32),
-}
-
 /// The fields of an `info` line (those absent are `None` or empty).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct InfoMessage {
@@ -103,8 +94,8 @@ pub struct InfoMessage {
     pub seldepth: Option<u32>,
     /// `multipv`.
     pub multipv: Option<u32>,
-    /// `score cp|mate`.
-    pub score: Option<ScoreMessage>,
+    /// `score cp|mate`, from the side to move's point of view.
+    pub score: Option<Score>,
     /// `lowerbound`.
     pub lowerbound: bool,
     /// `upperbound`.
@@ -190,8 +181,8 @@ fn parse_info(words: &[&str]) -> InfoMessage {
             "score" => {
                 let value = words.get(i + 2).and_then(|w| w.parse::<i32>().ok());
                 info.score = match (words.get(i + 1), value) {
-                    (Some(&"cp"), Some(v)) => Some(ScoreMessage::Cp(v)),
-                    (Some(&"mate"), Some(v)) => Some(ScoreMessage::Mate(v)),
+                    (Some(&"cp"), Some(v)) => Some(Score::Cp(v)),
+                    (Some(&"mate"), Some(v)) => Some(Score::Mate(v)),
                     _ => None,
                 };
                 i += 3;
@@ -455,7 +446,7 @@ mod tests {
             panic!("not info");
         };
         assert_eq!(info.depth, Some(12));
-        assert_eq!(info.score, Some(ScoreMessage::Cp(-31)));
+        assert_eq!(info.score, Some(Score::Cp(-31)));
         assert!(info.upperbound);
         assert_eq!(info.pv, vec!["e7e5", "g1f3"]);
         let UciMessage::Info(info) = parse_message("info string hello world") else { panic!("not info") };

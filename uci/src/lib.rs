@@ -19,9 +19,7 @@ mod command;
 mod format;
 mod server;
 
-pub use client::{
-    position_command, ClientError, EngineSpec, InfoMessage, ScoreMessage, StartError, UciClient, UciMessage,
-};
+pub use client::{position_command, ClientError, EngineSpec, InfoMessage, StartError, UciClient, UciMessage};
 pub use command::{parse_command, Command, CommandError, GoParams, StartPosition};
 pub use format::{diagram, eval_table, go_params, info_line, option_line};
 pub use server::{Flow, Server, ENGINE_AUTHOR, ENGINE_NAME};

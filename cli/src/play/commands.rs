@@ -118,7 +118,7 @@ impl Session {
         let pos = game.position();
         match best {
             Some(m) => {
-                let eval = lines.first().map_or(String::new(), |l| format!(" ({})", l.eval.text()));
+                let eval = lines.first().map_or(String::new(), |l| format!(" ({})", l.eval));
                 self.say(format!("Hint: {}{eval}", san(pos, m)));
             }
             None => self.say("No hint: there is no legal move."),
@@ -183,7 +183,7 @@ impl Session {
                 if game.position().turn() == engine_color {
                     eval
                 } else {
-                    eval.negate()
+                    -eval
                 }
             }
         };

@@ -3,14 +3,7 @@
 
 use std::time::Duration;
 
-/// An engine evaluation from a `[%eval]` command, White's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Eval {
-    /// Centipawns (`0.25` is 25).
-    Centipawns(i32),
-    /// Mate in this many moves; negative when Black mates.
-    Mate(i32),
-}
+use tempo_core::Score;
 
 /// The commands of one comment that Tempo understands.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -19,8 +12,8 @@ pub struct Annotations {
     pub clock: Option<Duration>,
     /// `[%emt]`: time the move took.
     pub elapsed: Option<Duration>,
-    /// `[%eval]`: the evaluation.
-    pub eval: Option<Eval>,
+    /// `[%eval]`: the evaluation, from White's point of view.
+    pub eval: Option<Score>,
     /// Search depth given with the evaluation (`[%eval 0.10,20]`).
     pub depth: Option<u32>,
 }
@@ -83,19 +76,12 @@ pub fn format_clock(d: Duration) -> String {
     out
 }
 
-fn parse_eval(text: &str) -> Option<(Eval, Option<u32>)> {
+fn parse_eval(text: &str) -> Option<(Score, Option<u32>)> {
     let (value, depth) = match text.split_once(',') {
         Some((v, d)) => (v.trim(), Some(d.trim().parse().ok()?)),
         None => (text.trim(), None),
     };
-    if let Some(mate) = value.strip_prefix('#') {
-        return Some((Eval::Mate(mate.parse().ok()?), depth));
-    }
-    let pawns: f64 = value.parse().ok()?;
-    if !pawns.is_finite() || pawns.abs() > 1.0e6 {
-        return None;
-    }
-    Some((Eval::Centipawns((pawns * 100.0).round() as i32), depth))
+    Some((value.parse().ok()?, depth))
 }
 
 impl Annotations {
@@ -128,9 +114,9 @@ mod tests {
         let a = Annotations::parse("[%clk 0:03:01.5] [%emt 0:00:00.5] text [%eval 0.10,20]");
         assert_eq!(a.clock, Some(Duration::from_millis(181_500)));
         assert_eq!(a.elapsed, Some(Duration::from_millis(500)));
-        assert_eq!(a.eval, Some(Eval::Centipawns(10)));
+        assert_eq!(a.eval, Some(Score::Cp(10)));
         assert_eq!(a.depth, Some(20));
-        assert_eq!(Annotations::parse("[%eval #-1]").eval, Some(Eval::Mate(-1)));
+        assert_eq!(Annotations::parse("[%eval #-1]").eval, Some(Score::Mate(-1)));
         assert_eq!(Annotations::parse("[%clk bad] [%eval x]"), Annotations::default());
         assert_eq!(parse_clock("1:02:03"), Some(Duration::from_secs(3723)));
         assert_eq!(parse_clock("5"), Some(Duration::from_secs(5)));

@@ -34,7 +34,7 @@ mod source;
 mod visitor;
 mod writer;
 
-pub use annotations::{commands, format_clock, parse_clock, Annotations, Eval};
+pub use annotations::{commands, format_clock, parse_clock, Annotations};
 pub use date::pgn_date_time;
 pub(crate) use game::GameBuilder;
 pub use game::{termination_comment, termination_tag, PgnGame, PgnNode, PgnTermination, UnknownTermination};

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use tempo_core::{clock::TimeControl, CastlingMode, Color, Game, GameResult, Outcome, Termination};
 use tempo_engine::Limits;
 use tempo_notation::{format_clock, parse_uci_move, termination_comment, termination_tag, PgnGame, PgnTermination};
-use tempo_uci::{go_params, ClientError, EngineSpec, ScoreMessage, StartError, UciClient};
+use tempo_uci::{go_params, ClientError, EngineSpec, StartError, UciClient};
 
 /// One engine of a match: the name its games and the report show, and how to start it.
 #[derive(Clone, Debug)]
@@ -75,14 +75,6 @@ fn start_engine(engine: &MatchEngine, chess960: bool, timeout: Duration) -> Resu
         spec.options.push(("UCI_Chess960".to_owned(), "true".to_owned()));
     }
     UciClient::start(&spec, timeout)
-}
-
-fn cp_of(score: ScoreMessage) -> i32 {
-    match score {
-        ScoreMessage::Cp(cp) => cp,
-        ScoreMessage::Mate(n) if n > 0 => 100_000 - n,
-        ScoreMessage::Mate(n) => -100_000 - n,
-    }
 }
 
 /// Plays one game: `engines[0]` has White.
@@ -172,7 +164,7 @@ pub fn play_game(
             client.go(&go, timeout, |info| {
                 if info.multipv.unwrap_or(1) == 1 && !info.lowerbound && !info.upperbound {
                     if let Some(score) = info.score {
-                        last_score = Some(cp_of(score));
+                        last_score = Some(score.centipawns());
                     }
                 }
             })
