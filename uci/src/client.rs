@@ -252,7 +252,7 @@ impl UciClient {
     ///
     /// # Errors
     /// [`ClientError::Spawn`] if the program cannot be started.
-    pub fn spawn(program: &str, args: &[&str]) -> Result<UciClient, ClientError> {
+    fn spawn(program: &str, args: &[&str]) -> Result<UciClient, ClientError> {
         let mut child = Process::new(program)
             .args(args)
             .stdin(Stdio::piped())
