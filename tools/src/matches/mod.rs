@@ -6,15 +6,18 @@
 //! pairing plays `--games` games (a round robin) and each pairing is reported. With a single
 //! `--engine`, the built-in engine (`tempo-uci` next to this program) is the first engine.
 
+mod adjudicate;
+mod ending;
 pub mod openings;
 mod play;
 mod stats;
 
+use adjudicate::Adjudication;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use openings::Opening;
-use play::{Adjudication, GameRecord, MatchEngine, MoveLimit};
+use play::{GameRecord, MatchEngine, MoveLimit};
 use stats::{Sprt, Tally, Verdict};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -301,8 +304,8 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
                         "Game {n}/{total}: {} vs {}: {} ({}) | {} vs {}: +{} ={} -{}",
                         specs[job.white].name,
                         specs[job.black].name,
-                        record.result.as_str(),
-                        record.reason,
+                        record.end.result().as_str(),
+                        record.end.describe([&specs[job.white].name, &specs[job.black].name]),
                         specs[pairings[job.pairing].0].name,
                         specs[pairings[job.pairing].1].name,
                         t.wins,
@@ -353,16 +356,16 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
 /// engine had.
 fn account(s: &mut PairingStats, record: &GameRecord, first_is_white: bool) {
     let (first, second) = if first_is_white { (0, 1) } else { (1, 0) };
-    match (record.result, first_is_white) {
+    match (record.end.result(), first_is_white) {
         (GameResult::Draw, _) => s.tally.draws += 1,
         (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => s.tally.wins += 1,
         _ => s.tally.losses += 1,
     }
     for (to, from) in [(0, first), (1, second)] {
-        s.forfeits[to] += record.time_forfeits[from];
-        s.illegal[to] += record.illegal_moves[from];
-        s.crashes[to] += record.crashes[from];
-        s.oversteps[to] += record.oversteps[from];
+        s.forfeits[to] += record.incidents.time_forfeits[from];
+        s.illegal[to] += record.incidents.illegal_moves[from];
+        s.crashes[to] += record.incidents.crashes[from];
+        s.oversteps[to] += record.incidents.oversteps[from];
     }
 }
 

@@ -1,11 +1,13 @@
 //! One game between two UCI engines, refereed by `tempo_core::Game` with a real clock
 //! measured here (the runner, not the engines, keeps time).
 
+use super::adjudicate::{Adjudication, Adjudicator};
+use super::ending::GameEnd;
 use super::openings::Opening;
 use std::time::{Duration, Instant};
-use tempo_core::{clock::TimeControl, CastlingMode, Color, Game, GameResult, Outcome, Termination};
+use tempo_core::{clock::TimeControl, CastlingMode, Color, Game, Score, Termination};
 use tempo_engine::Limits;
-use tempo_notation::{format_clock, parse_uci_move, termination_comment, termination_tag, PgnGame, PgnTermination};
+use tempo_notation::{format_clock, parse_uci_move, termination_comment, PgnGame, PgnTermination};
 use tempo_uci::{go_params, ClientError, EngineSpec, StartError, UciClient};
 
 /// One engine of a match: the name its games and the report show, and how to start it.
@@ -28,33 +30,17 @@ pub enum MoveLimit {
     MoveTime(Duration),
 }
 
-/// Game-ending rules the runner applies beyond the Laws of Chess.
-#[derive(Clone, Copy, Debug)]
-pub struct Adjudication {
-    /// Resign when both engines agree a side is this many centipawns down...
-    pub resign_score: Option<i32>,
-    /// ...for this many consecutive moves each.
-    pub resign_moves: u32,
-    /// Draw when both scores stay within this many centipawns of zero...
-    pub draw_score: Option<i32>,
-    /// ...for this many consecutive moves each...
-    pub draw_moves: u32,
-    /// ...after this full-move number.
-    pub draw_after: u32,
-    /// Draw after this many full moves in any case.
-    pub max_moves: Option<u32>,
-    /// Time an engine may overstep its clock without forfeiting (the overstep is counted).
-    pub time_margin: Duration,
-    /// How long to wait for a move without a clock, and for start-up.
-    pub hang_timeout: Duration,
-}
-
 /// How a game ended, with the incidents the match report counts.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
-    pub result: GameResult,
-    pub reason: String,
+    pub end: GameEnd,
     pub pgn: PgnGame,
+    pub incidents: Incidents,
+}
+
+/// The incidents of one game the match report counts.
+#[derive(Clone, Debug, Default)]
+pub struct Incidents {
     /// Per colour (White, Black): lost on time, illegal move, crash or hang, clock oversteps
     /// within the margin.
     pub time_forfeits: [u32; 2],
@@ -63,10 +49,12 @@ pub struct GameRecord {
     pub oversteps: [u32; 2],
 }
 
-/// A failure of one engine that decides the game against it.
-enum Fault {
-    Crash(String),
-    Illegal(String),
+/// An engine's answer to `go`.
+struct Reply {
+    best: Result<String, ClientError>,
+    elapsed: Duration,
+    /// The last main-line score it gave, from its own point of view.
+    score: Option<Score>,
 }
 
 fn start_engine(engine: &MatchEngine, chess960: bool, timeout: Duration) -> Result<UciClient, StartError> {
@@ -75,6 +63,32 @@ fn start_engine(engine: &MatchEngine, chess960: bool, timeout: Duration) -> Resu
         spec.options.push(("UCI_Chess960".to_owned(), "true".to_owned()));
     }
     UciClient::start(&spec, timeout)
+}
+
+/// Starts both engines (both are tried, so that each failure is counted); the first failure
+/// ends the game before it begins.
+fn start_engines(
+    engines: [&MatchEngine; 2],
+    chess960: bool,
+    timeout: Duration,
+    incidents: &mut Incidents,
+) -> Result<[UciClient; 2], GameEnd> {
+    match engines.map(|engine| start_engine(engine, chess960, timeout)) {
+        [Ok(white), Ok(black)] => Ok([white, black]),
+        started => {
+            let mut failure = None;
+            for (side, result) in [Color::White, Color::Black].into_iter().zip(started) {
+                match result {
+                    Ok(client) => client.quit(),
+                    Err(e) => {
+                        incidents.crashes[side.index()] += 1;
+                        failure.get_or_insert(GameEnd::FailedToStart { side, error: e.to_string() });
+                    }
+                }
+            }
+            Err(failure.expect("an engine failed to start"))
+        }
+    }
 }
 
 /// Plays one game: `engines[0]` has White.
@@ -90,15 +104,6 @@ pub fn play_game(
         MoveLimit::Clock(control) => Game::with_time_control(opening.start, control.clone()),
         _ => Game::new(opening.start),
     };
-    let mut record = GameRecord {
-        result: GameResult::Draw,
-        reason: String::new(),
-        pgn: PgnGame::default(),
-        time_forfeits: [0; 2],
-        illegal_moves: [0; 2],
-        crashes: [0; 2],
-        oversteps: [0; 2],
-    };
     // The opening moves are part of the game but not of anyone's clock.
     let mut clocks_after: Vec<Option<Duration>> = Vec::new();
     for &m in &opening.moves {
@@ -106,187 +111,158 @@ pub fn play_game(
         clocks_after.push(None);
     }
 
-    let mut clients: [Option<UciClient>; 2] = [None, None];
-    let mut outcome: Option<(GameResult, String, PgnTermination)> = None;
-    for (i, spec) in engines.iter().enumerate() {
-        match start_engine(spec, chess960, rules.hang_timeout) {
-            Ok(client) => clients[i] = Some(client),
-            Err(e) => {
-                record.crashes[i] += 1;
-                let loser = if i == 0 { Color::White } else { Color::Black };
-                outcome.get_or_insert((
-                    GameResult::win_for(!loser),
-                    format!("{} failed to start: {e}", spec.name),
-                    PgnTermination::Abandoned,
-                ));
+    let mut incidents = Incidents::default();
+    let end = match start_engines(engines, chess960, rules.hang_timeout, &mut incidents) {
+        Ok(mut clients) => {
+            let end = play_moves(&mut game, &mut clients, limit, rules, &mut incidents, &mut clocks_after);
+            for client in clients {
+                client.quit();
             }
+            end
         }
-    }
+        Err(end) => end,
+    };
+    let pgn = pgn_of(&game, engines, limit, &end, &clocks_after, round);
+    GameRecord { end, pgn, incidents }
+}
 
-    // Consecutive moves each side's own score supported resigning / a draw.
-    let mut losing_streak = [0u32; 2];
-    let mut winning_streak = [0u32; 2];
-    let mut draw_streak = [0u32; 2];
-    while outcome.is_none() {
-        if let Some(o) = game.outcome() {
-            outcome = Some((o.result, o.termination.as_str().replace('_', " "), termination_tag(o.termination)));
-            break;
+/// Plays the game on until it ends; `clocks_after` gets each move's clock reading.
+fn play_moves(
+    game: &mut Game,
+    clients: &mut [UciClient; 2],
+    limit: &MoveLimit,
+    rules: &Adjudication,
+    incidents: &mut Incidents,
+    clocks_after: &mut Vec<Option<Duration>>,
+) -> GameEnd {
+    let mut adjudicator = Adjudicator::new(*rules);
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return GameEnd::Rules(outcome);
         }
-        if let Some(claim) = game.claimable_now().first() {
+        if let Some(&claim) = game.claimable_now().first() {
             // The runner claims every draw the rules allow, as tournament managers do.
-            let o = game.claim_draw().expect("a claimable draw can be claimed");
-            outcome = Some((o.result, claim.as_str().replace('_', " "), PgnTermination::Normal));
-            break;
+            game.claim_draw().expect("a claimable draw can be claimed");
+            return GameEnd::Claimed(claim);
         }
-        if let Some(max) = rules.max_moves {
-            if game.position().fullmove_number() > max {
-                outcome = Some((GameResult::Draw, format!("adjudication: {max} moves"), PgnTermination::Adjudication));
-                break;
-            }
+        let fullmove = game.position().fullmove_number();
+        if let Some(end) = adjudicator.move_limit(fullmove) {
+            return end;
         }
-        let pos = *game.position();
-        let side = pos.turn();
-        let idx = side.index();
-        let client = clients[idx].as_mut().expect("both engines started");
-        let (limits, timeout) = match (limit, game.clock()) {
-            (MoveLimit::Clock(_), Some(clock)) => {
-                (Limits::from_clock(clock), clock.remaining(side) + rules.time_margin + Duration::from_millis(50))
-            }
-            (MoveLimit::Nodes(n), _) => (Limits::nodes(*n), rules.hang_timeout),
-            (MoveLimit::Depth(d), _) => (Limits::depth(*d), rules.hang_timeout),
-            (MoveLimit::MoveTime(t), _) => (Limits::movetime(*t), *t + rules.hang_timeout),
-            (MoveLimit::Clock(_), None) => unreachable!("a clocked game has a clock"),
-        };
-        let go = go_params(&pos, &limits);
-        let mut last_score = None;
-        let started = Instant::now();
-        let reply = client.set_game(&game).and_then(|()| {
-            client.go(&go, timeout, |info| {
-                if info.multipv.unwrap_or(1) == 1 && !info.lowerbound && !info.upperbound {
-                    if let Some(score) = info.score {
-                        last_score = Some(score.centipawns());
-                    }
-                }
-            })
-        });
-        let elapsed = started.elapsed();
-        let fault = match reply {
-            Ok((best, _)) => match parse_uci_move(&pos, &best) {
-                Ok(m) if !m.is_null() => {
-                    let charged = match game.clock() {
-                        Some(clock)
-                            if elapsed > clock.remaining(side)
-                                && elapsed <= clock.remaining(side) + rules.time_margin =>
-                        {
-                            record.oversteps[idx] += 1;
-                            clock.remaining(side)
-                        }
-                        _ => elapsed,
-                    };
-                    match game.play_timed(m, charged) {
-                        Ok(Some(o))
-                            if o.termination == Termination::TimeForfeit
-                                || o.termination == Termination::TimeoutVsInsufficientMaterial =>
-                        {
-                            if o.termination == Termination::TimeForfeit {
-                                record.time_forfeits[idx] += 1;
-                            }
-                            outcome = Some((o.result, flag_text(&engines[idx].name, o), PgnTermination::TimeForfeit));
-                            None
-                        }
-                        Ok(_) => {
-                            clocks_after.push(game.clock().map(|c| c.remaining(side)));
-                            None
-                        }
-                        Err(e) => Some(Fault::Illegal(format!("{best} ({e})"))),
-                    }
-                }
-                _ => Some(Fault::Illegal(best)),
-            },
-            Err(ClientError::Timeout { .. }) if game.clock().is_some() => {
-                record.time_forfeits[idx] += 1;
-                let o: Outcome = game.flag(side).expect("the game is still open");
-                outcome = Some((o.result, flag_text(&engines[idx].name, o), PgnTermination::TimeForfeit));
-                None
-            }
-            Err(e) => Some(Fault::Crash(e.to_string())),
-        };
-        if let Some(fault) = fault {
-            let (text, tag) = match fault {
-                Fault::Illegal(m) => {
-                    record.illegal_moves[idx] += 1;
-                    (format!("{} played an illegal move: {m}", engines[idx].name), PgnTermination::RulesInfraction)
-                }
-                Fault::Crash(e) => {
-                    record.crashes[idx] += 1;
-                    (format!("{} crashed or hung: {e}", engines[idx].name), PgnTermination::Abandoned)
-                }
-            };
-            outcome = Some((GameResult::win_for(!side), text, tag));
-            break;
+        let side = game.position().turn();
+        let reply = ask(&mut clients[side.index()], game, limit, rules);
+        let score = reply.score;
+        if let Some(end) = play_reply(game, reply, rules, incidents, clocks_after) {
+            return end;
         }
-
-        // Adjudication by the engines' own evaluations (each from its side's view).
-        if let Some(score) = last_score {
-            losing_streak[idx] = match rules.resign_score {
-                Some(limit) if score <= -limit => losing_streak[idx] + 1,
-                _ => 0,
-            };
-            winning_streak[idx] = match rules.resign_score {
-                Some(limit) if score >= limit => winning_streak[idx] + 1,
-                _ => 0,
-            };
-            draw_streak[idx] = match rules.draw_score {
-                Some(limit) if score.abs() <= limit && pos.fullmove_number() >= rules.draw_after => {
-                    draw_streak[idx] + 1
-                }
-                _ => 0,
-            };
-        } else {
-            losing_streak[idx] = 0;
-            winning_streak[idx] = 0;
-            draw_streak[idx] = 0;
-        }
-        if game.outcome().is_none() && outcome.is_none() {
-            let other = 1 - idx;
-            // Both engines must agree: the mover sees itself lost, its opponent sees itself won.
-            if rules.resign_score.is_some()
-                && losing_streak[idx] >= rules.resign_moves
-                && winning_streak[other] >= rules.resign_moves
-            {
-                outcome = Some((
-                    GameResult::win_for(!side),
-                    format!("adjudication: {} resigns", engines[idx].name),
-                    PgnTermination::Adjudication,
-                ));
-            } else if rules.draw_score.is_some()
-                && draw_streak[idx] >= rules.draw_moves
-                && draw_streak[other] >= rules.draw_moves
-            {
-                outcome = Some((GameResult::Draw, "adjudication: draw".to_owned(), PgnTermination::Adjudication));
+        // A move that ended the game by the rules is reported as such at the top of the loop.
+        if game.outcome().is_none() {
+            if let Some(end) = adjudicator.observe(side, score, fullmove) {
+                return end;
             }
         }
     }
+}
 
-    for client in clients.into_iter().flatten() {
-        client.quit();
+/// Asks the engine to move in `game`, with the time it may take.
+fn ask(client: &mut UciClient, game: &Game, limit: &MoveLimit, rules: &Adjudication) -> Reply {
+    let pos = game.position();
+    let side = pos.turn();
+    let (limits, timeout) = match (limit, game.clock()) {
+        (MoveLimit::Clock(_), Some(clock)) => {
+            (Limits::from_clock(clock), clock.remaining(side) + rules.time_margin + Duration::from_millis(50))
+        }
+        (MoveLimit::Nodes(n), _) => (Limits::nodes(*n), rules.hang_timeout),
+        (MoveLimit::Depth(d), _) => (Limits::depth(*d), rules.hang_timeout),
+        (MoveLimit::MoveTime(t), _) => (Limits::movetime(*t), *t + rules.hang_timeout),
+        (MoveLimit::Clock(_), None) => unreachable!("a clocked game has a clock"),
+    };
+    let go = go_params(pos, &limits);
+    let mut score = None;
+    let started = Instant::now();
+    let best = client.set_game(game).and_then(|()| {
+        client.go(&go, timeout, |info| {
+            if info.multipv.unwrap_or(1) == 1 && !info.lowerbound && !info.upperbound {
+                if let Some(s) = info.score {
+                    score = Some(s);
+                }
+            }
+        })
+    });
+    Reply { best: best.map(|(best, _)| best), elapsed: started.elapsed(), score }
+}
+
+/// Plays the side to move's reply, charging its clock; the ending if the reply lost the game
+/// (no answer in time, a crash, an illegal move, a flag fall).
+fn play_reply(
+    game: &mut Game,
+    reply: Reply,
+    rules: &Adjudication,
+    incidents: &mut Incidents,
+    clocks_after: &mut Vec<Option<Duration>>,
+) -> Option<GameEnd> {
+    let pos = *game.position();
+    let side = pos.turn();
+    let idx = side.index();
+    let best = match reply.best {
+        Ok(best) => best,
+        Err(ClientError::Timeout { .. }) if game.clock().is_some() => {
+            incidents.time_forfeits[idx] += 1;
+            let outcome = game.flag(side).expect("the game is still open");
+            return Some(GameEnd::flag_fall(side, outcome));
+        }
+        Err(e) => {
+            incidents.crashes[idx] += 1;
+            return Some(GameEnd::Crash { side, error: e.to_string() });
+        }
+    };
+    let played = match parse_uci_move(&pos, &best) {
+        Ok(m) if !m.is_null() => {
+            let charged = match game.clock() {
+                Some(clock)
+                    if reply.elapsed > clock.remaining(side)
+                        && reply.elapsed <= clock.remaining(side) + rules.time_margin =>
+                {
+                    incidents.oversteps[idx] += 1;
+                    clock.remaining(side)
+                }
+                _ => reply.elapsed,
+            };
+            game.play_timed(m, charged).map_err(|e| format!("{best} ({e})"))
+        }
+        _ => Err(best),
+    };
+    match played {
+        Ok(Some(outcome))
+            if outcome.termination == Termination::TimeForfeit
+                || outcome.termination == Termination::TimeoutVsInsufficientMaterial =>
+        {
+            if outcome.termination == Termination::TimeForfeit {
+                incidents.time_forfeits[idx] += 1;
+            }
+            Some(GameEnd::flag_fall(side, outcome))
+        }
+        Ok(_) => {
+            clocks_after.push(game.clock().map(|c| c.remaining(side)));
+            None
+        }
+        Err(text) => {
+            incidents.illegal_moves[idx] += 1;
+            Some(GameEnd::IllegalMove { side, text })
+        }
     }
-    let (result, reason, tag) = outcome.expect("the loop ends with an outcome");
-    record.result = result;
-    record.reason = reason;
-    record.pgn = pgn_of(&game, engines, limit, result, (&record.reason, tag), &clocks_after, round);
-    record
 }
 
 fn pgn_of(
     game: &Game,
     engines: [&MatchEngine; 2],
     limit: &MoveLimit,
-    result: GameResult,
-    (reason, termination): (&str, PgnTermination),
+    end: &GameEnd,
     clocks: &[Option<Duration>],
     round: &str,
 ) -> PgnGame {
+    let result = end.result();
+    let termination = end.pgn_termination();
     let mut pgn = PgnGame::from_game(game);
     pgn.set_tag("Event", "tempo-tools match".to_owned());
     pgn.set_tag("Site", "?".to_owned());
@@ -318,20 +294,11 @@ fn pgn_of(
     // fifty-move rule (claimed)"), the runner's own for everything it decided.
     let words = match game.outcome() {
         Some(o) if termination == PgnTermination::Normal => termination_comment(game, o),
-        _ => reason.to_owned(),
+        _ => end.describe([&engines[0].name, &engines[1].name]),
     };
     match pgn.moves.last_mut() {
         Some(last) => last.comments.push(words),
         None => pgn.comments.push(words),
     }
     pgn
-}
-
-/// How a flag fall ended the game, in words.
-fn flag_text(name: &str, outcome: Outcome) -> String {
-    if outcome.result == GameResult::Draw {
-        format!("{name} ran out of time, but the opponent cannot checkmate: draw")
-    } else {
-        format!("{name} lost on time")
-    }
 }
