@@ -1,33 +1,32 @@
 //! The game loop: players take turns, the clock runs for the side to move, commands are
-//! answered, every ending is announced, and the game is saved.
+//! answered, every ending is announced, and the game is saved. `setup` builds the session
+//! from the command line.
 
 mod commands;
 mod keyboard;
+mod setup;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tempo_core::{clock::TimeControl, game::GameError, Color, Game, Move, Outcome, Position};
 use tempo_notation::{san, san_line};
 
 use crate::args::PlayArgs;
 use crate::board_view::{BoardStyle, Highlights};
-use crate::clock_view::{describe_tc, parse_movetime, parse_tc, shown_time};
+use crate::clock_view::shown_time;
 use crate::describe::{claim_rule, claims_with_move, describe_outcome, either, format_line};
 use crate::input::{self, Input};
 use crate::players::{EnginePlayer, Line, PlayerSpec, Thought};
 use crate::save::{self, Record};
-use crate::screen::{capabilities, compose, print_flush, wrap, PlayerView, Terminal, View, FULL_WIDTH};
-use crate::start::{chess960_position, parse_fen_arg, random_below};
+use crate::screen::{compose, print_flush, wrap, PlayerView, Terminal, View};
 use keyboard::{Keyboard, Timer};
 use tempo_engine::Limits;
 
 /// How often the clocks on screen are refreshed (and a flag fall noticed).
 const TICK: Duration = Duration::from_millis(100);
-/// Smallest terminal for the full screen; below it the game scrolls like a transcript.
-const MIN_HEIGHT: usize = 20;
 
 /// What the game loop should do next.
 enum Flow {
@@ -88,159 +87,18 @@ pub struct Snapshot {
     pub unfinished: Option<String>,
 }
 
-fn player_name(spec: &PlayerSpec, engine: Option<&EnginePlayer>, color: Color, humans: usize) -> String {
-    match spec {
-        PlayerSpec::Human if humans == 2 => format!("Player {}", color.fold(1, 2)),
-        PlayerSpec::Human => "You".to_owned(),
-        _ => engine.map_or_else(|| "Engine".to_owned(), |e| e.name.clone()),
-    }
-}
-
 /// Plays one game as `args` say. Returns the process exit code.
 pub fn run(args: &PlayArgs) -> Result<i32> {
-    let white = PlayerSpec::parse(&args.white, args.level).context("--white")?;
-    let black = PlayerSpec::parse(&args.black, args.level).context("--black")?;
-    let control = match (&args.tc, args.movetime) {
-        (Some(tc), _) => Some(parse_tc(tc)?),
-        (None, Some(secs)) => Some(parse_movetime(secs)?),
-        (None, None) => None,
+    let Some(mut session) = setup::session_from_args(args)? else {
+        return Ok(0);
     };
-    if !args.think.is_finite() || args.think <= 0.0 || args.think > 86_400.0 {
-        bail!("--think must be a positive number of seconds");
-    }
-
-    let (date, time, stamp) = save::now_stamp();
-    let mut record = Record { date, time, ..Record::default() };
-    let mut resumed_names = (None, None);
-    let game = if let Some(path) = &args.pgn {
-        let loaded = save::load(path, control.clone())?;
-        if let Some(result) = loaded.result {
-            print_flush(&format!("{}\n", crate::show::describe_loaded(&loaded.game, result)));
-            bail!("the game in {} is already over ({result}); nothing to continue", path.display());
-        }
-        if let Some(outcome) = loaded.game.outcome() {
-            print_flush(&format!(
-                "The game in {} is over: {}\n",
-                path.display(),
-                describe_outcome(&loaded.game, outcome)
-            ));
-            return Ok(0);
-        }
-        resumed_names = (loaded.white, loaded.black);
-        loaded.game
-    } else {
-        let start = if let Some(fen) = &args.fen {
-            parse_fen_arg(fen).context("--fen")?
-        } else if let Some(n) = &args.chess960 {
-            let number = if n == "random" {
-                random_below(960)
-            } else {
-                n.parse().ok().with_context(|| format!("--chess960 takes a number from 0 to 959, not {n:?}"))?
-            };
-            chess960_position(number)?
-        } else {
-            Position::startpos()
-        };
-        match control.clone() {
-            Some(tc) => Game::with_time_control(start, tc),
-            None => Game::new(start),
-        }
-    };
-    let chess960 = game.initial_position().castling_mode() == tempo_core::CastlingMode::Chess960;
-
-    let specs = [white, black];
-    let humans = specs.iter().filter(|s| **s == PlayerSpec::Human).count();
-    let mut sides = Vec::with_capacity(2);
-    for (i, spec) in specs.into_iter().enumerate() {
-        let color = if i == 0 { Color::White } else { Color::Black };
-        let engine = match &spec {
-            PlayerSpec::Human => None,
-            PlayerSpec::Builtin(level) => Some(EnginePlayer::builtin(*level, chess960)?),
-            PlayerSpec::Uci(cmd) => Some(EnginePlayer::uci(cmd, chess960).with_context(|| format!("--{color}"))?),
-        };
-        let mut name = player_name(&spec, engine.as_ref(), color, humans);
-        // A resumed game keeps the names of the humans who started it.
-        let previous = if i == 0 { &resumed_names.0 } else { &resumed_names.1 };
-        if let (PlayerSpec::Human, Some(prev)) = (&spec, previous) {
-            if !prev.is_empty() && prev != "?" {
-                name.clone_from(prev);
-            }
-        }
-        sides.push(Side { spec, engine, view: PlayerView { name, time: None } });
-    }
-    let black_side = sides.pop().context("two sides")?;
-    let white_side = sides.pop().context("two sides")?;
-    record.white = white_side.view.name.clone();
-    record.black = black_side.view.name.clone();
-
-    let caps = capabilities();
-    let colour = caps.colour && !args.no_color;
-    let size = terminal_size::terminal_size().map(|(w, h)| (w.0 as usize, h.0 as usize));
-    let mut notes = Vec::new();
-    let terminal = match (caps.screen, size) {
-        (true, Some((w, h))) if w >= FULL_WIDTH && h >= MIN_HEIGHT => Some(Terminal::new(w, h, colour)),
-        (true, Some((w, h))) => {
-            notes.push(format!(
-                "This terminal is {w}x{h}; the full board view needs {FULL_WIDTH}x{MIN_HEIGHT}, so the game scrolls instead."
-            ));
-            None
-        }
-        _ => None,
-    };
-    let style = BoardStyle { unicode: !args.ascii && caps.unicode, colour };
-    // The human's side at the bottom; Black's side when Black is the only human.
-    let flipped = (white_side.spec != PlayerSpec::Human && black_side.spec == PlayerSpec::Human) ^ args.flip;
-    let tc_text = game.clock().map_or_else(|| "no clock".to_owned(), |c| describe_tc(c.control()));
-    let title = format!("Tempo  {} (White) v {} (Black)  {tc_text}", white_side.view.name, black_side.view.name);
-    let save_path = args.save.clone().or_else(|| args.pgn.clone()).unwrap_or_else(|| save::default_path(&stamp));
-
-    let snapshot = Arc::new(Mutex::new(Snapshot { path: save_path.clone(), unfinished: None }));
-    install_ctrl_c(Arc::clone(&snapshot), style.colour);
-
-    let mut session = Session {
-        game,
-        sides: [white_side, black_side],
-        record,
-        save_path,
-        title,
-        style,
-        flipped,
-        terminal,
-        transcript_width: size.map_or(FULL_WIDTH, |(w, _)| w.clamp(1, FULL_WIDTH)),
-        messages: notes,
-        keyboard: Keyboard::spawn(),
-        timer: Timer { fake: args.fake_move_time.map(Duration::from_millis), last: Instant::now() },
-        think: Duration::from_secs_f64(args.think),
-        depth: args.depth,
-        chess960,
-        analyst: None,
-        snapshot,
-        saved_pgn: None,
-        dirty: false,
-    };
-    if session.sides.iter().any(Side::is_human) {
-        session.messages.push("Type your move (e4, Nf3, O-O...) or help for the commands.".to_owned());
-    }
-    session.update_snapshot();
+    install_ctrl_c(Arc::clone(&session.snapshot), session.style.colour);
     let code = session.play();
     if code.is_err() {
         // Whatever went wrong (main reports it), the moves played so far are not lost.
-        if session.game.outcome().is_none() && !session.game.moves().is_empty() {
-            let path = session.save_path.clone();
-            if session.save_to(&path).is_ok() {
-                eprintln!(
-                    "The unfinished game is saved in {}; continue it with: tempo --pgn {}",
-                    path.display(),
-                    path.display()
-                );
-            }
-        }
+        session.save_unfinished();
     }
-    for side in session.sides {
-        if let Some(engine) = side.engine {
-            engine.close();
-        }
-    }
+    session.close_engines();
     code
 }
 
@@ -284,6 +142,28 @@ impl Session {
     fn update_snapshot(&self) {
         let unfinished = (self.game.outcome().is_none() && !self.game.moves().is_empty()).then(|| self.pgn());
         self.snapshot.lock().unwrap_or_else(PoisonError::into_inner).unfinished = unfinished;
+    }
+
+    /// Saves an unfinished game with moves in it, and says where.
+    fn save_unfinished(&mut self) {
+        if self.game.outcome().is_none() && !self.game.moves().is_empty() {
+            let path = self.save_path.clone();
+            if self.save_to(&path).is_ok() {
+                eprintln!(
+                    "The unfinished game is saved in {}; continue it with: tempo --pgn {}",
+                    path.display(),
+                    path.display()
+                );
+            }
+        }
+    }
+
+    fn close_engines(self) {
+        for side in self.sides {
+            if let Some(engine) = side.engine {
+                engine.close();
+            }
+        }
     }
 
     fn save_to(&mut self, path: &PathBuf) -> Result<()> {

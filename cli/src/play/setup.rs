@@ -1,0 +1,166 @@
+//! A play session built from the command line: the players and their engines, the time
+//! control, the start position or the saved game to continue, the names, and the screen.
+
+use anyhow::{bail, Context, Result};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tempo_core::{clock::TimeControl, CastlingMode, Color, Game, Position};
+
+use super::keyboard::{Keyboard, Timer};
+use super::{Session, Side, Snapshot};
+use crate::args::PlayArgs;
+use crate::board_view::BoardStyle;
+use crate::clock_view::{describe_tc, parse_movetime, parse_tc};
+use crate::describe::describe_outcome;
+use crate::players::{EnginePlayer, PlayerSpec};
+use crate::save::{self, Record};
+use crate::screen::{capabilities, print_flush, PlayerView, Terminal, FULL_WIDTH};
+use crate::start::{chess960_position, parse_fen_arg, random_below};
+
+/// Smallest terminal for the full screen; below it the game scrolls like a transcript.
+const MIN_HEIGHT: usize = 20;
+
+/// The session `args` ask for, its engines started; `None` when the saved game to continue
+/// is already over by the rules (which has been said: there is nothing to play).
+pub(super) fn session_from_args(args: &PlayArgs) -> Result<Option<Session>> {
+    let white = PlayerSpec::parse(&args.white, args.level).context("--white")?;
+    let black = PlayerSpec::parse(&args.black, args.level).context("--black")?;
+    let control = match (&args.tc, args.movetime) {
+        (Some(tc), _) => Some(parse_tc(tc)?),
+        (None, Some(secs)) => Some(parse_movetime(secs)?),
+        (None, None) => None,
+    };
+    if !args.think.is_finite() || args.think <= 0.0 || args.think > 86_400.0 {
+        bail!("--think must be a positive number of seconds");
+    }
+
+    let (date, time, stamp) = save::now_stamp();
+    let Some((game, [white_name, black_name])) = game_from_args(args, control)? else {
+        return Ok(None);
+    };
+    let chess960 = game.initial_position().castling_mode() == CastlingMode::Chess960;
+    let humans = [&white, &black].into_iter().filter(|s| **s == PlayerSpec::Human).count();
+    let white_side = side(white, Color::White, humans, chess960, white_name)?;
+    let black_side = side(black, Color::Black, humans, chess960, black_name)?;
+    let record = Record { white: white_side.view.name.clone(), black: black_side.view.name.clone(), date, time };
+
+    let caps = capabilities();
+    let colour = caps.colour && !args.no_color;
+    let (terminal, transcript_width, mut messages) = screen(caps.screen, colour);
+    let style = BoardStyle { unicode: !args.ascii && caps.unicode, colour };
+    // The human's side at the bottom; Black's side when Black is the only human.
+    let flipped = (white_side.spec != PlayerSpec::Human && black_side.spec == PlayerSpec::Human) ^ args.flip;
+    let tc_text = game.clock().map_or_else(|| "no clock".to_owned(), |c| describe_tc(c.control()));
+    let title = format!("Tempo  {} (White) v {} (Black)  {tc_text}", white_side.view.name, black_side.view.name);
+    let save_path = args.save.clone().or_else(|| args.pgn.clone()).unwrap_or_else(|| save::default_path(&stamp));
+    if white_side.is_human() || black_side.is_human() {
+        messages.push("Type your move (e4, Nf3, O-O...) or help for the commands.".to_owned());
+    }
+
+    let session = Session {
+        game,
+        sides: [white_side, black_side],
+        record,
+        snapshot: Arc::new(Mutex::new(Snapshot { path: save_path.clone(), unfinished: None })),
+        save_path,
+        title,
+        style,
+        flipped,
+        terminal,
+        transcript_width,
+        messages,
+        keyboard: Keyboard::spawn(),
+        timer: Timer { fake: args.fake_move_time.map(Duration::from_millis), last: Instant::now() },
+        think: Duration::from_secs_f64(args.think),
+        depth: args.depth,
+        chess960,
+        analyst: None,
+        saved_pgn: None,
+        dirty: false,
+    };
+    session.update_snapshot();
+    Ok(Some(session))
+}
+
+/// The game to play, with the players' names a saved game recorded: the saved game `--pgn`
+/// names, or a new one from `--fen`, `--chess960` or the start position. `None` when the
+/// saved game is over by the rules.
+fn game_from_args(args: &PlayArgs, control: Option<TimeControl>) -> Result<Option<(Game, [Option<String>; 2])>> {
+    if let Some(path) = &args.pgn {
+        let loaded = save::load(path, control)?;
+        if let Some(result) = loaded.result {
+            print_flush(&format!("{}\n", crate::show::describe_loaded(&loaded.game, result)));
+            bail!("the game in {} is already over ({result}); nothing to continue", path.display());
+        }
+        if let Some(outcome) = loaded.game.outcome() {
+            print_flush(&format!(
+                "The game in {} is over: {}\n",
+                path.display(),
+                describe_outcome(&loaded.game, outcome)
+            ));
+            return Ok(None);
+        }
+        return Ok(Some((loaded.game, [loaded.white, loaded.black])));
+    }
+    let start = if let Some(fen) = &args.fen {
+        parse_fen_arg(fen).context("--fen")?
+    } else if let Some(n) = &args.chess960 {
+        let number = if n == "random" {
+            random_below(960)
+        } else {
+            n.parse().ok().with_context(|| format!("--chess960 takes a number from 0 to 959, not {n:?}"))?
+        };
+        chess960_position(number)?
+    } else {
+        Position::startpos()
+    };
+    let game = match control {
+        Some(tc) => Game::with_time_control(start, tc),
+        None => Game::new(start),
+    };
+    Ok(Some((game, [None, None])))
+}
+
+/// One side of the board, its engine started; `previous` is the name a resumed game gave it.
+fn side(spec: PlayerSpec, color: Color, humans: usize, chess960: bool, previous: Option<String>) -> Result<Side> {
+    let engine = match &spec {
+        PlayerSpec::Human => None,
+        PlayerSpec::Builtin(level) => Some(EnginePlayer::builtin(*level, chess960)?),
+        PlayerSpec::Uci(cmd) => Some(EnginePlayer::uci(cmd, chess960).with_context(|| format!("--{color}"))?),
+    };
+    let name = match (&spec, previous) {
+        // A resumed game keeps the names of the humans who started it.
+        (PlayerSpec::Human, Some(previous)) if !previous.is_empty() && previous != "?" => previous,
+        _ => player_name(&spec, engine.as_ref(), color, humans),
+    };
+    Ok(Side { spec, engine, view: PlayerView { name, time: None } })
+}
+
+fn player_name(spec: &PlayerSpec, engine: Option<&EnginePlayer>, color: Color, humans: usize) -> String {
+    match spec {
+        PlayerSpec::Human if humans == 2 => format!("Player {}", color.fold(1, 2)),
+        PlayerSpec::Human => "You".to_owned(),
+        _ => engine.map_or_else(|| "Engine".to_owned(), |e| e.name.clone()),
+    }
+}
+
+/// The full-screen view if this is a terminal big enough for it, the width of the scrolling
+/// transcript otherwise (that of a small terminal, which then gets the narrow layout), and a
+/// note for a terminal too small.
+fn screen(is_terminal: bool, colour: bool) -> (Option<Terminal>, usize, Vec<String>) {
+    let size = terminal_size::terminal_size().map(|(w, h)| (w.0 as usize, h.0 as usize));
+    let transcript_width = size.map_or(FULL_WIDTH, |(w, _)| w.clamp(1, FULL_WIDTH));
+    match (is_terminal, size) {
+        (true, Some((w, h))) if w >= FULL_WIDTH && h >= MIN_HEIGHT => {
+            (Some(Terminal::new(w, h, colour)), transcript_width, Vec::new())
+        }
+        (true, Some((w, h))) => (
+            None,
+            transcript_width,
+            vec![format!(
+                "This terminal is {w}x{h}; the full board view needs {FULL_WIDTH}x{MIN_HEIGHT}, so the game scrolls instead."
+            )],
+        ),
+        _ => (None, transcript_width, Vec::new()),
+    }
+}
