@@ -36,6 +36,7 @@ impl GameEnd {
         GameEnd::Flagged { side, opponent_can_mate: outcome.termination == Termination::TimeForfeit }
     }
 
+    /// The score it gives.
     pub fn result(&self) -> GameResult {
         match self {
             GameEnd::Rules(outcome) => outcome.result,
@@ -63,7 +64,8 @@ impl GameEnd {
         }
     }
 
-    /// The reason in words, for the match report; `names` are White's and Black's engines.
+    /// The reason in words, for the match report and the PGN comment of an ending the runner
+    /// decided; `names` are White's and Black's engines.
     pub fn describe(&self, names: [&str; 2]) -> String {
         let name = |side: &Color| names[side.index()];
         match self {
