@@ -128,7 +128,7 @@ pub fn generation(g: &Generation) -> Result<()> {
     }
     println!(
         "\nGeneration {} is in {}. If it passed its SPRT: copy net.nnue to engine/nets/ under the name \
-         `train` printed, point engine/src/eval/nnue/embedded.rs at it, and add its entry (data, \
+         `train` printed, point `EMBEDDED` in engine/src/eval/nnue/mod.rs at it, and add its entry (data, \
          training summary, SPRT line) to engine/nets/README.md.",
         g.gen,
         net_dir.display()
