@@ -46,12 +46,13 @@ fn self_play_data_trains_a_network_file() {
     assert!(suggested.starts_with("tempo-") && suggested.ends_with(".nnue") && suggested.len() == 23, "{suggested}");
 
     let file = std::fs::read(&net).unwrap();
-    assert_eq!(file.len(), 40 + 2 * 768 * 16 + 2 * 16 + 4 * 16 + 4);
+    // Eight output buckets by default: B * (2H output weights and a bias).
+    assert_eq!(file.len(), 40 + 2 * 768 * 16 + 2 * 16 + 8 * (4 * 16 + 4));
     assert_eq!(&file[..8], b"TEMPONNU");
     let word = |at: usize| u32::from_le_bytes(file[at..at + 4].try_into().unwrap());
     assert_eq!(
         [word(8), word(12), word(16), word(20), word(24), word(28), word(32), word(36)],
-        [1, 768, 16, 1, 255, 64, 400, 0]
+        [2, 768, 16, 1, 255, 64, 400, 8]
     );
 
     let summary: serde_json::Value =
@@ -71,7 +72,7 @@ fn self_play_data_trains_a_network_file() {
     train(&lines, &dir.path().join("text.nnue"), &["--val", "0"]);
     assert!(dir.path().join("text.nnue").exists());
 
-    // CReLU trains but cannot be written in the v1 format.
+    // CReLU trains but cannot be written in the network format.
     let text = train(&games, &dir.path().join("crelu.nnue"), &["--activation", "crelu"]);
     assert!(text.contains("only checkpoints are written"), "{text}");
     assert!(!dir.path().join("crelu.nnue").exists());

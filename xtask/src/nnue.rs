@@ -51,8 +51,8 @@ impl Generation {
         }
         Ok(Generation {
             gen,
-            games: num(value("--games"), "--games", 20_000)?,
-            soft_nodes: num(value("--soft-nodes"), "--soft-nodes", 5_000)?,
+            games: num(value("--games"), "--games", 100_000)?,
+            soft_nodes: num(value("--soft-nodes"), "--soft-nodes", 1_000)?,
             seed: num(value("--seed"), "--seed", u64::from(gen))?,
             hidden: num(value("--hidden"), "--hidden", 128)?,
             epochs: num(value("--epochs"), "--epochs", 30)?,

@@ -1,18 +1,19 @@
 //! Float checkpoints: everything needed to continue a run exactly where it stopped.
 //!
-//! Layout (little-endian): magic `b"TEMPOCKP"`, `u32` version 1, `u32` H, `u32` activation
-//! code, `u32` epochs done, `u64` optimiser steps, `u32` best epoch, `f64` best loss, `u32`
+//! Layout (little-endian): magic `b"TEMPOCKP"`, `u32` version 2, `u32` H, `u32` output
+//! buckets B, `u32` activation code, `u32` epochs done, `u64` optimiser steps, `u32` best epoch, `f64` best loss, `u32`
 //! number of epoch records followed by that many `(f64 train loss, f64 validation loss or NaN,
 //! f64 positions/s, f64 learning rate)`; then four `f32` vectors of the parameter count:
-//! the current parameters, AdamW's two moments, and the best-validation parameters.
+//! the current parameters, AdamW's two moments, and the best-validation parameters. Version 1
+//! is the same without B (one bucket) and is still read.
 
-use super::model::{param_count, Activation, Network};
+use super::model::{Activation, Network, Shape};
 use super::optim::AdamW;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"TEMPOCKP";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// One epoch's figures.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -52,7 +53,8 @@ impl Checkpoint {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
-        for word in [VERSION, self.net.hidden() as u32, self.net.activation().code(), self.epoch] {
+        let shape = self.net.shape();
+        for word in [VERSION, shape.hidden as u32, shape.buckets as u32, self.net.activation().code(), self.epoch] {
             out.extend_from_slice(&word.to_le_bytes());
         }
         out.extend_from_slice(&self.opt.t.to_le_bytes());
@@ -79,12 +81,14 @@ impl Checkpoint {
             bail!("not a Tempo training checkpoint");
         }
         let version = reader.u32()?;
-        if version != VERSION {
-            bail!("checkpoint version {version}, expected {VERSION}");
+        if version != 1 && version != VERSION {
+            bail!("checkpoint version {version}, expected 1 or {VERSION}");
         }
         let hidden = reader.u32()? as usize;
-        if hidden == 0 || hidden % 8 != 0 || hidden > 1 << 16 {
-            bail!("hidden size {hidden}: not a positive multiple of 8 (or absurdly large)");
+        let buckets = if version == 1 { 1 } else { reader.u32()? as usize };
+        let shape = Shape { hidden, buckets };
+        if !shape.is_valid() || hidden > 1 << 16 {
+            bail!("hidden size {hidden} with {buckets} output buckets: H must be a positive multiple of 8 (and not absurdly large), B 1, 2, 4 or 8");
         }
         let activation = Activation::from_code(reader.u32()?).context("unknown activation")?;
         let epoch = reader.u32()?;
@@ -97,7 +101,7 @@ impl Checkpoint {
             let (train, val, speed, lr) = (reader.f64()?, reader.f64()?, reader.f64()?, reader.f64()?);
             history.push(EpochRecord { train, val: (!val.is_nan()).then_some(val), speed, lr });
         }
-        let n = param_count(hidden);
+        let n = shape.param_count();
         let mut vector = || -> Result<Vec<f32>> {
             let bytes = reader.take(4 * n)?;
             Ok(bytes.chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes"))).collect())
@@ -108,9 +112,9 @@ impl Checkpoint {
         }
         Ok(Checkpoint {
             epoch,
-            net: Network::from_params(hidden, activation, params),
+            net: Network::from_params(shape, activation, params),
             opt: AdamW { m, v, t },
-            best: Network::from_params(hidden, activation, best),
+            best: Network::from_params(shape, activation, best),
             best_epoch,
             best_loss,
             history,
@@ -164,14 +168,15 @@ mod tests {
 
     #[test]
     fn a_checkpoint_reads_back_as_written() {
-        let net = Network::random(8, Activation::Screlu, 1);
+        let shape = Shape { hidden: 8, buckets: 4 };
+        let net = Network::random(shape, Activation::Screlu, 1);
         let mut opt = AdamW::new(net.params().len());
         opt.m[3] = 0.5;
         opt.v[7] = 0.25;
         opt.t = 12;
         let checkpoint = Checkpoint {
             epoch: 3,
-            best: Network::random(8, Activation::Screlu, 2),
+            best: Network::random(shape, Activation::Screlu, 2),
             net,
             opt,
             best_epoch: 2,
@@ -185,5 +190,27 @@ mod tests {
         assert_eq!(Checkpoint::from_bytes(&bytes).unwrap(), checkpoint);
         assert!(Checkpoint::from_bytes(&bytes[..bytes.len() - 1]).is_err());
         assert!(Checkpoint::from_bytes(b"TEMPONNU").is_err());
+    }
+
+    #[test]
+    fn a_version_1_checkpoint_is_a_network_of_one_bucket() {
+        let shape = Shape { hidden: 8, buckets: 1 };
+        let net = Network::random(shape, Activation::Screlu, 3);
+        let checkpoint = Checkpoint {
+            epoch: 1,
+            best: net.clone(),
+            opt: AdamW::new(net.params().len()),
+            net,
+            best_epoch: 1,
+            best_loss: 0.5,
+            history: vec![EpochRecord { train: 0.6, val: Some(0.5), speed: 1e6, lr: 0.001 }],
+        };
+        // Version 1: the version word is 1 and the bucket word is absent.
+        let v2 = checkpoint.to_bytes();
+        let mut v1 = v2[..8].to_vec();
+        v1.extend_from_slice(&1u32.to_le_bytes());
+        v1.extend_from_slice(&v2[12..16]);
+        v1.extend_from_slice(&v2[20..]);
+        assert_eq!(Checkpoint::from_bytes(&v1).unwrap(), checkpoint);
     }
 }

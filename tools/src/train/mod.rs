@@ -1,12 +1,13 @@
 //! `tempo-tools train`: Tempo's CPU trainer for NNUE networks.
 //!
 //! # The network
-//! `(768 -> H) x 2 -> 1`, a "perspective" network: one accumulator of H neurons for the side
+//! `(768 -> H) x 2 -> B`, a "perspective" network: one accumulator of H neurons for the side
 //! to move and one for the other side, computed by the same first layer from each side's 768
 //! piece-square features ([`data`] gives the feature index), then SCReLU (`clamp(x, 0, 1)^2`)
-//! and one output neuron over both accumulators, side to move's first. The output times 400
-//! is the evaluation in centipawns from the side to move's view. [`model`] has the float
-//! network, [`quantise`] the integer network the engine runs and its file format (v1).
+//! and one output neuron over both accumulators, side to move's first, out of `B` output
+//! buckets (`--output-buckets`) chosen by the number of pieces on the board. The output
+//! times 400 is the evaluation in centipawns from the side to move's view. [`model`] has the
+//! float network, [`quantise`] the integer network the engine runs and its file format (v2).
 //!
 //! # Training
 //! - Data: `FEN | score | result` lines from `tempo-tools datagen` or viriformat games, both
@@ -37,7 +38,7 @@
 //!   exactly as if it had not stopped.
 //!
 //! # Files
-//! - `--out net.nnue`: the quantised network (format v1), written at the end from the best
+//! - `--out net.nnue`: the quantised network (format v2), written at the end from the best
 //!   epoch; its SHA-256 is printed with the suggested lineage name
 //!   `tempo-<first 12 hex digits>.nnue`.
 //! - `net.nnue.json`: a summary (settings, data, positions, losses per epoch, best epoch,
@@ -59,7 +60,7 @@ use checkpoint::{Checkpoint, EpochRecord};
 use clap::Args;
 use data::{Dataset, Format};
 use indicatif::{ProgressBar, ProgressStyle};
-use model::{Activation, Batch, Flat, Network};
+use model::{Activation, Batch, Flat, Network, Shape};
 use optim::AdamW;
 use rayon::prelude::*;
 use rng::{mix, Rng};
@@ -77,30 +78,33 @@ pub struct TrainArgs {
     /// viriformat otherwise).
     #[arg(long, value_enum, default_value_t = Format::Auto)]
     format: Format,
-    /// The network file to write (quantised, format v1); a summary goes to FILE.json.
+    /// The network file to write (quantised, format v2); a summary goes to FILE.json.
     #[arg(long)]
     out: PathBuf,
     /// Hidden neurons per accumulator (H, a multiple of 8).
     #[arg(long, default_value_t = 128)]
     hidden: usize,
+    /// Output buckets (1, 2, 4 or 8), chosen by the number of pieces on the board.
+    #[arg(long, default_value_t = 8)]
+    output_buckets: usize,
     /// Hidden activation; the file format supports only SCReLU (CReLU runs write checkpoints
     /// only).
     #[arg(long, value_enum, default_value_t = Activation::Screlu)]
     activation: Activation,
     /// Passes over the training positions.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 30)]
     epochs: u32,
     /// Positions per optimiser step.
-    #[arg(long, default_value_t = 16384)]
+    #[arg(long, default_value_t = 32768)]
     batch: usize,
     /// AdamW learning rate.
-    #[arg(long, default_value_t = 0.001)]
+    #[arg(long, default_value_t = 0.002)]
     lr: f64,
     /// AdamW weight decay (decoupled: each step multiplies the weights by 1 - lr * wd).
-    #[arg(long, default_value_t = 0.01)]
+    #[arg(long, default_value_t = 0.1)]
     wd: f64,
     /// Multiply the learning rate by --lr-gamma every this many epochs (0: never).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 10)]
     lr_drop: u32,
     /// Learning-rate factor at each drop.
     #[arg(long, default_value_t = 0.3)]
@@ -129,6 +133,13 @@ pub struct TrainArgs {
     /// Start from this checkpoint's best network (fine-tuning), with a fresh optimiser.
     #[arg(long)]
     init: Option<PathBuf>,
+}
+
+impl TrainArgs {
+    /// The network's shape.
+    fn shape(&self) -> Shape {
+        Shape { hidden: self.hidden, buckets: self.output_buckets }
+    }
 }
 
 /// The learning rate of `epoch` (from 1): step decay.
@@ -233,13 +244,13 @@ fn train_epoch(
 fn initial_state(args: &TrainArgs, train: &Dataset, val: &Dataset) -> Result<Checkpoint> {
     if let Some(path) = &args.resume {
         let checkpoint = Checkpoint::load(path)?;
-        if checkpoint.net.hidden() != args.hidden || checkpoint.net.activation() != args.activation {
+        if checkpoint.net.shape() != args.shape() || checkpoint.net.activation() != args.activation {
             bail!(
-                "{} has H = {} and {:?}; this run asks for H = {} and {:?}",
+                "{} has {:?} and {:?}; this run asks for {:?} and {:?}",
                 path.display(),
-                checkpoint.net.hidden(),
+                checkpoint.net.shape(),
                 checkpoint.net.activation(),
-                args.hidden,
+                args.shape(),
                 args.activation
             );
         }
@@ -248,12 +259,12 @@ fn initial_state(args: &TrainArgs, train: &Dataset, val: &Dataset) -> Result<Che
     let net = match &args.init {
         Some(path) => {
             let best = Checkpoint::load(path)?.best;
-            if best.hidden() != args.hidden {
-                bail!("{} has H = {}; this run asks for H = {}", path.display(), best.hidden(), args.hidden);
+            if best.shape() != args.shape() {
+                bail!("{} has {:?}; this run asks for {:?}", path.display(), best.shape(), args.shape());
             }
-            Network::from_params(best.hidden(), args.activation, best.params().to_vec())
+            Network::from_params(best.shape(), args.activation, best.params().to_vec())
         }
-        None => Network::random(args.hidden, args.activation, args.seed),
+        None => Network::random(args.shape(), args.activation, args.seed),
     };
     let judged = if val.is_empty() { train } else { val };
     Ok(Checkpoint {
@@ -291,6 +302,9 @@ fn hex(bytes: &[u8]) -> String {
 pub fn run(args: &TrainArgs) -> Result<bool> {
     if args.hidden == 0 || args.hidden % 8 != 0 {
         bail!("--hidden must be a positive multiple of 8");
+    }
+    if !args.shape().is_valid() {
+        bail!("--output-buckets must be 1, 2, 4 or 8");
     }
     if args.batch == 0 || !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.val) {
         bail!("--batch must be positive, --wdl in [0, 1], --val in [0, 1)");
@@ -412,8 +426,9 @@ fn summary(
         "sha256": sha,
         "suggested_name": suggested,
         "format_version": quantise::VERSION,
-        "architecture": format!("(768 -> {})x2 -> 1", args.hidden),
+        "architecture": format!("(768 -> {})x2 -> {}", args.hidden, args.output_buckets),
         "hidden": args.hidden,
+        "output_buckets": args.output_buckets,
         "activation": args.activation,
         "data": args.data.iter().map(|p| name(p)).collect::<Vec<_>>(),
         "data_format": args.format,
@@ -504,13 +519,13 @@ mod tests {
         synthetic_file(&data, 40, 1);
         let out = dir.path().join("net.nnue");
         let a = args(&format!(
-            "{} --out {} --hidden 16 --epochs 6 --batch 64 --lr 0.01 --threads 2 --val 0.1 --mirror",
+            "{} --out {} --hidden 16 --output-buckets 4 --epochs 6 --batch 64 --lr 0.01 --threads 2 --val 0.1 --mirror",
             data.display(),
             out.display()
         ));
         assert!(run(&a).unwrap());
         let file = std::fs::read(&out).unwrap();
-        assert_eq!(file.len(), quantise::file_size(16));
+        assert_eq!(file.len(), quantise::file_size(16, 4));
         let summary: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(summary_path(&out)).unwrap()).unwrap();
         let epochs = summary["epochs"].as_array().unwrap();
@@ -565,6 +580,9 @@ mod tests {
         assert_eq!((state.epoch, &state.net, state.opt.t), (0, &a.best, 0));
         let wrong = args(&format!("{} --out x --hidden 16 --init {}", data.display(), init.display()));
         assert!(initial_state(&wrong, &split.train, &split.val).is_err());
+        let wrong =
+            args(&format!("{} --out x --hidden 8 --output-buckets 1 --init {}", data.display(), init.display()));
+        assert!(initial_state(&wrong, &split.train, &split.val).is_err());
     }
 
     #[test]
@@ -572,6 +590,6 @@ mod tests {
         let a = args("d --out n --lr 0.01 --lr-drop 2 --lr-gamma 0.5");
         let rates: Vec<f64> = (1..=5).map(|e| learning_rate(&a, e)).collect();
         assert_eq!(rates, [0.01, 0.01, 0.005, 0.005, 0.0025]);
-        assert_eq!(learning_rate(&args("d --out n --lr-drop 0"), 40), 0.001);
+        assert_eq!(learning_rate(&args("d --out n --lr-drop 0"), 40), 0.002);
     }
 }

@@ -1,17 +1,20 @@
-//! The float network, `(768 -> H) x 2 -> 1`, and its forward and backward passes.
+//! The float network, `(768 -> H) x 2 -> B`, and its forward and backward passes.
 //!
 //! ```text
 //! acc_p[j] = b1[j] + sum over active features f of W1[f][j]          (j in 0..H, p = stm, other)
-//! out      = sum_j act(acc_stm[j]) * W2[j] + sum_j act(acc_other[j]) * W2[H + j] + b2
+//! b        = output_bucket(pieces on the board, B)
+//! out      = sum_j act(acc_stm[j]) * W2[b][j] + sum_j act(acc_other[j]) * W2[b][H + j] + b2[b]
 //! eval_cp  = out * 400
 //! ```
 //!
-//! with `act` SCReLU (`clamp(x, 0, 1)^2`, what the v1 file format supports) or CReLU
-//! (`clamp(x, 0, 1)`). Both accumulators share `W1` and `b1`. The loss of one position is
-//! `(sigmoid(out) - target)^2`.
+//! with `act` SCReLU (`clamp(x, 0, 1)^2`, what the file format supports) or CReLU
+//! (`clamp(x, 0, 1)`). Both accumulators share `W1` and `b1`; the `B` output buckets (1 to 8,
+//! chosen by the number of pieces, [`tempo_engine::output_bucket`]) each have their own
+//! output weights, so that the opening and the endgame are judged by different sums of the
+//! same features. The loss of one position is `(sigmoid(out) - target)^2`.
 //!
-//! Parameters live in one flat `f32` vector, `[W1 (768 x H, feature-major) | b1 (H) | W2 (2H)
-//! | b2]`, and so do gradients and optimiser moments. Only the rows of `W1` of active
+//! Parameters live in one flat `f32` vector, `[W1 (768 x H, feature-major) | b1 (H) | W2 (B x
+//! 2H, bucket-major) | b2 (B)]`, and so do gradients and optimiser moments. Only the rows of `W1` of active
 //! features are read in the forward pass and written in the backward pass. The H-length loops
 //! work on 32-byte-aligned eights of floats (H must be a multiple of 8) that the compiler
 //! vectorises; on x86-64 with AVX2 the batch functions are compiled a second time for it and
@@ -20,6 +23,7 @@
 use super::data::{position_features, Dataset, INPUTS, MAX_ACTIVE};
 use super::rng::Rng;
 use tempo_core::Position;
+use tempo_engine::output_bucket;
 
 /// Centipawns per unit of network output.
 pub const SCALE: f32 = 400.0;
@@ -95,9 +99,31 @@ impl Act for Crelu {
     }
 }
 
-/// Number of parameters of a network with `hidden` neurons.
-pub fn param_count(hidden: usize) -> usize {
-    INPUTS * hidden + hidden + 2 * hidden + 1
+/// The size of a network: hidden neurons per accumulator (a positive multiple of 8) and
+/// output buckets (1, 2, 4 or 8: see [`tempo_engine::output_bucket`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Hidden neurons per accumulator, H.
+    pub hidden: usize,
+    /// Output buckets, B.
+    pub buckets: usize,
+}
+
+impl Shape {
+    /// Whether the trainer and the file format can have this shape.
+    pub fn is_valid(self) -> bool {
+        self.hidden > 0 && self.hidden % 8 == 0 && tempo_engine::OUTPUT_BUCKET_COUNTS.contains(&self.buckets)
+    }
+
+    /// Number of parameters.
+    pub fn param_count(self) -> usize {
+        INPUTS * self.hidden + self.hidden + self.buckets * (2 * self.hidden + 1)
+    }
+
+    /// Index in the flat parameters of the first output weight.
+    pub fn output_start(self) -> usize {
+        (INPUTS + 1) * self.hidden
+    }
 }
 
 /// Eight floats aligned to 32 bytes: one AVX register. Parameters and gradients are stored
@@ -148,35 +174,42 @@ impl PartialEq for Flat {
     }
 }
 
-/// `(W1, b1, W2, b2)` of a flat parameter vector.
-fn split_flat(params: &[f32], h: usize) -> (&[f32], &[f32], &[f32], f32) {
+/// `(W1, b1, W2, b2)` of a flat parameter vector (`W2` all buckets' weights, `b2` all
+/// buckets' biases).
+fn split_flat(params: &[f32], shape: Shape) -> (&[f32], &[f32], &[f32], &[f32]) {
+    let h = shape.hidden;
     let (w1, rest) = params.split_at(INPUTS * h);
     let (b1, rest) = rest.split_at(h);
-    let (w2, b2) = rest.split_at(2 * h);
-    (w1, b1, w2, b2[0])
+    let (w2, b2) = rest.split_at(2 * h * shape.buckets);
+    (w1, b1, w2, b2)
 }
 
-/// `(W1, b1, W2, b2)` of a parameter vector in eights, `hv = H / 8` of them per row.
+/// `(W1, b1, W2, b2)` of a parameter vector in eights, `hv = H / 8` of them per row: `W2` is
+/// every bucket's `2 * hv` eights, `b2` one eight holding the (at most 8) buckets' biases.
 #[inline(always)]
-fn split(params: &[F32x8], hv: usize) -> (&[F32x8], &[F32x8], &[F32x8], f32) {
+fn split(params: &[F32x8], hv: usize, buckets: usize) -> (&[F32x8], &[F32x8], &[F32x8], &F32x8) {
     let (w1, rest) = params.split_at(INPUTS * hv);
     let (b1, rest) = rest.split_at(hv);
-    let (w2, b2) = rest.split_at(2 * hv);
-    (w1, b1, w2, b2[0].0[0])
+    let (w2, b2) = rest.split_at(2 * hv * buckets);
+    (w1, b1, w2, &b2[0])
 }
 
 #[inline(always)]
-fn split_mut(params: &mut [F32x8], hv: usize) -> (&mut [F32x8], &mut [F32x8], &mut [F32x8], &mut f32) {
+fn split_mut(
+    params: &mut [F32x8],
+    hv: usize,
+    buckets: usize,
+) -> (&mut [F32x8], &mut [F32x8], &mut [F32x8], &mut F32x8) {
     let (w1, rest) = params.split_at_mut(INPUTS * hv);
     let (b1, rest) = rest.split_at_mut(hv);
-    let (w2, b2) = rest.split_at_mut(2 * hv);
-    (w1, b1, w2, &mut b2[0].0[0])
+    let (w2, b2) = rest.split_at_mut(2 * hv * buckets);
+    (w1, b1, w2, &mut b2[0])
 }
 
 /// The float network.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
-    hidden: usize,
+    shape: Shape,
     activation: Activation,
     params: Flat,
 }
@@ -186,32 +219,38 @@ impl Network {
     /// `±1/sqrt(fan-in)` (768 for the first layer, 2H for the output).
     ///
     /// # Panics
-    /// If `hidden` is not a positive multiple of 8.
-    pub fn random(hidden: usize, activation: Activation, seed: u64) -> Network {
+    /// If the shape is not valid ([`Shape::is_valid`]).
+    pub fn random(shape: Shape, activation: Activation, seed: u64) -> Network {
+        assert!(shape.is_valid(), "invalid shape {shape:?}");
         let mut rng = Rng::new(seed);
-        let mut params = vec![0.0; param_count(hidden)];
+        let mut params = vec![0.0; shape.param_count()];
         let first = 1.0 / (INPUTS as f32).sqrt();
-        let second = 1.0 / ((2 * hidden) as f32).sqrt();
+        let second = 1.0 / ((2 * shape.hidden) as f32).sqrt();
         for (k, p) in params.iter_mut().enumerate() {
-            let bound = if k < (INPUTS + 1) * hidden { first } else { second };
+            let bound = if k < shape.output_start() { first } else { second };
             *p = (rng.unit() * 2.0 - 1.0) * bound;
         }
-        Network::from_params(hidden, activation, params)
+        Network::from_params(shape, activation, params)
     }
 
-    /// A network from its flat parameters (`param_count(hidden)` of them).
+    /// A network from its flat parameters (`shape.param_count()` of them).
     ///
     /// # Panics
-    /// If `hidden` is not a positive multiple of 8, or the count is wrong.
-    pub fn from_params(hidden: usize, activation: Activation, params: Vec<f32>) -> Network {
-        assert!(hidden > 0 && hidden % 8 == 0, "H must be a positive multiple of 8");
-        assert_eq!(params.len(), param_count(hidden), "parameter count");
-        Network { hidden, activation, params: Flat::from_slice(&params) }
+    /// If the shape is not valid ([`Shape::is_valid`]), or the count is wrong.
+    pub fn from_params(shape: Shape, activation: Activation, params: Vec<f32>) -> Network {
+        assert!(shape.is_valid(), "invalid shape {shape:?}");
+        assert_eq!(params.len(), shape.param_count(), "parameter count");
+        Network { shape, activation, params: Flat::from_slice(&params) }
+    }
+
+    /// Hidden neurons per accumulator and output buckets.
+    pub fn shape(&self) -> Shape {
+        self.shape
     }
 
     /// Hidden neurons per accumulator (H).
     pub fn hidden(&self) -> usize {
-        self.hidden
+        self.shape.hidden
     }
 
     /// The hidden layer's activation.
@@ -229,24 +268,27 @@ impl Network {
         self.params.as_mut_slice()
     }
 
-    /// `(W1, b1, W2, b2)`.
-    pub fn parts(&self) -> (&[f32], &[f32], &[f32], f32) {
-        split_flat(self.params(), self.hidden)
+    /// `(W1, b1, W2, b2)`, `W2` and `b2` of all buckets (bucket-major).
+    pub fn parts(&self) -> (&[f32], &[f32], &[f32], &[f32]) {
+        split_flat(self.params(), self.shape)
     }
 
-    /// The raw output for the active features of the side to move and of the other side.
+    /// The raw output for the active features of the side to move and of the other side (one
+    /// per piece on the board, which chooses the output bucket).
     pub fn output(&self, stm: &[u16], other: &[u16]) -> f32 {
-        let hv = self.hidden / 8;
-        let (w1, b1, w2, b2) = split(&self.params.lanes, hv);
+        let hv = self.hidden() / 8;
+        let (w1, b1, w2, b2) = split(&self.params.lanes, hv, self.shape.buckets);
         let mut acc = vec![F32x8::default(); 2 * hv];
         let (acc_stm, acc_other) = acc.split_at_mut(hv);
         accumulate(acc_stm, b1, w1, stm);
         accumulate(acc_other, b1, w1, other);
-        let (w2_stm, w2_other) = w2.split_at(hv);
-        b2 + match self.activation {
-            Activation::Screlu => dot::<Screlu>(acc_stm, w2_stm) + dot::<Screlu>(acc_other, w2_other),
-            Activation::Crelu => dot::<Crelu>(acc_stm, w2_stm) + dot::<Crelu>(acc_other, w2_other),
-        }
+        let bucket = output_bucket(stm.len(), self.shape.buckets);
+        let (w2_stm, w2_other) = w2[2 * hv * bucket..2 * hv * (bucket + 1)].split_at(hv);
+        b2.0[bucket]
+            + match self.activation {
+                Activation::Screlu => dot::<Screlu>(acc_stm, w2_stm) + dot::<Screlu>(acc_other, w2_other),
+                Activation::Crelu => dot::<Crelu>(acc_stm, w2_stm) + dot::<Crelu>(acc_other, w2_other),
+            }
     }
 
     /// The float network's evaluation of `pos` in centipawns from the side to move's view
@@ -365,31 +407,35 @@ pub struct Batch<'a> {
     pub wdl: f32,
 }
 
-/// The first layer's parameters, the output weights per accumulator and the output bias.
-type Layers<'a> = (&'a [F32x8], &'a [F32x8], &'a [F32x8], &'a [F32x8], f32);
-
 /// One position's forward pass: fills both accumulators and returns the output (before the
-/// sigmoid). Shared by the training and the validation loops.
+/// sigmoid) through the output weights `w2` (side to move's then the other's) and bias `b2`
+/// of the position's bucket. Shared by the training and the validation loops.
 #[inline(always)]
 fn forward<A: Act>(
-    (w1, b1, w2_stm, w2_other, b2): Layers<'_>,
+    (w1, b1): (&[F32x8], &[F32x8]),
+    (w2, b2): (&[F32x8], f32),
     (acc_stm, acc_other): (&mut [F32x8], &mut [F32x8]),
     stm: &[u16],
     other: &[u16],
 ) -> f32 {
     accumulate(acc_stm, b1, w1, stm);
     accumulate(acc_other, b1, w1, other);
+    let (w2_stm, w2_other) = w2.split_at(acc_stm.len());
     b2 + dot::<A>(acc_stm, w2_stm) + dot::<A>(acc_other, w2_other)
 }
 
 /// Adds `scale` times the gradient of the batch's summed loss to `grad`; returns the summed
 /// loss.
 #[inline(always)]
-fn gradient_body<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>, scale: f32, grad: &mut [F32x8]) -> f64 {
-    let (w1, b1, w2, b2) = split(params, hv);
-    let (gw1, gb1, gw2, gb2) = split_mut(grad, hv);
-    let (w2_stm, w2_other) = w2.split_at(hv);
-    let (gw2_stm, gw2_other) = gw2.split_at_mut(hv);
+fn gradient_body<A: Act>(
+    (hv, buckets): (usize, usize),
+    params: &[F32x8],
+    batch: Batch<'_>,
+    scale: f32,
+    grad: &mut [F32x8],
+) -> f64 {
+    let (w1, b1, w2, b2) = split(params, hv, buckets);
+    let (gw1, gb1, gw2, gb2) = split_mut(grad, hv, buckets);
     let mut scratch = vec![F32x8::default(); 4 * hv];
     let (acc, delta) = scratch.split_at_mut(2 * hv);
     let (acc_stm, acc_other) = acc.split_at_mut(hv);
@@ -397,12 +443,17 @@ fn gradient_body<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>, scale: f
     let gathered = batch.data.gather(batch.indices, batch.mirror, batch.wdl);
     let mut loss = 0.0f64;
     for (stm, other, target) in gathered.positions() {
-        let p = sigmoid(forward::<A>((w1, b1, w2_stm, w2_other, b2), (acc_stm, acc_other), stm, other));
+        let bucket = output_bucket(stm.len(), buckets);
+        let outputs = 2 * hv * bucket..2 * hv * (bucket + 1);
+        let w2 = &w2[outputs.clone()];
+        let p = sigmoid(forward::<A>((w1, b1), (w2, b2.0[bucket]), (acc_stm, acc_other), stm, other));
         let error = p - target;
         loss += f64::from(error * error);
         let g = 2.0 * error * p * (1.0 - p) * scale;
 
-        *gb2 += g;
+        gb2.0[bucket] += g;
+        let (w2_stm, w2_other) = w2.split_at(hv);
+        let (gw2_stm, gw2_other) = gw2[outputs].split_at_mut(hv);
         output_backward::<A>(g, acc_stm, w2_stm, gw2_stm, d_stm);
         output_backward::<A>(g, acc_other, w2_other, gw2_other, d_other);
         for ((gb, ds), dn) in gb1.iter_mut().zip(d_stm.iter()).zip(d_other.iter()) {
@@ -418,15 +469,16 @@ fn gradient_body<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>, scale: f
 
 /// The summed loss of a batch, forward passes only.
 #[inline(always)]
-fn loss_body<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>) -> f64 {
-    let (w1, b1, w2, b2) = split(params, hv);
-    let (w2_stm, w2_other) = w2.split_at(hv);
+fn loss_body<A: Act>((hv, buckets): (usize, usize), params: &[F32x8], batch: Batch<'_>) -> f64 {
+    let (w1, b1, w2, b2) = split(params, hv, buckets);
     let mut acc = vec![F32x8::default(); 2 * hv];
     let (acc_stm, acc_other) = acc.split_at_mut(hv);
     let gathered = batch.data.gather(batch.indices, batch.mirror, batch.wdl);
     let mut loss = 0.0f64;
     for (stm, other, target) in gathered.positions() {
-        let error = sigmoid(forward::<A>((w1, b1, w2_stm, w2_other, b2), (acc_stm, acc_other), stm, other)) - target;
+        let bucket = output_bucket(stm.len(), buckets);
+        let w2 = &w2[2 * hv * bucket..2 * hv * (bucket + 1)];
+        let error = sigmoid(forward::<A>((w1, b1), (w2, b2.0[bucket]), (acc_stm, acc_other), stm, other)) - target;
         loss += f64::from(error * error);
     }
     loss
@@ -434,13 +486,19 @@ fn loss_body<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>) -> f64 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn gradient_avx2<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>, scale: f32, grad: &mut [F32x8]) -> f64 {
+unsafe fn gradient_avx2<A: Act>(
+    hv: (usize, usize),
+    params: &[F32x8],
+    batch: Batch<'_>,
+    scale: f32,
+    grad: &mut [F32x8],
+) -> f64 {
     gradient_body::<A>(hv, params, batch, scale, grad)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn loss_avx2<A: Act>(hv: usize, params: &[F32x8], batch: Batch<'_>) -> f64 {
+unsafe fn loss_avx2<A: Act>(hv: (usize, usize), params: &[F32x8], batch: Batch<'_>) -> f64 {
     loss_body::<A>(hv, params, batch)
 }
 
@@ -456,7 +514,7 @@ fn has_avx2() -> bool {
 }
 
 fn gradient_with<A: Act>(net: &Network, batch: Batch<'_>, scale: f32, grad: &mut [F32x8]) -> f64 {
-    let (hv, params) = (net.hidden / 8, &net.params.lanes[..]);
+    let (hv, params) = ((net.hidden() / 8, net.shape.buckets), &net.params.lanes[..]);
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU has AVX2 and FMA (checked just above).
@@ -466,7 +524,7 @@ fn gradient_with<A: Act>(net: &Network, batch: Batch<'_>, scale: f32, grad: &mut
 }
 
 fn loss_with<A: Act>(net: &Network, batch: Batch<'_>) -> f64 {
-    let (hv, params) = (net.hidden / 8, &net.params.lanes[..]);
+    let (hv, params) = ((net.hidden() / 8, net.shape.buckets), &net.params.lanes[..]);
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU has AVX2 and FMA (checked just above).
@@ -517,8 +575,8 @@ mod tests {
 
     /// A tiny network whose parameters are spread enough for the activations to be neither
     /// all zero nor all saturated.
-    fn tiny(hidden: usize, activation: Activation) -> Network {
-        let mut net = Network::random(hidden, activation, 7);
+    fn tiny(hidden: usize, buckets: usize, activation: Activation) -> Network {
+        let mut net = Network::random(Shape { hidden, buckets }, activation, 7);
         let mut rng = Rng::new(99);
         for p in net.params_mut() {
             *p = (rng.unit() * 2.0 - 1.0) * 0.3;
@@ -530,10 +588,16 @@ mod tests {
     fn the_gradient_matches_finite_differences() {
         let data = positions();
         let indices: Vec<u32> = (0..data.len() as u32).collect();
-        // 72 neurons: a register block of 64 and a remainder.
-        for (hidden, activation) in [(8, Activation::Screlu), (8, Activation::Crelu), (72, Activation::Screlu)] {
+        // 72 neurons: a register block of 64 and a remainder. With 8 buckets the positions
+        // (2 to 32 pieces) fall into different buckets.
+        for (hidden, buckets, activation) in [
+            (8, 1, Activation::Screlu),
+            (8, 1, Activation::Crelu),
+            (72, 1, Activation::Screlu),
+            (16, 8, Activation::Screlu),
+        ] {
             for mirror in [None, Some(5)] {
-                let net = tiny(hidden, activation);
+                let net = tiny(hidden, buckets, activation);
                 let batch = Batch { data: &data, indices: &indices, mirror, wdl: 0.3 };
                 let mut grad = Flat::zeros(net.params().len());
                 net.add_gradient(batch, 1.0, &mut grad);
@@ -565,7 +629,7 @@ mod tests {
 
     #[test]
     fn the_float_eval_is_the_output_times_the_scale_from_the_side_to_move() {
-        let net = tiny(72, Activation::Screlu);
+        let net = tiny(72, 8, Activation::Screlu);
         let white: Position = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap();
         // The same position with colours swapped and Black to move: the same for the mover.
         let black: Position = "4k3/4p3/8/8/8/8/8/4K3 b - - 0 1".parse().unwrap();

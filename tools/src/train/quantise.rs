@@ -1,4 +1,4 @@
-//! The quantised network file, format version 1: what the engine loads.
+//! The quantised network file, format version 2: what the engine loads.
 //!
 //! Quantisation (`QA = 255`, `QB = 64`, rounding half away from zero):
 //!
@@ -12,8 +12,9 @@
 //! ```text
 //! acc_p[j] = b1q[j] + sum W1q[f][j]                                   (i16)
 //! v_p[j]   = clamp(acc_p[j], 0, QA)                                   (i32)
-//! sum      = sum_j v_stm[j]^2 * W2q[j] + sum_j v_other[j]^2 * W2q[H + j]
-//! out      = sum / QA + b2q                 (division truncating toward zero)
+//! b        = output_bucket(pieces on the board, B)
+//! sum      = sum_j v_stm[j]^2 * W2q[b][j] + sum_j v_other[j]^2 * W2q[b][H + j]
+//! out      = sum / QA + b2q[b]              (division truncating toward zero)
 //! eval_cp  = out * 400 / (QA * QB)          (truncating)
 //! ```
 //!
@@ -22,18 +23,19 @@
 //! ```text
 //! offset  type            field
 //! 0       [u8; 8]         magic b"TEMPONNU"
-//! 8       u32             format version = 1
+//! 8       u32             format version = 2
 //! 12      u32             input features = 768
 //! 16      u32             hidden size H
-//! 20      u32             activation: 1 = SCReLU (the only one v1 supports)
+//! 20      u32             activation: 1 = SCReLU (the only one supported)
 //! 24      i32             QA = 255
 //! 28      i32             QB = 64
 //! 32      i32             SCALE = 400
-//! 36      u32             reserved = 0
+//! 36      u32             output buckets B: 1, 2, 4 or 8
 //! 40      i16[768 * H]    W1q, feature-major: the H weights of feature f at [f*H .. f*H + H)
 //!         i16[H]          b1q
-//!         i16[2 * H]      W2q: first H for the side to move's accumulator, then the other's
-//!         i32             b2q
+//!         i16[B * 2 * H]  W2q, bucket by bucket: H for the side to move's accumulator, then
+//!                         H for the other's
+//!         i32[B]          b2q
 //! ```
 //!
 //! The weights were clipped to `[-1.98, 1.98]` in training, so `|W2q| <= 127` and the
@@ -46,7 +48,7 @@ use anyhow::{bail, Result};
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"TEMPONNU";
 /// The format version written.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// Quantisation of the first layer (and of the activations).
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
@@ -54,23 +56,23 @@ pub const QB: i32 = 64;
 /// Bytes before the weights.
 pub const HEADER_SIZE: usize = 40;
 
-/// The size of a version 1 file for `hidden` neurons.
-pub fn file_size(hidden: usize) -> usize {
-    HEADER_SIZE + 2 * INPUTS * hidden + 2 * hidden + 4 * hidden + 4
+/// The size of a file for `hidden` neurons and `buckets` output buckets.
+pub fn file_size(hidden: usize, buckets: usize) -> usize {
+    HEADER_SIZE + 2 * INPUTS * hidden + 2 * hidden + buckets * (4 * hidden + 4)
 }
 
 fn q16(x: f32, factor: i32) -> i16 {
     (x * factor as f32).round() as i16
 }
 
-/// The network quantised into a version 1 file. Only SCReLU networks can be written.
+/// The network quantised into a version 2 file. Only SCReLU networks can be written.
 pub fn write(net: &Network) -> Result<Vec<u8>> {
     if net.activation() != Activation::Screlu {
-        bail!("the network file format (v1) supports only the SCReLU activation, not {:?}", net.activation());
+        bail!("the network file format supports only the SCReLU activation, not {:?}", net.activation());
     }
-    let h = net.hidden();
+    let (h, buckets) = (net.hidden(), net.shape().buckets);
     let (w1, b1, w2, b2) = net.parts();
-    let mut out = Vec::with_capacity(file_size(h));
+    let mut out = Vec::with_capacity(file_size(h, buckets));
     out.extend_from_slice(MAGIC);
     for word in [VERSION, INPUTS as u32, h as u32, Activation::Screlu.code()] {
         out.extend_from_slice(&word.to_le_bytes());
@@ -78,15 +80,17 @@ pub fn write(net: &Network) -> Result<Vec<u8>> {
     for word in [QA, QB, SCALE as i32] {
         out.extend_from_slice(&word.to_le_bytes());
     }
-    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&(buckets as u32).to_le_bytes());
     for &w in w1.iter().chain(b1) {
         out.extend_from_slice(&q16(w, QA).to_le_bytes());
     }
     for &w in w2 {
         out.extend_from_slice(&q16(w, QB).to_le_bytes());
     }
-    out.extend_from_slice(&((b2 * (QA * QB) as f32).round() as i32).to_le_bytes());
-    debug_assert_eq!(out.len(), file_size(h));
+    for &b in b2 {
+        out.extend_from_slice(&((b * (QA * QB) as f32).round() as i32).to_le_bytes());
+    }
+    debug_assert_eq!(out.len(), file_size(h, buckets));
     Ok(out)
 }
 
@@ -94,6 +98,7 @@ pub fn write(net: &Network) -> Result<Vec<u8>> {
 mod tests {
     use super::*;
     use crate::train::data::{position_features, MAX_ACTIVE};
+    use crate::train::model::Shape;
     use crate::train::rng::Rng;
     use tempo_core::Position;
 
@@ -114,10 +119,13 @@ mod tests {
     fn reference_eval(file: &[u8], pos: &Position) -> i32 {
         let h = u32_at(file, 16) as usize;
         let (qa, qb, scale) = (i32_at(file, 24), i32_at(file, 28), i32_at(file, 32));
+        let buckets = u32_at(file, 36) as usize;
+        let pieces = pos.occupied().count() as usize;
+        let bucket = ((pieces - 2) / (32 / buckets)).min(buckets - 1);
         let w1 = |f: usize, j: usize| i16_at(file, 40 + 2 * (f * h + j));
         let b1 = |j: usize| i16_at(file, 40 + 2 * (768 * h + j));
-        let w2 = |j: usize| i32::from(i16_at(file, 40 + 2 * (769 * h + j)));
-        let b2 = i32_at(file, 40 + 2 * 771 * h);
+        let w2 = |j: usize| i32::from(i16_at(file, 40 + 2 * (769 * h + bucket * 2 * h + j)));
+        let b2 = i32_at(file, 40 + 2 * 769 * h + 4 * buckets * h + 4 * bucket);
         let accumulator = |perspective| {
             let mut features = [0u16; MAX_ACTIVE];
             let n = position_features(pos, perspective, &mut features);
@@ -156,11 +164,11 @@ mod tests {
     }
 
     /// A network whose first-layer weights are uniform in `±w1` and output weights in `±w2`.
-    fn network(hidden: usize, seed: u64, w1: f32, w2: f32) -> Network {
-        let mut net = Network::random(hidden, Activation::Screlu, seed);
+    fn network(shape: Shape, seed: u64, w1: f32, w2: f32) -> Network {
+        let mut net = Network::random(shape, Activation::Screlu, seed);
         let mut rng = Rng::new(seed ^ 1);
         let params = net.params_mut();
-        let w2_start = 769 * hidden;
+        let w2_start = shape.output_start();
         for (k, p) in params.iter_mut().enumerate() {
             let bound = if k < w2_start { w1 } else { w2 };
             *p = (rng.unit() * 2.0 - 1.0) * bound;
@@ -170,12 +178,12 @@ mod tests {
 
     /// The network with every weight moved to the nearest value the file can represent.
     fn snapped(net: &Network) -> Network {
-        let h = net.hidden();
+        let shape = net.shape();
         let mut snapped = net.clone();
         for (k, p) in snapped.params_mut().iter_mut().enumerate() {
-            let factor = if k < 769 * h {
+            let factor = if k < shape.output_start() {
                 QA as f32
-            } else if k < 771 * h {
+            } else if k < shape.output_start() + 2 * shape.hidden * shape.buckets {
                 QB as f32
             } else {
                 (QA * QB) as f32
@@ -187,31 +195,32 @@ mod tests {
 
     #[test]
     fn the_file_has_the_exact_header_and_size() {
-        for hidden in [16, 128] {
-            let net = network(hidden, 3, 0.25, 1.98);
+        for (hidden, buckets) in [(16, 1), (128, 1), (16, 8)] {
+            let net = network(Shape { hidden, buckets }, 3, 0.25, 1.98);
             let file = write(&net).unwrap();
-            assert_eq!(file.len(), 40 + 2 * 768 * hidden + 2 * hidden + 4 * hidden + 4);
-            assert_eq!(file.len(), file_size(hidden));
+            assert_eq!(file.len(), 40 + 2 * 768 * hidden + 2 * hidden + buckets * (4 * hidden + 4));
+            assert_eq!(file.len(), file_size(hidden, buckets));
             assert_eq!(&file[..8], b"TEMPONNU");
             let header: Vec<u32> = (8..40).step_by(4).map(|at| u32_at(&file, at)).collect();
-            assert_eq!(header, [1, 768, hidden as u32, 1, 255, 64, 400, 0]);
+            assert_eq!(header, [2, 768, hidden as u32, 1, 255, 64, 400, buckets as u32]);
             // First weights and last field at their offsets.
             let (w1, b1, w2, b2) = net.parts();
             assert_eq!(i16_at(&file, 40), (w1[0] * 255.0).round() as i16);
             assert_eq!(i16_at(&file, 40 + 2 * 768 * hidden), (b1[0] * 255.0).round() as i16);
             assert_eq!(i16_at(&file, 40 + 2 * 769 * hidden + 2), (w2[1] * 64.0).round() as i16);
-            assert_eq!(i32_at(&file, file.len() - 4), (b2 * 255.0 * 64.0).round() as i32);
+            assert_eq!(i32_at(&file, file.len() - 4), (b2[buckets - 1] * 255.0 * 64.0).round() as i32);
         }
-        let crelu = Network::random(8, Activation::Crelu, 1);
+        let crelu = Network::random(Shape { hidden: 8, buckets: 1 }, Activation::Crelu, 1);
         assert!(write(&crelu).unwrap_err().to_string().contains("SCReLU"));
     }
 
     #[test]
     fn the_float_model_the_format_and_the_engine_agree() {
-        for (hidden, seed) in [(128, 11), (32, 12)] {
+        for (hidden, buckets, seed) in [(128, 8, 11), (128, 1, 13), (32, 4, 12)] {
+            let shape = Shape { hidden, buckets };
             let positions = random_positions(300, seed);
             // On the quantisation grid, only the integer divisions' truncations separate them.
-            let net = snapped(&network(hidden, seed, 0.25, 1.98));
+            let net = snapped(&network(shape, seed, 0.25, 1.98));
             let file = write(&net).unwrap();
             // The engine loads what the trainer writes (at the engine's hidden size) and
             // computes exactly the integer formula of the format.
@@ -225,7 +234,7 @@ mod tests {
             }
             // Off the grid, rounding the weights costs a few cp more: each accumulator is off by
             // about sqrt(30) * 0.5 / 255 (30 pieces), and 256 such errors add up in the output.
-            let net = network(hidden, seed, 0.1, 0.5);
+            let net = network(shape, seed, 0.1, 0.5);
             let file = write(&net).unwrap();
             let engine = (hidden == tempo_engine::HIDDEN).then(|| tempo_engine::Network::from_bytes(&file).unwrap());
             let (mut worst, mut total) = (0.0f32, 0.0f32);

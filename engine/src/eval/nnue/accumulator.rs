@@ -4,7 +4,7 @@
 use super::features::{feature_index, placements, Delta, Placement};
 use super::network::Network;
 use super::simd::{Row, Simd};
-use super::{QA, QB, SCALE};
+use super::{output_bucket, QA, QB, SCALE};
 use tempo_core::{Color, Position};
 
 /// The first layer's output for both perspectives: `b1q` plus the weight rows of the active
@@ -57,16 +57,19 @@ impl Accumulator {
         }
     }
 
-    /// The output layer: the evaluation in centipawns for `side_to_move` (unclamped).
+    /// The output layer: the evaluation in centipawns for the side to move of `pos`, the
+    /// position of these accumulators (unclamped). The number of pieces chooses the bucket.
     #[inline]
-    pub(crate) fn evaluate(&self, network: &Network, side_to_move: Color, simd: Simd) -> i32 {
-        let [w_us, w_them] = network.output_weights();
+    pub(crate) fn evaluate(&self, network: &Network, pos: &Position, simd: Simd) -> i32 {
+        let bucket = output_bucket(pos.occupied().count() as usize, network.output_buckets());
+        let [w_us, w_them] = network.output_weights(bucket);
+        let side_to_move = pos.turn();
         let us = &self.0[side_to_move.index()];
         let them = &self.0[(!side_to_move).index()];
         let sum = simd.screlu_dot(us, them, w_us, w_them);
         // `sum / QA` truncates toward zero, as the format says. The rest is exact in i64:
         // |sum / QA| < 2^24 and |b2q| <= 2^31, so |out * SCALE / (QA * QB)| < 2^26.
-        let out = i64::from(sum / QA) + i64::from(network.output_bias());
+        let out = i64::from(sum / QA) + i64::from(network.output_bias(bucket));
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 

@@ -4,11 +4,12 @@
 //! writes network files): the architecture, the quantisation and the file format below must
 //! be implemented exactly alike on both sides, so they are stated here in full.
 //!
-//! # Architecture: `(768 -> H) x 2 -> 1`, perspective network, SCReLU
+//! # Architecture: `(768 -> H) x 2 -> B`, perspective network, SCReLU, output buckets
 //!
 //! `H` is a compile-time constant of the engine, [`HIDDEN`] (128). The trainer may train any
 //! `H` and writes it in the file header; the engine rejects a file whose `H` differs from its
-//! own, saying so.
+//! own, saying so. `B`, the number of output buckets, is 1, 2, 4 or 8
+//! ([`OUTPUT_BUCKET_COUNTS`]) and read from the file.
 //!
 //! ## Features (768 per perspective)
 //!
@@ -26,12 +27,20 @@
 //! its own side, one set of weights serves both colours, and the output layer only needs to
 //! know which accumulator belongs to the side to move.
 //!
+//! ## Output buckets
+//!
+//! The output layer has `B` sets of weights and biases; a position uses set
+//! `b = output_bucket(n, B) = min((n - 2) / (32 / B), B - 1)` where `n` is the number of
+//! pieces on the board, kings included ([`output_bucket`]). With `B = 8`: 2 to 5 pieces use
+//! set 0, 6 to 9 set 1, ..., 30 to 32 set 7. The accumulators are shared, so buckets cost
+//! nothing in the incremental updates.
+//!
 //! ## Float model (what the trainer optimises)
 //!
 //! ```text
 //! acc_p[j]  = b1[j] + sum over active features f of W1[f][j]          (j in 0..H)
 //! screlu(x) = clamp(x, 0, 1)^2
-//! out       = sum_j screlu(acc_stm[j]) * W2[j] + sum_j screlu(acc_other[j]) * W2[H + j] + b2
+//! out       = sum_j screlu(acc_stm[j]) * W2[b][j] + sum_j screlu(acc_other[j]) * W2[b][H + j] + b2[b]
 //! eval_cp   = out * 400                    (side-to-move centipawns; SCALE = 400)
 //! ```
 //!
@@ -45,8 +54,8 @@
 //! W2q = round(W2 * QB) as i16,  b2q = round(b2 * QA * QB) as i32
 //! acc_p[j] = b1q[j] + sum W1q[f][j]           (i16 arithmetic)
 //! v_p[j]   = clamp(acc_p[j], 0, QA)           (i32)
-//! sum      = sum_j v_stm[j]*v_stm[j]*W2q[j] + sum_j v_other[j]*v_other[j]*W2q[H+j]   (i32)
-//! out      = sum / QA + b2q                   (integer division truncating toward zero)
+//! sum      = sum_j v_stm[j]*v_stm[j]*W2q[b][j] + sum_j v_other[j]*v_other[j]*W2q[b][H+j]   (i32)
+//! out      = sum / QA + b2q[b]                (integer division truncating toward zero)
 //! eval_cp  = out * 400 / (QA * QB)            (truncating)
 //! ```
 //!
@@ -59,25 +68,29 @@
 //! arithmetic wraps (as the vector instructions do), so the incremental and from-scratch
 //! accumulators agree even for a network whose weights could overflow.
 //!
-//! ## File format, version 1 (all integers little-endian)
+//! ## File format, version 2 (all integers little-endian)
 //!
 //! ```text
 //! offset  type            field
 //! 0       [u8; 8]         magic b"TEMPONNU"
-//! 8       u32             format version = 1
+//! 8       u32             format version = 2
 //! 12      u32             input features = 768
 //! 16      u32             hidden size H
-//! 20      u32             activation: 1 = SCReLU (the only one v1 supports)
+//! 20      u32             activation: 1 = SCReLU (the only one supported)
 //! 24      i32             QA = 255
 //! 28      i32             QB = 64
 //! 32      i32             SCALE = 400
-//! 36      u32             reserved = 0
+//! 36      u32             output buckets B: 1, 2, 4 or 8
 //! 40      i16[768 * H]    W1q, feature-major: the H weights of feature f at [f*H .. f*H + H)
 //!         i16[H]          b1q
-//!         i16[2 * H]      W2q: first H for the side to move's accumulator, then H for the other's
-//!         i32             b2q
-//! total size = 40 + 2*768*H + 2*H + 4*H + 4 bytes; any other size is an error.
+//!         i16[B * 2 * H]  W2q, bucket by bucket: H for the side to move's accumulator, then
+//!                         H for the other's
+//!         i32[B]          b2q
+//! total size = 40 + 2*768*H + 2*H + B*(4*H + 4) bytes; any other size is an error.
 //! ```
+//!
+//! Version 1 is the same with one bucket and the field at offset 36 reserved (0); it is
+//! still read.
 //!
 //! [`Network::from_bytes`] checks every header field, the exact size and the `W2q` range,
 //! and names what is wrong ([`NetworkError`]).
@@ -121,6 +134,22 @@ use tempo_core::Position;
 
 /// Neurons in the hidden layer (per perspective): the `H` a network file must have.
 pub const HIDDEN: usize = 128;
+/// The numbers of output buckets a network may have: they divide 32, so that each bucket
+/// spans the same number of piece counts.
+pub const OUTPUT_BUCKET_COUNTS: [usize; 4] = [1, 2, 4, 8];
+
+/// The output bucket of a position with `pieces` pieces on the board (kings included), for a
+/// network of `buckets` buckets: `min((pieces - 2) / (32 / buckets), buckets - 1)`. The trainer
+/// calls this same function, so the two sides cannot disagree.
+///
+/// # Panics
+/// If `buckets` is 0 (debug builds also check that it is one of [`OUTPUT_BUCKET_COUNTS`]).
+#[inline]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    debug_assert!(OUTPUT_BUCKET_COUNTS.contains(&buckets), "{buckets} output buckets");
+    (pieces.saturating_sub(2) / (32 / buckets)).min(buckets - 1)
+}
+
 /// Input features per perspective: 2 colours x 6 roles x 64 squares.
 pub(crate) const INPUTS: usize = 768;
 /// Quantisation of the first layer: 1.0 is stored as 255.
@@ -159,5 +188,5 @@ pub(crate) fn embedded_network() -> Option<Arc<Network>> {
 /// the search bounds the value into its non-mate range itself.
 pub fn nnue_evaluate(network: &Network, pos: &Position) -> i32 {
     let simd = Simd::detect();
-    Accumulator::refresh(network, pos, simd).evaluate(network, pos.turn(), simd)
+    Accumulator::refresh(network, pos, simd).evaluate(network, pos, simd)
 }

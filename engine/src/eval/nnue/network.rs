@@ -1,15 +1,15 @@
-//! The network's weights and the version 1 file format that carries them (see the module
-//! documentation of `eval::nnue` for the layout).
+//! The network's weights and the file format that carries them, version 2 (and version 1,
+//! its one-bucket predecessor); see the module documentation of `eval::nnue` for the layout.
 
 use super::simd::Row;
-use super::{HIDDEN, INPUTS, QA, QB, SCALE};
+use super::{HIDDEN, INPUTS, OUTPUT_BUCKET_COUNTS, QA, QB, SCALE};
 use std::fmt;
 
 /// The file's first 8 bytes.
 const MAGIC: [u8; 8] = *b"TEMPONNU";
-/// The only format version this build reads.
-const VERSION: u32 = 1;
-/// Activation code of SCReLU, the only activation of version 1.
+/// The format version this build writes; it also reads version 1 (one output bucket).
+const VERSION: u32 = 2;
+/// Activation code of SCReLU, the only activation of the format.
 const SCRELU: u32 = 1;
 /// Bytes before the weights.
 const HEADER_BYTES: usize = 40;
@@ -17,9 +17,9 @@ const HEADER_BYTES: usize = 40;
 /// a weight by an activation (at most 255) in 16 bits, which this bound keeps exact.
 const MAX_OUTPUT_WEIGHT: i16 = 127;
 
-/// The size of a version 1 file for a network of `hidden` neurons.
-const fn file_size(hidden: usize) -> usize {
-    HEADER_BYTES + 2 * INPUTS * hidden + 2 * hidden + 4 * hidden + 4
+/// The size of a file for a network of `hidden` neurons and `buckets` output buckets.
+const fn file_size(hidden: usize, buckets: usize) -> usize {
+    HEADER_BYTES + 2 * INPUTS * hidden + 2 * hidden + buckets * (4 * hidden + 4)
 }
 
 /// Why bytes are not a network this build can use. Each message says what was found and
@@ -32,8 +32,8 @@ pub enum NetworkError {
     /// The first 8 bytes are not `TEMPONNU`.
     #[error("not a Tempo network: the file starts with {}, not \"TEMPONNU\"", escaped(.0))]
     Magic([u8; 8]),
-    /// A format version other than 1.
-    #[error("network format version {0} is not supported; this build reads version {VERSION}")]
+    /// A format version other than 1 and 2.
+    #[error("network format version {0} is not supported; this build reads versions 1 and {VERSION}")]
     Version(u32),
     /// An input count other than 768.
     #[error("network has {0} input features; the format has {INPUTS}")]
@@ -42,7 +42,7 @@ pub enum NetworkError {
     #[error("network has {0} hidden neurons; this build expects {HIDDEN}")]
     Hidden(u32),
     /// An activation other than SCReLU (1).
-    #[error("network activation {0} is not supported; version {VERSION} knows only {SCRELU} (SCReLU)")]
+    #[error("network activation {0} is not supported; the format knows only {SCRELU} (SCReLU)")]
     Activation(u32),
     /// A quantisation or scale constant other than the format's.
     #[error("network {name} is {found}; the format requires {expected}")]
@@ -54,17 +54,30 @@ pub enum NetworkError {
         /// The value the format fixes.
         expected: i32,
     },
-    /// The reserved header field is not zero.
-    #[error("network header's reserved field is {0}; it must be 0")]
+    /// A version 1 header whose reserved field is not zero.
+    #[error("network header's reserved field is {0}; it must be 0 in version 1")]
     Reserved(u32),
+    /// An output bucket count other than 1, 2, 4 and 8 (version 2).
+    #[error("network has {0} output buckets; the format allows 1, 2, 4 or 8")]
+    OutputBuckets(u32),
     /// The file is not exactly the size its header implies.
-    #[error("file is {} bytes; a {HIDDEN}-neuron network is {} bytes", grouped(*.0), grouped(file_size(HIDDEN)))]
-    Size(usize),
+    #[error(
+        "file is {} bytes; a {HIDDEN}-neuron network with {buckets} output bucket{} is {} bytes",
+        grouped(*found),
+        if *buckets == 1 { "" } else { "s" },
+        grouped(file_size(HIDDEN, *buckets))
+    )]
+    Size {
+        /// The file's size.
+        found: usize,
+        /// The output buckets its header declares.
+        buckets: usize,
+    },
     /// An output weight outside `-127..=127` (the trainer clips `W2` to 1.98, i.e. 127 after
     /// quantisation; larger values would overflow the 16-bit product of the output layer).
     #[error("output weight {index} is {value}; the format allows -{MAX_OUTPUT_WEIGHT} to {MAX_OUTPUT_WEIGHT}")]
     OutputWeight {
-        /// Its index in `W2q` (0 to `2 * HIDDEN - 1`).
+        /// Its index in `W2q` (0 to `B * 2 * HIDDEN - 1`).
         index: usize,
         /// Its value.
         value: i16,
@@ -100,16 +113,22 @@ pub struct Network {
     w1: Box<[Row; INPUTS]>,
     /// `b1q`.
     b1: Row,
-    /// `W2q`: `[0]` for the side to move's accumulator, `[1]` for the other's.
-    w2: [Row; 2],
-    /// `b2q`.
-    b2: i32,
+    /// `W2q` of each output bucket: `[0]` for the side to move's accumulator, `[1]` for the
+    /// other's.
+    w2: Box<[[Row; 2]]>,
+    /// `b2q` of each output bucket.
+    b2: Box<[i32]>,
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Two hundred thousand weights help nobody; the shape and the output bias identify it.
-        f.debug_struct("Network").field("inputs", &INPUTS).field("hidden", &HIDDEN).field("b2", &self.b2).finish()
+        f.debug_struct("Network")
+            .field("inputs", &INPUTS)
+            .field("hidden", &HIDDEN)
+            .field("buckets", &self.b2.len())
+            .field("b2", &self.b2)
+            .finish()
     }
 }
 
@@ -143,17 +162,21 @@ impl Reader<'_> {
 }
 
 impl Network {
-    /// Size in bytes of a network file for this build (40-byte header, then the weights).
-    pub const FILE_SIZE: usize = file_size(HIDDEN);
+    /// Size in bytes of a network file for this build with `buckets` output buckets (40-byte
+    /// header, then the weights).
+    pub const fn file_size(buckets: usize) -> usize {
+        file_size(HIDDEN, buckets)
+    }
 
-    /// Parses a version 1 network file (the format is described in the documentation of
-    /// the `eval::nnue` module).
+    /// Parses a network file, version 2 or 1 (the format is described in the documentation
+    /// of the `eval::nnue` module).
     ///
     /// # Errors
     /// A [`NetworkError`] naming the first problem: a file shorter than the header, a wrong
     /// magic, version, input count, hidden size (it must be [`HIDDEN`]), activation, `QA`,
-    /// `QB` or `SCALE`, a non-zero reserved field, a size other than
-    /// [`Network::FILE_SIZE`], or an output weight outside `-127..=127`.
+    /// `QB` or `SCALE`, an output bucket count other than 1, 2, 4 or 8 (version 2) or a
+    /// non-zero reserved field (version 1), a size other than [`Network::file_size`] of the
+    /// buckets, or an output weight outside `-127..=127`.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         if bytes.len() < HEADER_BYTES {
             return Err(NetworkError::TooShort(bytes.len()));
@@ -164,7 +187,7 @@ impl Network {
             return Err(NetworkError::Magic(magic));
         }
         let version = r.u32();
-        if version != VERSION {
+        if version != 1 && version != VERSION {
             return Err(NetworkError::Version(version));
         }
         let inputs = r.u32();
@@ -185,22 +208,25 @@ impl Network {
                 return Err(NetworkError::Constant { name, found, expected });
             }
         }
-        let reserved = r.u32();
-        if reserved != 0 {
-            return Err(NetworkError::Reserved(reserved));
-        }
-        if bytes.len() != Network::FILE_SIZE {
-            return Err(NetworkError::Size(bytes.len()));
+        let field = r.u32();
+        let buckets = match version {
+            1 if field != 0 => return Err(NetworkError::Reserved(field)),
+            1 => 1,
+            _ if !OUTPUT_BUCKET_COUNTS.contains(&(field as usize)) => return Err(NetworkError::OutputBuckets(field)),
+            _ => field as usize,
+        };
+        if bytes.len() != Network::file_size(buckets) {
+            return Err(NetworkError::Size { found: bytes.len(), buckets });
         }
 
         // Built in a vector, not on the stack: the rows take 192 KiB.
         let w1: Vec<Row> = (0..INPUTS).map(|_| r.row()).collect();
         let w1: Box<[Row; INPUTS]> = w1.into_boxed_slice().try_into().expect("exactly INPUTS rows");
         let b1 = r.row();
-        let w2 = [r.row(), r.row()];
-        let b2 = r.i32();
+        let w2: Box<[[Row; 2]]> = (0..buckets).map(|_| [r.row(), r.row()]).collect();
+        let b2: Box<[i32]> = (0..buckets).map(|_| r.i32()).collect();
         debug_assert!(r.bytes.is_empty());
-        let outputs = w2.iter().flat_map(|row| row.0);
+        let outputs = w2.iter().flatten().flat_map(|row| row.0);
         if let Some((index, value)) =
             outputs.enumerate().find(|(_, w)| !(-MAX_OUTPUT_WEIGHT..=MAX_OUTPUT_WEIGHT).contains(w))
         {
@@ -209,9 +235,10 @@ impl Network {
         Ok(Network { w1, b1, w2, b2 })
     }
 
-    /// The network as a version 1 file: [`Network::from_bytes`] of the result gives it back.
+    /// The network as a version 2 file: [`Network::from_bytes`] of the result gives it back.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(Network::FILE_SIZE);
+        let buckets = self.output_buckets();
+        let mut out = Vec::with_capacity(Network::file_size(buckets));
         out.extend_from_slice(&MAGIC);
         for field in [VERSION, INPUTS as u32, HIDDEN as u32, SCRELU] {
             out.extend_from_slice(&field.to_le_bytes());
@@ -219,15 +246,23 @@ impl Network {
         for constant in [QA, QB, SCALE] {
             out.extend_from_slice(&constant.to_le_bytes());
         }
-        out.extend_from_slice(&0u32.to_le_bytes());
-        for row in self.w1.iter().chain([&self.b1]).chain(&self.w2) {
+        out.extend_from_slice(&(buckets as u32).to_le_bytes());
+        for row in self.w1.iter().chain([&self.b1]).chain(self.w2.iter().flatten()) {
             for w in row.0 {
                 out.extend_from_slice(&w.to_le_bytes());
             }
         }
-        out.extend_from_slice(&self.b2.to_le_bytes());
-        debug_assert_eq!(out.len(), Network::FILE_SIZE);
+        for b in &self.b2 {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        debug_assert_eq!(out.len(), Network::file_size(buckets));
         out
+    }
+
+    /// The number of output buckets, B.
+    #[inline]
+    pub fn output_buckets(&self) -> usize {
+        self.b2.len()
     }
 
     /// The first layer's weights for input feature `feature` (below 768).
@@ -242,15 +277,16 @@ impl Network {
         &self.b1
     }
 
-    /// The output weights for the side to move's accumulator (`[0]`) and the other's (`[1]`).
+    /// The output weights of `bucket` for the side to move's accumulator (`[0]`) and the
+    /// other's (`[1]`).
     #[inline]
-    pub(crate) fn output_weights(&self) -> &[Row; 2] {
-        &self.w2
+    pub(crate) fn output_weights(&self, bucket: usize) -> &[Row; 2] {
+        &self.w2[bucket]
     }
 
-    /// The output bias, `b2q`.
+    /// The output bias of `bucket`, `b2q[bucket]`.
     #[inline]
-    pub(crate) fn output_bias(&self) -> i32 {
-        self.b2
+    pub(crate) fn output_bias(&self, bucket: usize) -> i32 {
+        self.b2[bucket]
     }
 }

@@ -85,7 +85,7 @@ impl AccumulatorStack {
             "incremental accumulator diverged at ply {ply} in {}",
             pos.fen()
         );
-        accumulator.evaluate(&self.network, pos.turn(), self.simd).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        accumulator.evaluate(&self.network, pos, self.simd).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// The accumulators at `ply` as they stand (for tests).

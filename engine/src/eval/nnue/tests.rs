@@ -5,7 +5,9 @@ use super::accumulator::Accumulator;
 use super::features::Delta;
 use super::simd::Simd;
 use super::stack::AccumulatorStack;
-use super::{embedded_network, nnue_evaluate, Network, NetworkError, EMBEDDED, HIDDEN, INPUTS, QA, QB, SCALE};
+use super::{
+    embedded_network, nnue_evaluate, output_bucket, Network, NetworkError, EMBEDDED, HIDDEN, INPUTS, QA, QB, SCALE,
+};
 use crate::score::MATE_BOUND;
 use std::sync::Arc;
 use tempo_core::{CastlingMode, Color, Move, Position, Role};
@@ -38,29 +40,34 @@ impl Rng {
 struct Weights {
     w1: Vec<i16>, // INPUTS * HIDDEN, feature-major
     b1: Vec<i16>, // HIDDEN
-    w2: Vec<i16>, // 2 * HIDDEN
-    b2: i32,
+    w2: Vec<i16>, // buckets * 2 * HIDDEN, bucket-major
+    b2: Vec<i32>, // buckets
 }
 
 impl Weights {
+    /// All zero, one output bucket.
     fn zero() -> Weights {
-        Weights { w1: vec![0; INPUTS * HIDDEN], b1: vec![0; HIDDEN], w2: vec![0; 2 * HIDDEN], b2: 0 }
+        Weights { w1: vec![0; INPUTS * HIDDEN], b1: vec![0; HIDDEN], w2: vec![0; 2 * HIDDEN], b2: vec![0] }
     }
 
     /// Weights within the trainer's clipping (`|W| <= 1.98`), spread so that accumulators
-    /// fall on both sides of the clamps.
+    /// fall on both sides of the clamps, with eight output buckets.
     fn random(seed: u64) -> Weights {
         let mut rng = Rng(seed);
         Weights {
             w1: (0..INPUTS * HIDDEN).map(|_| rng.range(-90, 90) as i16).collect(),
             b1: (0..HIDDEN).map(|_| rng.range(-100, 300) as i16).collect(),
-            w2: (0..2 * HIDDEN).map(|_| rng.range(-127, 127) as i16).collect(),
-            b2: rng.range(-200_000, 200_000),
+            w2: (0..8 * 2 * HIDDEN).map(|_| rng.range(-127, 127) as i16).collect(),
+            b2: (0..8).map(|_| rng.range(-200_000, 200_000)).collect(),
         }
     }
 
+    fn buckets(&self) -> usize {
+        self.b2.len()
+    }
+
     fn to_bytes(&self) -> Vec<u8> {
-        header(HIDDEN as u32, |_| {}).into_iter().chain(self.body()).collect()
+        header(HIDDEN as u32, self.buckets() as u32, |_| {}).into_iter().chain(self.body()).collect()
     }
 
     fn body(&self) -> Vec<u8> {
@@ -68,7 +75,9 @@ impl Weights {
         for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.b2.to_le_bytes());
+        for b in &self.b2 {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
@@ -96,14 +105,18 @@ impl Weights {
             }
         }
         let stm = pos.turn().index();
+        // The bucket by the documented formula, not by the engine's function.
+        let pieces = pos.occupied().count() as usize;
+        let bucket = ((pieces - 2) / (32 / self.buckets())).min(self.buckets() - 1);
+        let w2 = &self.w2[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
         let mut sum = 0i32;
         for j in 0..HIDDEN {
             let us = acc[stm][j].clamp(0, QA);
             let them = acc[1 - stm][j].clamp(0, QA);
-            sum += us * us * i32::from(self.w2[j]) + them * them * i32::from(self.w2[HIDDEN + j]);
+            sum += us * us * i32::from(w2[j]) + them * them * i32::from(w2[HIDDEN + j]);
         }
         // Wider than the contract's i32 only where that would overflow.
-        let out = i64::from(sum / QA) + i64::from(self.b2);
+        let out = i64::from(sum / QA) + i64::from(self.b2[bucket]);
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 }
@@ -114,16 +127,17 @@ pub(crate) fn random_network(seed: u64) -> Network {
     Weights::random(seed).network()
 }
 
-/// A version 1 header for `hidden` neurons, changed by `edit` (which gets the 40 bytes).
-fn header(hidden: u32, edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+/// A version 2 header for `hidden` neurons and `buckets` output buckets, changed by `edit`
+/// (which gets the 40 bytes).
+fn header(hidden: u32, buckets: u32, edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
     let mut h = b"TEMPONNU".to_vec();
-    for v in [1u32, 768, hidden, 1] {
+    for v in [2u32, 768, hidden, 1] {
         h.extend_from_slice(&v.to_le_bytes());
     }
     for v in [255i32, 64, 400] {
         h.extend_from_slice(&v.to_le_bytes());
     }
-    h.extend_from_slice(&0u32.to_le_bytes());
+    h.extend_from_slice(&buckets.to_le_bytes());
     edit(&mut h);
     h
 }
@@ -212,17 +226,64 @@ fn random_walks(seed: u64, games_per_start: usize, mut visit: impl FnMut(usize, 
 fn a_written_network_reads_back() {
     let weights = Weights::random(1);
     let bytes = weights.to_bytes();
-    assert_eq!(bytes.len(), 197_420);
-    assert_eq!(Network::FILE_SIZE, 197_420);
+    assert_eq!(bytes.len(), 40 + 2 * 768 * 128 + 2 * 128 + 8 * (4 * 128 + 4));
+    assert_eq!(Network::file_size(8), bytes.len());
+    assert_eq!(Network::file_size(1), 197_420);
     let network = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(network.output_buckets(), 8);
     assert_eq!(network.to_bytes(), bytes);
+    let one = Weights::zero().to_bytes();
+    assert_eq!(one.len(), 197_420);
+    assert_eq!(Network::from_bytes(&one).unwrap().to_bytes(), one);
+}
+
+#[test]
+fn a_version_1_file_is_a_network_of_one_bucket() {
+    let mut weights = Weights::random(21);
+    weights.w2.truncate(2 * HIDDEN);
+    weights.b2.truncate(1);
+    let v2 = weights.to_bytes();
+    let mut v1 = v2.clone();
+    put_u32(&mut v1, 8, 1);
+    put_u32(&mut v1, 36, 0);
+    let network = Network::from_bytes(&v1).unwrap();
+    assert_eq!(network.output_buckets(), 1);
+    assert_eq!(network.to_bytes(), v2);
+    let start = Position::startpos();
+    assert_eq!(nnue_evaluate(&network, &start), weights.evaluate(&start));
+    put_u32(&mut v1, 36, 7);
+    let err = Network::from_bytes(&v1).unwrap_err();
+    assert_eq!(err, NetworkError::Reserved(7));
+    assert_eq!(err.to_string(), "network header's reserved field is 7; it must be 0 in version 1");
+}
+
+#[test]
+fn output_buckets_follow_the_piece_count() {
+    let eight: Vec<usize> = (2..=32).map(|n| output_bucket(n, 8)).collect();
+    let expected: Vec<usize> = (2..=32usize).map(|n| ((n - 2) / 4).min(7)).collect();
+    assert_eq!(eight, expected);
+    assert_eq!((output_bucket(2, 8), output_bucket(5, 8), output_bucket(6, 8)), (0, 0, 1));
+    assert_eq!((output_bucket(29, 8), output_bucket(30, 8), output_bucket(32, 8)), (6, 7, 7));
+    assert!((2..=32).all(|n| output_bucket(n, 1) == 0));
+    assert_eq!((output_bucket(17, 2), output_bucket(18, 2), output_bucket(32, 2)), (0, 1, 1));
+    assert_eq!((output_bucket(9, 4), output_bucket(10, 4), output_bucket(32, 4)), (0, 1, 3));
+
+    // A network whose buckets differ only in their bias: the start position (32 pieces)
+    // uses bucket 7, a king and pawn ending (3 pieces) bucket 0.
+    let mut weights = Weights::zero();
+    weights.w2 = vec![0; 8 * 2 * HIDDEN];
+    weights.b2 = (0..8).map(|b| b * 16_320).collect();
+    let network = weights.network();
+    assert_eq!(nnue_evaluate(&network, &Position::startpos()), 7 * 400);
+    assert_eq!(nnue_evaluate(&network, &pos("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")), 0);
+    assert_eq!(nnue_evaluate(&network, &pos("4k3/pppp4/8/8/8/8/4P3/4K3 w - - 0 1")), 400);
 }
 
 #[test]
 fn every_header_field_is_checked() {
     let body = Weights::random(2).body();
     let with_header = |edit: &dyn Fn(&mut Vec<u8>)| -> Result<Network, NetworkError> {
-        let mut bytes = header(HIDDEN as u32, |h| edit(h));
+        let mut bytes = header(HIDDEN as u32, 8, |h| edit(h));
         bytes.extend_from_slice(&body);
         Network::from_bytes(&bytes)
     };
@@ -234,9 +295,9 @@ fn every_header_field_is_checked() {
     let err = with_header(&|h| h[..8].copy_from_slice(b"PK\x03\x04\0\0\0\0")).unwrap_err();
     assert!(err.to_string().contains(r#""PK\x03\x04\x00\x00\x00\x00""#), "{err}");
 
-    let err = with_header(&|h| put_u32(h, 8, 2)).unwrap_err();
-    assert_eq!(err, NetworkError::Version(2));
-    assert_eq!(err.to_string(), "network format version 2 is not supported; this build reads version 1");
+    let err = with_header(&|h| put_u32(h, 8, 3)).unwrap_err();
+    assert_eq!(err, NetworkError::Version(3));
+    assert_eq!(err.to_string(), "network format version 3 is not supported; this build reads versions 1 and 2");
 
     let err = with_header(&|h| put_u32(h, 12, 769)).unwrap_err();
     assert_eq!(err, NetworkError::Inputs(769));
@@ -248,7 +309,7 @@ fn every_header_field_is_checked() {
 
     let err = with_header(&|h| put_u32(h, 20, 0)).unwrap_err();
     assert_eq!(err, NetworkError::Activation(0));
-    assert_eq!(err.to_string(), "network activation 0 is not supported; version 1 knows only 1 (SCReLU)");
+    assert_eq!(err.to_string(), "network activation 0 is not supported; the format knows only 1 (SCReLU)");
 
     for (offset, name, expected) in [(24, "QA", 255), (28, "QB", 64), (32, "SCALE", 400)] {
         let err = with_header(&|h| put_u32(h, offset, (expected + 1) as u32)).unwrap_err();
@@ -256,9 +317,15 @@ fn every_header_field_is_checked() {
         assert_eq!(err.to_string(), format!("network {name} is {}; the format requires {expected}", expected + 1));
     }
 
-    let err = with_header(&|h| put_u32(h, 36, 7)).unwrap_err();
-    assert_eq!(err, NetworkError::Reserved(7));
-    assert_eq!(err.to_string(), "network header's reserved field is 7; it must be 0");
+    for buckets in [0, 3, 7, 16] {
+        let err = with_header(&|h| put_u32(h, 36, buckets)).unwrap_err();
+        assert_eq!(err, NetworkError::OutputBuckets(buckets));
+    }
+    let err = NetworkError::OutputBuckets(7);
+    assert_eq!(err.to_string(), "network has 7 output buckets; the format allows 1, 2, 4 or 8");
+    // A header claiming fewer buckets than the body holds: a size error naming the buckets.
+    let err = with_header(&|h| put_u32(h, 36, 4)).unwrap_err();
+    assert_eq!(err, NetworkError::Size { found: Network::file_size(8), buckets: 4 });
 }
 
 #[test]
@@ -273,25 +340,30 @@ fn the_size_must_be_exact() {
         "file is 39 bytes, too short for the 40-byte header of a network file"
     );
     for len in [40, 1234, bytes.len() - 4, bytes.len() - 1] {
-        assert_eq!(Network::from_bytes(&bytes[..len]).unwrap_err(), NetworkError::Size(len));
+        assert_eq!(Network::from_bytes(&bytes[..len]).unwrap_err(), NetworkError::Size { found: len, buckets: 8 });
     }
     let mut longer = bytes.clone();
     longer.push(0);
-    assert_eq!(Network::from_bytes(&longer).unwrap_err(), NetworkError::Size(197_421));
-    assert_eq!(NetworkError::Size(1234).to_string(), "file is 1,234 bytes; a 128-neuron network is 197,420 bytes");
+    assert_eq!(Network::from_bytes(&longer).unwrap_err(), NetworkError::Size { found: bytes.len() + 1, buckets: 8 });
     assert_eq!(
-        NetworkError::Size(1_234_567).to_string(),
-        "file is 1,234,567 bytes; a 128-neuron network is 197,420 bytes"
+        NetworkError::Size { found: 1234, buckets: 1 }.to_string(),
+        "file is 1,234 bytes; a 128-neuron network with 1 output bucket is 197,420 bytes"
+    );
+    assert_eq!(
+        NetworkError::Size { found: 1_234_567, buckets: 8 }.to_string(),
+        "file is 1,234,567 bytes; a 128-neuron network with 8 output buckets is 201,032 bytes"
     );
     // A network of another size is reported as such, not as a size mismatch.
-    let mut wide = header(256, |_| {});
+    let mut wide = header(256, 1, |_| {});
     wide.resize(40 + 2 * 768 * 256 + 2 * 256 + 4 * 256 + 4, 0);
     assert_eq!(Network::from_bytes(&wide).unwrap_err(), NetworkError::Hidden(256));
 }
 
 #[test]
 fn output_weights_beyond_the_clipping_are_rejected() {
-    for (index, value) in [(0, 128), (HIDDEN + 5, -128), (2 * HIDDEN - 1, i16::MIN), (17, i16::MAX)] {
+    for (index, value) in
+        [(0, 128), (HIDDEN + 5, -128), (2 * HIDDEN - 1, i16::MIN), (17, i16::MAX), (7 * 2 * HIDDEN + 3, -200)]
+    {
         let mut weights = Weights::random(4);
         weights.w2[index] = value;
         let err = Network::from_bytes(&weights.to_bytes()).unwrap_err();
@@ -343,7 +415,7 @@ fn the_start_position_evaluates_as_computed_by_hand() {
     assert_eq!(nnue_evaluate(&network, &black), -32);
 
     // A positive output bias: out = -1326 + 20000 = 18674, eval = 18674 * 400 / 16320 = 457.
-    weights.b2 = 20_000;
+    weights.b2[0] = 20_000;
     assert_eq!(nnue_evaluate(&weights.network(), &start), 457);
 }
 
@@ -520,10 +592,9 @@ fn avx2_and_scalar_kernels_agree() {
             for color in [Color::White, Color::Black] {
                 assert_eq!(scalar.perspective(color), vector.perspective(color), "{label}: {}", child.fen());
             }
-            let turn = child.turn();
             assert_eq!(
-                scalar.evaluate(&network, turn, Simd::SCALAR),
-                vector.evaluate(&network, turn, avx2),
+                scalar.evaluate(&network, child, Simd::SCALAR),
+                vector.evaluate(&network, child, avx2),
                 "{label}: {}",
                 child.fen()
             );
@@ -566,14 +637,14 @@ fn values_are_bounded_for_the_search() {
     // An output bias far beyond any evaluation: the network says about +52,600,000 cp and
     // the search sees the largest non-mate value.
     let mut weights = Weights::zero();
-    weights.b2 = i32::MAX;
+    weights.b2[0] = i32::MAX;
     let network = Arc::new(weights.network());
     let start = Position::startpos();
     assert_eq!(nnue_evaluate(&network, &start), (i64::from(i32::MAX) * 400 / 16320) as i32);
     let mut stack = AccumulatorStack::new(Arc::clone(&network));
     stack.set_root(&start);
     assert_eq!(stack.evaluate(0, &start), MATE_BOUND - 1);
-    weights.b2 = i32::MIN;
+    weights.b2[0] = i32::MIN;
     let mut stack = AccumulatorStack::new(Arc::new(weights.network()));
     stack.set_root(&start);
     assert_eq!(stack.evaluate(0, &start), -MATE_BOUND + 1);
