@@ -101,7 +101,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.002)]
     lr: f64,
     /// AdamW weight decay (decoupled: each step multiplies the weights by 1 - lr * wd).
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, default_value_t = 0.5)]
     wd: f64,
     /// Multiply the learning rate by --lr-gamma every this many epochs (0: never).
     #[arg(long, default_value_t = 10)]
