@@ -145,6 +145,34 @@ fn illegal_moves_lose_and_a_clean_sweep_stops_the_sprt_early() {
     assert!(elo.starts_with("Elo difference: inf [") && !elo.contains("[inf"), "{elo}");
 }
 
+/// Resuming a match whose SPRT the earlier sitting decided plays no more games.
+#[cfg(unix)]
+#[test]
+fn a_decided_sprt_stays_decided_when_resumed() {
+    let engine = engine();
+    let dir = tempfile::tempdir().unwrap();
+    let bad = scripted_engine(dir.path(), "Bad", "a1a8", "0");
+    let pgn = dir.path().join("games.pgn");
+    let sitting = |resume: bool| {
+        let mut command = Command::new(tools());
+        command.args(["match", "--engine"]).arg(&engine);
+        command.args(["--engine", &bad, "--depth", "1", "--games", "200", "--sprt", "0,10", "--pgn"]).arg(&pgn);
+        if resume {
+            command.arg("--resume");
+        }
+        let out = command.output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let first = sitting(false);
+    let decided = first.lines().find(|l| l.contains("H1 accepted at game")).expect("decided").to_owned();
+    let played = std::fs::read_to_string(&pgn).unwrap();
+    let second = sitting(true);
+    assert!(!second.contains("Game "), "{second}");
+    assert!(second.contains(&decided), "{second}");
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), played);
+}
+
 #[cfg(unix)]
 #[test]
 fn an_engine_past_its_clock_forfeits() {
@@ -209,4 +237,63 @@ fn a_round_robin_stops_each_pairing_when_its_sprt_decides() {
     assert!(summaries[2].contains("sh vs sh-3: 40 games, W/D/L 20/0/20"), "{text}");
     assert_eq!(text.matches("H1 accepted at game").count(), 2, "{text}");
     assert!(text.contains("Elo difference: 0.0 ["), "{text}");
+}
+
+/// A match in two sittings: the second (`--resume`) counts the first's games, replays the
+/// game the first was writing when it stopped, and plays the rest; a resume with other
+/// engines is refused.
+#[cfg(unix)]
+#[test]
+fn a_resumed_match_counts_the_games_already_played() {
+    let engine = engine();
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/openings/openings.epd");
+    let bad = scripted_engine(dir.path(), "Bad", "a1a8", "0");
+    let sitting = |games: &str, resume: bool, second: &str| {
+        let mut command = Command::new(tools());
+        command.args(["match", "--engine"]).arg(&engine).args(["--engine", second]);
+        command.args(["--depth", "1", "--games", games, "--max-moves", "20", "--openings", openings]);
+        command.arg("--pgn").arg(&pgn);
+        if resume {
+            command.arg("--resume");
+        }
+        command.output().unwrap()
+    };
+    let first = sitting("4", false, &bad);
+    assert!(first.status.success());
+    // The first sitting was killed while writing its fourth game.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let fourth = text.match_indices("[Event ").nth(3).unwrap().0;
+    std::fs::write(&pgn, &text[..fourth + 60]).unwrap();
+
+    let second = sitting("6", true, &bad);
+    let out = String::from_utf8(second.stdout).unwrap();
+    assert!(second.status.success(), "{out}\n{}", String::from_utf8_lossy(&second.stderr));
+    assert!(out.contains("Resuming: 3 games already played"), "{out}");
+    assert!(out.contains("cut short"), "{out}");
+    assert!(out.contains("Game 4/6:") && out.contains("Game 6/6:") && !out.contains("Game 3/6:"), "{out}");
+    // Every game is won by the built-in engine (the other one's moves are illegal), and
+    // the illegal moves of the first sitting are counted from the PGN.
+    assert!(out.contains(": 6 games, W/D/L 6/0/0"), "{out}");
+    assert!(out.contains("sh: 0 time forfeits, 6 illegal moves, 0 crashes"), "{out}");
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(games.matches("[Event \"tempo-tools match\"]").count(), 6, "{games}");
+    for round in 1..=6 {
+        assert_eq!(games.matches(&format!("[Round \"1.{round}\"]")).count(), 1, "{games}");
+    }
+
+    // Under other names the games are not this match's: refused, and the file is kept.
+    let refused = Command::new(tools())
+        .args(["match", "--engine"])
+        .arg(&engine)
+        .args(["--engine", &bad, "--name", "tempo", "--name", "someone", "--depth", "1"])
+        .args(["--games", "8", "--openings", openings, "--resume", "--pgn"])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let error = String::from_utf8_lossy(&refused.stderr);
+    assert!(error.contains("same --engine and --name"), "{error}");
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), games);
 }

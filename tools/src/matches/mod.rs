@@ -10,6 +10,7 @@ mod adjudicate;
 mod ending;
 pub mod openings;
 mod play;
+mod resume;
 mod stats;
 
 use adjudicate::Adjudication;
@@ -17,9 +18,10 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use openings::Opening;
-use play::{GameRecord, MatchEngine, MoveLimit};
+use play::{Incidents, MatchEngine, MoveLimit};
+use resume::Slot;
 use stats::{Sprt, Tally, Verdict};
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Seek, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
@@ -106,6 +108,11 @@ pub struct MatchArgs {
     /// Write every game here (PGN with `[%clk]` comments).
     #[arg(long)]
     pgn: Option<PathBuf>,
+    /// Continue the match whose games the --pgn file holds: the games found there count and
+    /// are not played again, new ones are appended. Give the same engines, names, options,
+    /// --games, --openings, --opening-offset and time control as the first sitting.
+    #[arg(long, requires = "pgn")]
+    resume: bool,
 }
 
 fn parse_sprt(text: &str) -> Result<(f64, f64), String> {
@@ -258,21 +265,66 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
     let total = jobs.len();
     let stats: Vec<Mutex<PairingStats>> = pairings.iter().map(|_| Mutex::new(PairingStats::default())).collect();
     let stop = AtomicBool::new(false);
+    // Pairings whose SPRT has decided: the match stops when all have.
+    let decided_pairings = AtomicUsize::new(0);
+
+    // Games an earlier sitting played (--resume) count and are skipped.
+    let mut already_played = vec![false; total];
+    let resumed = match &args.pgn {
+        Some(path) if args.resume && path.exists() => {
+            let slots: Vec<Slot<'_>> = jobs
+                .iter()
+                .map(|j| Slot { white: &specs[j.white], black: &specs[j.black], opening: &openings[j.opening] })
+                .collect();
+            Some(resume::read_played(path, &slots, args.games, &limit)?)
+        }
+        _ => None,
+    };
+    if let Some(resumed) = &resumed {
+        for game in &resumed.games {
+            let job = &jobs[game.slot];
+            let mut s = stats[job.pairing].lock().expect("stats lock");
+            account(&mut s, game.result, &game.incidents, job.white == pairings[job.pairing].0);
+            already_played[game.slot] = true;
+        }
+        let path = args.pgn.as_ref().expect("--resume requires --pgn").display();
+        outln!("Resuming: {} games already played in {path}", resumed.games.len())?;
+        if resumed.torn_tail {
+            outln!("(its last game was cut short while being written: it is removed and played again)")?;
+        }
+        for (p, s) in stats.iter().enumerate() {
+            let mut s = s.lock().expect("stats lock");
+            let t = s.tally;
+            outln!(
+                "{} vs {}: +{} ={} -{}",
+                specs[pairings[p].0].name,
+                specs[pairings[p].1].name,
+                t.wins,
+                t.draws,
+                t.losses
+            )?;
+            if sprt.is_some_and(|sprt| s.decide(sprt))
+                && decided_pairings.fetch_add(1, Ordering::Relaxed) + 1 == pairings.len()
+            {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
     // The first error writing a game's line (stdout closed): it stops the match.
     let write_error: OnceLock<std::io::Error> = OnceLock::new();
     // The first error writing a game to the PGN file (disk full): it stops the match too.
     let pgn_error: OnceLock<std::io::Error> = OnceLock::new();
     let next = AtomicUsize::new(0);
-    // Pairings whose SPRT has decided: the match stops when all have.
-    let decided_pairings = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
+    let done = AtomicUsize::new(resumed.as_ref().map_or(0, |r| r.games.len()));
     let pgn_out = match &args.pgn {
-        Some(path) => {
-            Some(Mutex::new(std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?))
-        }
+        Some(path) => Some(Mutex::new(match &resumed {
+            Some(resumed) => append_after(path, resumed.torn_tail.then_some(resumed.complete_bytes))?,
+            None => std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
+        })),
         None => None,
     };
     let bar = if std::io::stderr().is_terminal() { ProgressBar::new(total as u64) } else { ProgressBar::hidden() };
+    bar.set_position(done.load(Ordering::Relaxed) as u64);
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}").expect("valid template"));
 
     std::thread::scope(|scope| {
@@ -284,7 +336,7 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(job) = jobs.get(i) else { break };
                 // In a round robin, a pairing whose SPRT is decided plays no more games.
-                if stats[job.pairing].lock().expect("stats lock").decided.is_some() {
+                if already_played[i] || stats[job.pairing].lock().expect("stats lock").decided.is_some() {
                     continue;
                 }
                 let record = play::play_game(
@@ -298,7 +350,7 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
                 let (a, _) = pairings[job.pairing];
                 let line = {
                     let mut s = stats[job.pairing].lock().expect("stats lock");
-                    account(&mut s, &record, job.white == a);
+                    account(&mut s, record.end.result(), &record.incidents, job.white == a);
                     let t = s.tally;
                     let mut line = format!(
                         "Game {n}/{total}: {} vs {}: {} ({}) | {} vs {}: +{} ={} -{}",
@@ -352,20 +404,40 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
     Ok(true)
 }
 
+/// Opens the PGN file of a resumed match for appending, after cutting it to its first
+/// `complete` bytes if given (the games that count; what follows is a game cut short).
+fn append_after(path: &std::path::Path, complete: Option<u64>) -> Result<std::fs::File> {
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    if let Some(complete) = complete {
+        file.set_len(complete).with_context(|| format!("cannot cut {}", path.display()))?;
+        if complete > 0 {
+            // The last complete game ends with its result marker: the blank lines the
+            // runner puts between games.
+            file.seek(std::io::SeekFrom::End(0))?;
+            file.write_all(b"\n\n\n")?;
+        }
+    }
+    file.seek(std::io::SeekFrom::End(0))?;
+    Ok(file)
+}
+
 /// Adds a game to a pairing's totals; `first_is_white` tells which colour the pairing's first
 /// engine had.
-fn account(s: &mut PairingStats, record: &GameRecord, first_is_white: bool) {
+fn account(s: &mut PairingStats, result: GameResult, incidents: &Incidents, first_is_white: bool) {
     let (first, second) = if first_is_white { (0, 1) } else { (1, 0) };
-    match (record.end.result(), first_is_white) {
+    match (result, first_is_white) {
         (GameResult::Draw, _) => s.tally.draws += 1,
         (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => s.tally.wins += 1,
         _ => s.tally.losses += 1,
     }
     for (to, from) in [(0, first), (1, second)] {
-        s.forfeits[to] += record.incidents.time_forfeits[from];
-        s.illegal[to] += record.incidents.illegal_moves[from];
-        s.crashes[to] += record.incidents.crashes[from];
-        s.oversteps[to] += record.incidents.oversteps[from];
+        s.forfeits[to] += incidents.time_forfeits[from];
+        s.illegal[to] += incidents.illegal_moves[from];
+        s.crashes[to] += incidents.crashes[from];
+        s.oversteps[to] += incidents.oversteps[from];
     }
 }
 

@@ -39,7 +39,7 @@ pub struct GameRecord {
 }
 
 /// The incidents of one game the match report counts.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Incidents {
     /// Per colour (White, Black): lost on time, illegal move, crash or hang, clock oversteps
     /// within the margin.
