@@ -6,7 +6,8 @@
 //!    earlier run of the same generation was interrupted.
 //! 3. Trains the network (`tempo-tools train`), fresh or fine-tuned from `--init`.
 //! 4. Plays the parent engine with the new network against the parent (`tempo-tools match`,
-//!    SPRT), and prints the lineage entry to add to `engine/nets/README.md`.
+//!    SPRT, resumed from `sprt.pgn` if an earlier run started it), and prints the lineage
+//!    entry to add to `engine/nets/README.md`.
 //!
 //! Large files stay out of the repository, in `$TEMPO_CACHE` (default `~/.cache/tempo`):
 //! `data/genN.vf`, `nets/genN/`, `bin/`.
@@ -66,6 +67,12 @@ impl Generation {
     }
 }
 
+/// Whether `file` exists and was last written after `other`.
+fn written_after(file: &std::path::Path, other: &std::path::Path) -> bool {
+    let modified = |path: &std::path::Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    matches!((modified(file), modified(other)), (Some(a), Some(b)) if a > b)
+}
+
 /// `$TEMPO_CACHE`, or `~/.cache/tempo`.
 fn cache_dir() -> Result<PathBuf> {
     if let Some(dir) = std::env::var_os("TEMPO_CACHE") {
@@ -123,7 +130,13 @@ pub fn generation(g: &Generation) -> Result<()> {
         }
         play.args(["--tc", &g.tc, "--games", &g.sprt_games.to_string(), "--concurrency", "2", "--sprt", "0,10"]);
         play.arg("--openings").arg(root().join("data/openings/openings.epd"));
-        play.arg("--pgn").arg(net_dir.join("sprt.pgn"));
+        // An SPRT outlasts a sitting: an earlier one's games count (`match --resume`), as
+        // long as they were played by this network (written after it).
+        let games = net_dir.join("sprt.pgn");
+        play.arg("--pgn").arg(&games);
+        if written_after(&games, &net) {
+            play.arg("--resume");
+        }
         run(&mut play)?;
     }
     println!(
