@@ -67,6 +67,10 @@ impl Generation {
     }
 }
 
+/// The SPRT's adjudication (`tempo-tools match` arguments).
+const ADJUDICATION: [&str; 10] =
+    ["--resign-score", "1000", "--resign-moves", "4", "--draw-score", "10", "--draw-moves", "8", "--draw-after", "40"];
+
 /// Whether `file` exists and was last written after `other`.
 fn written_after(file: &std::path::Path, other: &std::path::Path) -> bool {
     let modified = |path: &std::path::Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
@@ -129,6 +133,9 @@ pub fn generation(g: &Generation) -> Result<()> {
             play.args(["--option", "2:UseNNUE=false"]);
         }
         play.args(["--tc", &g.tc, "--games", &g.sprt_games.to_string(), "--concurrency", "2", "--sprt", "0,10"]);
+        // Decided games end early, as testers adjudicate them: both engines agree on a
+        // 10-pawn lead for 4 moves, or on a dead draw (10 cp) for 8 moves from move 40.
+        play.args(ADJUDICATION);
         play.arg("--openings").arg(root().join("data/openings/openings.epd"));
         // An SPRT outlasts a sitting: an earlier one's games count (`match --resume`), as
         // long as they were played by this network (written after it).
