@@ -213,4 +213,38 @@ mod tests {
         v1.extend_from_slice(&v2[20..]);
         assert_eq!(Checkpoint::from_bytes(&v1).unwrap(), checkpoint);
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// Arbitrary bytes after the magic, and a valid checkpoint with a header word replaced
+        /// or cut short: an error or a checkpoint, never a panic (nor an attempt to allocate
+        /// what a corrupt size asks for beyond the bytes there are).
+        #[test]
+        fn checkpoints_never_panic(
+            noise in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+            word in 0usize..8,
+            value in proptest::prelude::any::<u32>(),
+            cut in proptest::prelude::any::<usize>(),
+        ) {
+            let mut prefixed = b"TEMPOCKP".to_vec();
+            prefixed.extend_from_slice(&noise);
+            let _ = Checkpoint::from_bytes(&prefixed);
+            let net = Network::random(Shape { hidden: 8, buckets: 2 }, Activation::Screlu, 5);
+            let checkpoint = Checkpoint {
+                epoch: 1,
+                best: net.clone(),
+                opt: AdamW::new(net.params().len()),
+                net,
+                best_epoch: 1,
+                best_loss: 0.5,
+                history: vec![EpochRecord { train: 0.6, val: None, speed: 1e6, lr: 0.001 }],
+            };
+            let mut bytes = checkpoint.to_bytes();
+            bytes[8 + 4 * word..12 + 4 * word].copy_from_slice(&value.to_le_bytes());
+            let cut = cut % (bytes.len() + 1);
+            let _ = Checkpoint::from_bytes(&bytes[..cut]);
+            let _ = Checkpoint::from_bytes(&bytes);
+        }
+    }
 }

@@ -655,3 +655,46 @@ fn roles_are_in_contract_order() {
     // The contract numbers roles Pawn = 0 .. King = 5, as tempo_core does.
     assert_eq!(Role::ALL.map(Role::index), [0, 1, 2, 3, 4, 5]);
 }
+
+/// Valid files of one and eight buckets, to damage.
+fn valid_files() -> [Vec<u8>; 2] {
+    let mut one = Weights::random(31);
+    one.w2.truncate(2 * HIDDEN);
+    one.b2.truncate(1);
+    [one.to_bytes(), Weights::random(32).to_bytes()]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    /// Arbitrary bytes, and valid files with a header word replaced, bytes overwritten or cut
+    /// short: the reader returns an error or a network, never panics, and a network it
+    /// accepts writes out as a file it reads back the same.
+    #[test]
+    fn network_files_never_panic(
+        noise in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200),
+        which in 0usize..2,
+        word in 0usize..10,
+        value in proptest::prelude::any::<u32>(),
+        at in proptest::prelude::any::<usize>(),
+        cut in proptest::prelude::any::<usize>(),
+    ) {
+        let mut prefixed = b"TEMPONNU".to_vec();
+        prefixed.extend_from_slice(&noise);
+        let mut damaged = valid_files()[which].clone();
+        if word < 8 {
+            put_u32(&mut damaged, 8 + 4 * word, value);
+        } else {
+            let at = at % damaged.len();
+            damaged[at] = value as u8;
+        }
+        let len = damaged.len();
+        let cut = if word == 9 { cut % (len + 1) } else { len };
+        for bytes in [&noise[..], &prefixed[..], &damaged[..cut]] {
+            if let Ok(network) = Network::from_bytes(bytes) {
+                let written = network.to_bytes();
+                proptest::prop_assert_eq!(Network::from_bytes(&written).unwrap(), network);
+            }
+        }
+    }
+}
