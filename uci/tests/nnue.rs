@@ -67,7 +67,10 @@ fn bad_network_files_are_reported_and_the_engine_keeps_running() {
             write(dir.path(), "wide.nnue", &network_file(256, 2)),
             "network has 256 hidden neurons; this build expects 128",
         ),
-        (write(dir.path(), "short.nnue", &truncated), "file is 1,234 bytes; a 128-neuron network is 197,420 bytes"),
+        (
+            write(dir.path(), "short.nnue", &truncated),
+            "file is 1,234 bytes; a 128-neuron network with 1 output bucket is 197,420 bytes",
+        ),
         (write(dir.path(), "magic.nnue", &bad_magic), "not a Tempo network"),
         (dir.path().join("missing.nnue"), "not loaded"),
     ];
