@@ -48,8 +48,8 @@ pub struct Engine {
     control: Arc<Control>,
     handle: Option<JoinHandle<()>>,
     book: Option<Arc<Book>>,
-    /// The neural network, used when `UseNNUE` is on.
-    network: Option<Arc<Network>>,
+    /// The neural network, used when `UseNNUE` is on: the built-in one or a loaded one.
+    network: Arc<Network>,
     /// The network the last search evaluated with (`None`: the hand-crafted evaluation).
     /// The hash table stores static evaluations, so it is cleared when this changes.
     searched_with: Option<Arc<Network>>,
@@ -217,26 +217,30 @@ impl Engine {
     }
 
     /// Sets the neural network searches evaluate with when `UseNNUE` is on; `None` goes back
-    /// to the network built into the engine (this build has none, so `None` leaves the
-    /// engine without a network and it evaluates by hand-crafted terms). A search already
+    /// to the network built into the engine ([`crate::EMBEDDED_NETWORK`]). A search already
     /// running keeps the network it started with. A search whose evaluation (this network,
     /// another, or hand-crafted terms, as `UseNNUE` says) differs from the previous search's
     /// starts with a cleared hash table, whose stored evaluations belong to the other one.
     /// Reading and parsing a file is the caller's business ([`Network::from_bytes`]): the
     /// engine does no I/O.
     pub fn set_network(&mut self, network: Option<Arc<Network>>) {
-        self.network = network.or_else(embedded_network);
+        self.network = network.unwrap_or_else(embedded_network);
     }
 
-    /// The network `UseNNUE` would use, loaded or built in, if any.
-    pub fn network(&self) -> Option<&Arc<Network>> {
-        self.network.as_ref()
+    /// The network `UseNNUE` uses, loaded or built in.
+    pub fn network(&self) -> &Arc<Network> {
+        &self.network
+    }
+
+    /// Whether [`Engine::network`] is the one built into the engine.
+    pub fn network_is_embedded(&self) -> bool {
+        Arc::ptr_eq(&self.network, &embedded_network())
     }
 
     /// The network searches evaluate with: the engine's network if `UseNNUE` is on, `None`
-    /// when they use the hand-crafted evaluation (`UseNNUE` off or no network).
+    /// when they use the hand-crafted evaluation (`UseNNUE` off).
     pub fn active_network(&self) -> Option<&Arc<Network>> {
-        self.network.as_ref().filter(|_| self.options.use_nnue)
+        Some(&self.network).filter(|_| self.options.use_nnue)
     }
 
     /// Starts a new game: clears the hash table and every learnt statistic.
@@ -525,6 +529,8 @@ mod tests {
     #[test]
     fn the_hash_table_is_cleared_when_the_evaluation_changes() {
         let mut engine = Engine::new();
+        // Start from the hand-crafted evaluation (the default is the built-in network).
+        engine.set_option(EngineOption::UseNnue(false)).unwrap();
         let key = engine.root.key();
         assert!(search_and_probe(&mut engine));
         // Same evaluation: the table is kept.
@@ -550,6 +556,12 @@ mod tests {
         // Back to hand-crafted terms: cleared.
         engine.set_option(EngineOption::UseNnue(false)).unwrap();
         assert!(engine.evaluation_for_search().is_none());
+        assert!(engine.tt.probe(key, 0).is_none());
+        // The built-in network: cleared again.
+        assert!(search_and_probe(&mut engine));
+        engine.set_network(None);
+        engine.set_option(EngineOption::UseNnue(true)).unwrap();
+        assert!(engine.evaluation_for_search().is_some_and(|n| Arc::ptr_eq(&n, &embedded_network())));
         assert!(engine.tt.probe(key, 0).is_none());
     }
 }

@@ -46,8 +46,8 @@ pub use bench::{run_bench, run_bench_with_network, BenchReport, BENCH_DEPTH, BEN
 pub use error::{EngineError, OptionError};
 pub use eval::{
     evaluate, evaluate_with, linear_eval, nnue_evaluate, output_bucket, trace, EvalTrace, LinearEval, Network,
-    NetworkError, PawnTable, Term, WeightSection, HIDDEN, MAX_PHASE, OUTPUT_BUCKET_COUNTS, PHASE_WEIGHT, S, WEIGHTS,
-    WEIGHT_COUNT, WEIGHT_SECTIONS,
+    NetworkError, PawnTable, Term, WeightSection, EMBEDDED_NETWORK, HIDDEN, MAX_PHASE, OUTPUT_BUCKET_COUNTS,
+    PHASE_WEIGHT, S, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS,
 };
 pub use events::{Event, SearchInfo};
 pub use facade::Engine;

@@ -64,9 +64,8 @@ pub const OPTION_SPECS: &[OptionSpec] = &[
     OptionSpec { name: "UseNNUE", kind: OptionKind::Check { default: DEFAULT_USE_NNUE } },
 ];
 
-/// `UseNNUE` is on by default exactly when the engine embeds a network (this build embeds
-/// none: see `eval::nnue::EMBEDDED`).
-const DEFAULT_USE_NNUE: bool = crate::eval::nnue::EMBEDDED.is_some();
+/// The engine evaluates with its built-in network unless `UseNNUE` is turned off.
+const DEFAULT_USE_NNUE: bool = true;
 
 /// One option assignment, typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,7 +197,7 @@ mod tests {
         assert_eq!(EngineOption::parse("UCI_ShowWDL", "TRUE"), Ok(EngineOption::ShowWdl(true)));
         assert_eq!(EngineOption::parse("usennue", "true"), Ok(EngineOption::UseNnue(true)));
         // On by default exactly when a network is built in (none is yet).
-        assert_eq!(Options::default().use_nnue, crate::eval::nnue::EMBEDDED.is_some());
+        assert!(Options::default().use_nnue);
         assert!(matches!(EngineOption::parse("Hash", "0"), Err(OptionError::OutOfRange { .. })));
         assert!(matches!(EngineOption::parse("Hash", "x"), Err(OptionError::OutOfRange { .. })));
         assert!(matches!(EngineOption::parse("Ponder", "yes"), Err(OptionError::NotBoolean { .. })));

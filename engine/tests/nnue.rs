@@ -121,10 +121,13 @@ fn the_network_decides_the_search() {
     let pos: Position = "4k3/8/8/3q4/8/8/3Q4/4K3 w - - 0 1".parse().unwrap();
     let network = fewer_pieces_network();
     assert_eq!(nnue_evaluate(&network, &pos), 284);
+    let network_again = Arc::clone(&network);
     let capture = "d2d5";
-    let (hce_best, _) = search(&mut Engine::new(), pos, 4);
+    let mut hce = Engine::new();
+    hce.set_option(EngineOption::UseNnue(false)).unwrap();
+    let (hce_best, _) = search(&mut hce, pos, 4);
     assert_eq!(format!("{:?}", hce_best.unwrap()), capture);
-    let mut engine = nnue_engine(network);
+    let mut engine = nnue_engine(network_again);
     let (nnue_best, _) = search(&mut engine, pos, 4);
     let nnue_best = nnue_best.unwrap();
     assert_ne!(format!("{nnue_best:?}"), capture);
@@ -133,7 +136,7 @@ fn the_network_decides_the_search() {
     // UseNNUE off: the network stays loaded but the hand-crafted evaluation is back.
     engine.set_option(EngineOption::UseNnue(false)).unwrap();
     assert_eq!(engine.evaluate_nnue(), None);
-    assert!(engine.network().is_some());
+    assert!(Arc::ptr_eq(engine.network(), &network));
     let (best, _) = search(&mut engine, pos, 4);
     assert_eq!(format!("{:?}", best.unwrap()), capture);
 }
@@ -160,4 +163,21 @@ fn searches_with_a_network_play_legal_moves() {
             assert!(score.is_some(), "{fen}");
         }
     }
+}
+
+#[test]
+fn the_built_in_network_is_the_default_and_comes_back() {
+    let mut engine = Engine::new();
+    assert!(engine.options().use_nnue);
+    assert!(engine.network_is_embedded());
+    let pos: Position = "4k3/8/8/3q4/8/8/3Q4/4K3 w - - 0 1".parse().unwrap();
+    engine.set_position(pos, &[]).unwrap();
+    assert_eq!(engine.evaluate_nnue(), Some(nnue_evaluate(engine.network(), &pos)));
+    // The built-in network wins Black's queen, as the hand-crafted evaluation does.
+    let (best, _) = search(&mut engine, pos, 4);
+    assert_eq!(format!("{:?}", best.unwrap()), "d2d5");
+    engine.set_network(Some(fewer_pieces_network()));
+    assert!(!engine.network_is_embedded());
+    engine.set_network(None);
+    assert!(engine.network_is_embedded());
 }

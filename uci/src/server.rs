@@ -11,7 +11,8 @@ use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 use tempo_core::{perft::divide, CastlingMode, Move, Position};
 use tempo_engine::{
-    run_bench_with_network, Engine, EngineOption, Event, Limits, Network, BENCH_DEPTH, HIDDEN, OPTION_SPECS,
+    run_bench_with_network, Engine, EngineOption, Event, Limits, Network, BENCH_DEPTH, EMBEDDED_NETWORK, HIDDEN,
+    OPTION_SPECS,
 };
 use tempo_notation::{parse_uci_move, uci_move};
 
@@ -149,7 +150,7 @@ impl<W: Write + Send + 'static> Server<W> {
                 // Protocol-level options: the server reads the files, the engine gets the
                 // book and the network.
                 self.out.line("option name BookFile type string default <empty>");
-                self.out.line("option name EvalFile type string default <empty>");
+                self.out.line(&format!("option name EvalFile type string default {EMBEDDED_NETWORK}"));
                 self.out.line("uciok");
             }
             Command::Debug(_) | Command::Register => {}
@@ -208,13 +209,13 @@ impl<W: Write + Send + 'static> Server<W> {
         }
     }
 
-    /// `setoption name EvalFile value PATH`: loads a network file for `UseNNUE` (empty or
-    /// `<empty>` goes back to the built-in network, which this build does not have). A file
-    /// that cannot be read or is not a valid network for this build is reported and changes
-    /// nothing: the engine keeps the network it had.
+    /// `setoption name EvalFile value PATH`: loads a network file for `UseNNUE`. The built-in
+    /// network's name (the option's default, which GUIs send back), empty or `<empty>` go
+    /// back to the built-in network. A file that cannot be read or is not a valid network for
+    /// this build is reported and changes nothing: the engine keeps the network it had.
     fn set_eval_file(&mut self, path: &str) {
         let path = path.trim();
-        if path.is_empty() || path == "<empty>" {
+        if path.is_empty() || path == "<empty>" || path == EMBEDDED_NETWORK {
             self.engine.set_network(None);
             return;
         }
@@ -228,10 +229,10 @@ impl<W: Write + Send + 'static> Server<W> {
                 self.info_string(&format!("network {path} loaded: {HIDDEN} hidden neurons{hint}"));
             }
             Err(e) => {
-                let kept = if self.engine.network().is_some() {
-                    "the engine keeps its previous network"
+                let kept = if self.engine.network_is_embedded() {
+                    format!("the engine keeps its built-in network {EMBEDDED_NETWORK}")
                 } else {
-                    "the engine keeps the hand-crafted evaluation"
+                    "the engine keeps the network it had loaded".to_owned()
                 };
                 self.info_string(&format!("network {path} not loaded: {e}; {kept}"));
             }
@@ -254,11 +255,6 @@ impl<W: Write + Send + 'static> Server<W> {
         }
         if let Err(e) = self.engine.set_option(option) {
             self.info_string(&e.to_string());
-        }
-        if option == EngineOption::UseNnue(true) && self.engine.network().is_none() {
-            self.info_string(
-                "UseNNUE: no network is loaded (set EvalFile); searching with the hand-crafted evaluation until one is",
-            );
         }
     }
 
@@ -375,8 +371,8 @@ impl<W: Write + Send + 'static> Server<W> {
             return self.info_string("bench ignored: a search is running");
         }
         let count = tempo_engine::BENCH_FENS.len();
-        // The bench uses the evaluation a search would: the node count is the signature of the
-        // hand-crafted evaluation only while UseNNUE is off.
+        // The bench uses the evaluation a search would: the node count is the signature only
+        // with the built-in network (the defaults).
         let network = self.engine.active_network().cloned();
         let report = run_bench_with_network(depth, 16, network, |i, fen| {
             // Progress goes to stderr, as in Stockfish, keeping stdout parseable.

@@ -6,7 +6,7 @@ mod common;
 use common::{bestmoves, transcript};
 use std::path::{Path, PathBuf};
 use tempo_core::Position;
-use tempo_engine::{nnue_evaluate, Network};
+use tempo_engine::{nnue_evaluate, Network, EMBEDDED_NETWORK};
 use tempo_notation::parse_uci_move;
 
 /// A version 1 network file for `hidden` neurons with deterministic pseudo-random weights
@@ -49,6 +49,17 @@ fn set_eval_file(path: &Path) -> String {
     format!("setoption name EvalFile value {}", path.display())
 }
 
+/// The built-in network file, as the engine embeds it.
+fn built_in_bytes() -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/nets").join(EMBEDDED_NETWORK);
+    std::fs::read(path).unwrap()
+}
+
+/// Centipawns as `eval` prints them: pawns with a sign and two decimals.
+fn pawns(cp: i32) -> String {
+    format!("{:+.2}", f64::from(cp) / 100.0)
+}
+
 /// The last `Final evaluation` line of a transcript.
 fn final_line(text: &str) -> &str {
     text.lines().rfind(|l| l.starts_with("Final evaluation")).unwrap()
@@ -74,24 +85,19 @@ fn bad_network_files_are_reported_and_the_engine_keeps_running() {
         (write(dir.path(), "magic.nnue", &bad_magic), "not a Tempo network"),
         (dir.path().join("missing.nnue"), "not loaded"),
     ];
+    let pos: Position = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".parse().unwrap();
+    let built_in = nnue_evaluate(&Network::from_bytes(&built_in_bytes()).unwrap(), &pos);
     for (path, message) in cases {
-        let text = transcript(&[
-            &set_eval_file(&path),
-            "setoption name UseNNUE value true",
-            "isready",
-            "position startpos moves e2e4",
-            "eval",
-            "go depth 4",
-        ]);
+        let text =
+            transcript(&[&set_eval_file(&path), "isready", "position startpos moves e2e4", "eval", "go depth 4"]);
         let expected = format!("info string network {} not loaded: ", path.display());
         let report = text.lines().find(|l| l.starts_with(&expected)).unwrap_or_else(|| panic!("{text}"));
         assert!(report.contains(message), "{report}");
-        assert!(report.ends_with("; the engine keeps the hand-crafted evaluation"), "{report}");
-        assert!(text.contains("info string UseNNUE: no network is loaded"), "{text}");
+        let kept = format!("; the engine keeps its built-in network {EMBEDDED_NETWORK}");
+        assert!(report.ends_with(&kept), "{report}");
         assert!(text.contains("readyok"), "{text}");
-        // No network: the hand-crafted evaluation is shown and used.
-        assert!(!text.contains("NNUE evaluation"), "{text}");
-        assert!(final_line(&text).ends_with("(side to move)"), "{text}");
+        // The built-in network is still the one that evaluates.
+        assert_eq!(final_line(&text), format!("Final evaluation: {} (white side) [NNUE]", pawns(-built_in)));
         assert_eq!(bestmoves(&text).len(), 1, "{text}");
     }
 }
@@ -111,6 +117,7 @@ fn a_good_network_file_is_loaded_and_used() {
     let white = -expected; // Black to move.
 
     let text = transcript(&[
+        "setoption name UseNNUE value false",
         &set_eval_file(&path),
         "position startpos moves e2e4 c7c5 g1f3",
         "eval",
@@ -120,11 +127,10 @@ fn a_good_network_file_is_loaded_and_used() {
     ]);
     let loaded = format!("info string network {} loaded: 128 hidden neurons; set UseNNUE to true", path.display());
     assert!(text.contains(&loaded), "{text}");
-    // Before UseNNUE the hand-crafted evaluation is the final one; after, the network's.
+    // With UseNNUE off the hand-crafted evaluation is the final one; on, the network's.
     let finals: Vec<&str> = text.lines().filter(|l| l.starts_with("Final evaluation")).collect();
     assert_eq!(finals.len(), 2, "{text}");
     assert!(finals[0].ends_with("(side to move)"), "{text}");
-    let pawns = |cp: i32| format!("{:+.2}", f64::from(cp) / 100.0);
     assert_eq!(finals[1], format!("Final evaluation: {} (white side) [NNUE]", pawns(white)));
     let nnue_line = format!("NNUE evaluation: {} (white side), {} (side to move)", pawns(white), pawns(expected));
     assert!(text.contains(&nnue_line), "{text}");
@@ -138,23 +144,26 @@ fn a_good_network_file_is_loaded_and_used() {
     let missing = dir.path().join("missing.nnue");
     let text = transcript(&[
         &set_eval_file(&path),
-        "setoption name UseNNUE value true",
         &set_eval_file(&missing),
         "position startpos moves e2e4 c7c5 g1f3",
         "eval",
     ]);
-    assert!(text.contains("not loaded") && text.contains("; the engine keeps its previous network"), "{text}");
+    assert!(text.contains("not loaded") && text.contains("; the engine keeps the network it had loaded"), "{text}");
     assert!(text.contains(&nnue_line), "{text}");
 
-    // `<empty>` unloads it (this build has no built-in network).
-    let text = transcript(&[
-        &set_eval_file(&path),
-        "setoption name UseNNUE value true",
-        "setoption name EvalFile value <empty>",
-        "position startpos moves e2e4 c7c5 g1f3",
-        "eval",
-    ]);
-    assert!(!text.contains("NNUE evaluation"), "{text}");
+    // `<empty>`, empty and the option's default (the built-in network's name, which GUIs send
+    // back) all go back to the built-in network.
+    let built_in = -nnue_evaluate(&Network::from_bytes(&built_in_bytes()).unwrap(), &pos);
+    for value in ["<empty>", "", EMBEDDED_NETWORK] {
+        let text = transcript(&[
+            &set_eval_file(&path),
+            &format!("setoption name EvalFile value {value}"),
+            "position startpos moves e2e4 c7c5 g1f3",
+            "eval",
+        ]);
+        assert_eq!(final_line(&text), format!("Final evaluation: {} (white side) [NNUE]", pawns(built_in)), "{value}");
+        assert!(!text.contains("not loaded"), "{text}");
+    }
 }
 
 #[test]
@@ -165,9 +174,12 @@ fn bench_searches_with_the_network_when_it_is_on() {
         let line = text.lines().find(|l| l.starts_with("Nodes searched")).unwrap();
         line.rsplit(' ').next().unwrap().parse().unwrap()
     };
-    let hce = transcript(&["bench 5"]);
-    let loaded_but_off = transcript(&[&set_eval_file(&path), "bench 5"]);
-    let nnue = transcript(&[&set_eval_file(&path), "setoption name UseNNUE value true", "bench 5"]);
+    let built_in = transcript(&["bench 5"]);
+    let hce = transcript(&["setoption name UseNNUE value false", "bench 5"]);
+    let loaded_but_off = transcript(&["setoption name UseNNUE value false", &set_eval_file(&path), "bench 5"]);
+    let loaded = transcript(&[&set_eval_file(&path), "bench 5"]);
     assert_eq!(nodes(&hce), nodes(&loaded_but_off));
-    assert_ne!(nodes(&hce), nodes(&nnue));
+    assert_ne!(nodes(&hce), nodes(&built_in));
+    assert_ne!(nodes(&loaded), nodes(&built_in));
+    assert_ne!(nodes(&loaded), nodes(&hce));
 }

@@ -148,7 +148,7 @@ pub fn generation(g: &Generation) -> Result<()> {
     }
     println!(
         "\nGeneration {} is in {}. If it passed its SPRT: copy net.nnue to engine/nets/ under the name \
-         `train` printed, point `EMBEDDED` in engine/src/eval/nnue/mod.rs at it, and add its entry (data, \
+         `train` printed, point `EMBEDDED_NETWORK` and `EMBEDDED` in engine/src/eval/nnue/mod.rs at it, and add its entry (data, \
          training summary, SPRT line) to engine/nets/README.md.",
         g.gen,
         net_dir.display()

@@ -13,7 +13,7 @@ mod pawns;
 mod scale;
 mod weights;
 
-pub use nnue::{nnue_evaluate, output_bucket, Network, NetworkError, HIDDEN, OUTPUT_BUCKET_COUNTS};
+pub use nnue::{nnue_evaluate, output_bucket, Network, NetworkError, EMBEDDED_NETWORK, HIDDEN, OUTPUT_BUCKET_COUNTS};
 pub use pawns::PawnTable;
 
 pub use weights::{WeightSection, MAX_PHASE, PHASE_WEIGHT, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS};

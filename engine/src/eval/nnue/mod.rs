@@ -111,9 +111,10 @@
 //! chosen at run time with a portable fallback), [`stack`] (the search's per-ply
 //! accumulators).
 //!
-//! The engine embeds no network yet (none has been trained): NNUE is used only once one is
-//! loaded (UCI `EvalFile`, [`crate::Engine::set_network`]) and `UseNNUE` is on. See
-//! [`EMBEDDED`].
+//! The engine embeds its current network ([`EMBEDDED_NETWORK`], a file of `engine/nets/`
+//! whose lineage `engine/nets/README.md` records) and evaluates with it by default; UCI
+//! `EvalFile` ([`crate::Engine::set_network`]) loads another, and `UseNNUE` off goes back to
+//! the hand-crafted evaluation, which remains as the source of the first generation's games.
 
 mod accumulator;
 mod features;
@@ -159,26 +160,22 @@ pub(crate) const QB: i32 = 64;
 /// Centipawns per unit of the float model's output.
 pub(crate) const SCALE: i32 = 400;
 
-/// The network built into the engine, as the bytes of a network file.
-///
-/// No trained network exists yet, so this build embeds none: NNUE is available only after
-/// one is loaded, and `UseNNUE` defaults to off (its default is `EMBEDDED.is_some()`). To
-/// ship a network, put its file in `engine/nets/` and make this
-/// `Some(include_bytes!("../../../nets/<hash>.nnue"))`; nothing else needs to change (a test
-/// checks that the embedded network, if any, parses).
-pub(crate) const EMBEDDED: Option<&[u8]> = None;
+/// The file name of the network built into the engine, `tempo-<first 12 hex digits of its
+/// SHA-256>.nnue` in `engine/nets/` (a test checks the name against the bytes).
+pub const EMBEDDED_NETWORK: &str = "tempo-5e0a9a49ef05.nnue";
+
+/// The bytes of [`EMBEDDED_NETWORK`]. To ship another network, put its file in
+/// `engine/nets/` and change both constants; a test checks that the bytes parse and match
+/// the name.
+pub(crate) const EMBEDDED: &[u8] = include_bytes!("../../../nets/tempo-5e0a9a49ef05.nnue");
 
 /// The parsed [`EMBEDDED`] network, parsed once.
 ///
 /// # Panics
 /// If the embedded bytes are not a valid network for this build (a test catches that).
-pub(crate) fn embedded_network() -> Option<Arc<Network>> {
-    static PARSED: OnceLock<Option<Arc<Network>>> = OnceLock::new();
-    PARSED
-        .get_or_init(|| {
-            EMBEDDED.map(|bytes| Arc::new(Network::from_bytes(bytes).expect("the embedded network is valid")))
-        })
-        .clone()
+pub(crate) fn embedded_network() -> Arc<Network> {
+    static PARSED: OnceLock<Arc<Network>> = OnceLock::new();
+    PARSED.get_or_init(|| Arc::new(Network::from_bytes(EMBEDDED).expect("the embedded network is valid"))).clone()
 }
 
 /// The network's evaluation of `pos`, in centipawns from the side to move's point of view,

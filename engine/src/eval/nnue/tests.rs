@@ -6,7 +6,8 @@ use super::features::Delta;
 use super::simd::Simd;
 use super::stack::AccumulatorStack;
 use super::{
-    embedded_network, nnue_evaluate, output_bucket, Network, NetworkError, EMBEDDED, HIDDEN, INPUTS, QA, QB, SCALE,
+    embedded_network, nnue_evaluate, output_bucket, Network, NetworkError, EMBEDDED, EMBEDDED_NETWORK, HIDDEN, INPUTS,
+    QA, QB, SCALE,
 };
 use crate::score::MATE_BOUND;
 use std::sync::Arc;
@@ -378,8 +379,25 @@ fn output_weights_beyond_the_clipping_are_rejected() {
 }
 
 #[test]
-fn the_embedded_network_if_any_is_valid() {
-    assert_eq!(embedded_network().is_some(), EMBEDDED.is_some());
+fn the_embedded_network_is_valid_and_named_after_its_hash() {
+    use sha2::{Digest, Sha256};
+    let network = embedded_network();
+    assert!(Arc::ptr_eq(&network, &embedded_network()), "parsed once");
+    let hash: String = Sha256::digest(EMBEDDED).iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(EMBEDDED_NETWORK, format!("tempo-{}.nnue", &hash[..12]));
+}
+
+#[test]
+fn the_embedded_network_knows_material() {
+    let network = embedded_network();
+    let eval = |fen: &str| nnue_evaluate(&network, &fen.parse().unwrap());
+    // The start position is about level; a queen up is decisive for whoever has it.
+    let start = eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert!(start.abs() < 60, "{start}");
+    let queen_up = eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert!(queen_up > 500, "{queen_up}");
+    let queen_down = eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+    assert!(queen_down < -500, "{queen_down}");
 }
 
 /// A crafted network evaluated by hand on the start position.
