@@ -48,6 +48,7 @@ fn main() -> Result<()> {
                 "--epochs",
                 "--wdl",
                 "--init",
+                "--data",
                 "--sprt-games",
                 "--tc",
             ],
@@ -122,12 +123,14 @@ cargo xtask <task>
                     CPU level into target/dist/<version>/<cpu>/, with .tar.gz archives and
                     SHA-256 sums, after running the bench of each engine binary
   nnue --gen N [--parent-hce] [--games G] [--soft-nodes S] [--seed S] [--hidden H]
-       [--epochs E] [--wdl W] [--init CHECKPOINT] [--sprt-games N] [--tc TC] [--skip-match]
+       [--epochs E] [--wdl W] [--init CHECKPOINT] [--data FILE]... [--sprt-games N] [--tc TC]
+       [--skip-match]
                     one generation of the network (engine/nets/README.md): self-play data
                     with this engine into $TEMPO_CACHE (default ~/.cache/tempo)/data/genN.vf
                     (resumed if interrupted), train nets/genN/net.nnue, and an SPRT [0,10]
                     match of the new network against this engine; --parent-hce for the
-                    first generation, from the hand-crafted evaluation
+                    first generation, from the hand-crafted evaluation; --data adds earlier
+                    generations' data files to the training set
 ";
 
 /// CPU levels `dist` builds by default.

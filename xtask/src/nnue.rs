@@ -28,6 +28,9 @@ pub struct Generation {
     pub epochs: u32,
     pub wdl: f64,
     pub init: Option<PathBuf>,
+    /// Earlier generations' data to train on as well (`--data FILE`, repeatable): every game
+    /// is still Tempo's own, and a generation's fresh games alone are fewer than all of them.
+    pub extra_data: Vec<PathBuf>,
     /// Generate data with (and test against) the hand-crafted evaluation: generation 1.
     pub parent_hce: bool,
     pub sprt_games: u64,
@@ -59,6 +62,11 @@ impl Generation {
             epochs: num(value("--epochs"), "--epochs", 30)?,
             wdl: num(value("--wdl"), "--wdl", 0.3)?,
             init: value("--init").map(PathBuf::from),
+            extra_data: flags
+                .windows(2)
+                .filter(|pair| pair[0] == "--data")
+                .map(|pair| PathBuf::from(pair[1]))
+                .collect(),
             parent_hce: flags.contains(&"--parent-hce"),
             sprt_games: num(value("--sprt-games"), "--sprt-games", 2_000)?,
             tc: value("--tc").unwrap_or("10+0.1").to_owned(),
@@ -118,7 +126,12 @@ pub fn generation(g: &Generation) -> Result<()> {
 
     let net = net_dir.join("net.nnue");
     let mut train = Command::new(&tools);
-    train.arg("train").arg(&data).args(["--hidden", &g.hidden.to_string(), "--epochs", &g.epochs.to_string()]);
+    train.arg("train").arg(&data).args(&g.extra_data).args([
+        "--hidden",
+        &g.hidden.to_string(),
+        "--epochs",
+        &g.epochs.to_string(),
+    ]);
     train.args(["--wdl", &g.wdl.to_string(), "--seed", &g.seed.to_string(), "--mirror", "--out"]).arg(&net);
     if let Some(init) = &g.init {
         train.arg("--init").arg(init);
@@ -154,4 +167,21 @@ pub fn generation(g: &Generation) -> Result<()> {
         net_dir.display()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Generation;
+    use std::path::PathBuf;
+
+    #[test]
+    fn flags_become_settings() {
+        let flags = ["--gen", "2", "--data", "a.vf", "--epochs", "20", "--data", "b.vf"];
+        let g = Generation::from_flags(&flags).unwrap();
+        assert_eq!((g.gen, g.epochs, g.seed, g.hidden), (2, 20, 2, 128));
+        assert_eq!(g.extra_data, [PathBuf::from("a.vf"), PathBuf::from("b.vf")]);
+        assert!(!g.parent_hce && g.init.is_none());
+        assert!(Generation::from_flags(&["--games", "10"]).is_err(), "--gen is required");
+        assert!(Generation::from_flags(&["--gen", "1", "--games", "many"]).is_err());
+    }
 }
