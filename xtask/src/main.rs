@@ -123,14 +123,16 @@ cargo xtask <task>
                     CPU level into target/dist/<version>/<cpu>/, with .tar.gz archives and
                     SHA-256 sums, after running the bench of each engine binary
   nnue --gen N [--parent-hce] [--games G] [--soft-nodes S] [--seed S] [--hidden H]
-       [--epochs E] [--wdl W] [--init CHECKPOINT] [--data FILE]... [--sprt-games N] [--tc TC]
+       [--epochs E] [--wdl W] [--init NET] [--data FILE]... [--sprt-games N] [--tc TC]
        [--skip-match]
                     one generation of the network (engine/nets/README.md): self-play data
                     with this engine into $TEMPO_CACHE (default ~/.cache/tempo)/data/genN.vf
                     (resumed if interrupted), train nets/genN/net.nnue, and an SPRT [0,10]
                     match of the new network against this engine; --parent-hce for the
                     first generation, from the hand-crafted evaluation; --data adds earlier
-                    generations' data files to the training set
+                    generations' data files to the training set; --init fine-tunes a
+                    network (the shipped engine/nets/*.nnue or a checkpoint) instead of
+                    training from random weights
 ";
 
 /// CPU levels `dist` builds by default.

@@ -46,7 +46,8 @@
 //! - `--checkpoint-dir` (default: the output's directory): `<out stem>-epoch<N>.ckpt` after
 //!   every epoch, float weights and optimiser state ([`checkpoint`]). `--resume FILE` goes on
 //!   from one (same data and options); `--init FILE` starts a new run (fresh optimiser) from
-//!   a checkpoint's best network, to fine-tune a previous generation.
+//!   a network file (the shipped `.nnue`, dequantised by [`quantise::read`]) or a
+//!   checkpoint's best network, to fine-tune a previous generation.
 
 mod checkpoint;
 pub mod data;
@@ -130,7 +131,8 @@ pub struct TrainArgs {
     /// Continue the run that wrote this checkpoint (same data and options).
     #[arg(long, conflicts_with = "init")]
     resume: Option<PathBuf>,
-    /// Start from this checkpoint's best network (fine-tuning), with a fresh optimiser.
+    /// Start from this network (fine-tuning) with a fresh optimiser: a network file, such as
+    /// the shipped one, or a checkpoint (its best network).
     #[arg(long)]
     init: Option<PathBuf>,
 }
@@ -258,7 +260,7 @@ fn initial_state(args: &TrainArgs, train: &Dataset, val: &Dataset) -> Result<Che
     }
     let net = match &args.init {
         Some(path) => {
-            let best = Checkpoint::load(path)?.best;
+            let best = initial_network(path)?;
             if best.shape() != args.shape() {
                 bail!("{} has {:?}; this run asks for {:?}", path.display(), best.shape(), args.shape());
             }
@@ -276,6 +278,16 @@ fn initial_state(args: &TrainArgs, train: &Dataset, val: &Dataset) -> Result<Che
         net,
         history: Vec::new(),
     })
+}
+
+/// The network `--init` names: a network file (`.nnue`, dequantised) or a checkpoint's best.
+fn initial_network(path: &Path) -> Result<Network> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.starts_with(quantise::MAGIC) {
+        quantise::read(&bytes).with_context(|| format!("{}", path.display()))
+    } else {
+        Ok(Checkpoint::from_bytes(&bytes).with_context(|| format!("{}", path.display()))?.best)
+    }
 }
 
 fn checkpoint_path(args: &TrainArgs, epoch: u32) -> PathBuf {
@@ -582,6 +594,13 @@ mod tests {
         assert!(initial_state(&wrong, &split.train, &split.val).is_err());
         let wrong =
             args(&format!("{} --out x --hidden 8 --output-buckets 1 --init {}", data.display(), init.display()));
+        assert!(initial_state(&wrong, &split.train, &split.val).is_err());
+
+        // ... or from a network file: the written network, as the engine would run it.
+        let fine = args(&format!("{} --out x --hidden 8 --init {}", data.display(), straight.display()));
+        let state = initial_state(&fine, &split.train, &split.val).unwrap();
+        assert_eq!(quantise::write(&state.net).unwrap(), std::fs::read(&straight).unwrap());
+        let wrong = args(&format!("{} --out x --hidden 16 --init {}", data.display(), straight.display()));
         assert!(initial_state(&wrong, &split.train, &split.val).is_err());
     }
 

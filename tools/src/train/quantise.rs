@@ -42,7 +42,7 @@
 //! engine's `v * W2q` fits `i16`.
 
 use super::data::INPUTS;
-use super::model::{Activation, Network, SCALE};
+use super::model::{Activation, Network, Shape, SCALE};
 use anyhow::{bail, Result};
 
 /// The file's first eight bytes.
@@ -94,11 +94,55 @@ pub fn write(net: &Network) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// The float network a version 2 file holds: every weight divided by its quantisation
+/// factor, the exact inverse of [`write`] on the quantisation grid. This is how a shipped
+/// network (only its quantised file is kept in the repository) is fine-tuned by a later
+/// generation (`train --init net.nnue`).
+///
+/// # Errors
+/// If the bytes are not a version 2 file of 768 inputs, SCReLU and this trainer's `QA`,
+/// `QB` and scale, if its shape is one the trainer cannot have, or if its size is not the
+/// one its header implies.
+pub fn read(bytes: &[u8]) -> Result<Network> {
+    if bytes.len() < HEADER_SIZE || &bytes[..8] != MAGIC {
+        bail!("not a Tempo network file (no {:?} header)", String::from_utf8_lossy(MAGIC));
+    }
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"));
+    let (version, inputs, hidden, activation) = (word(8), word(12), word(16) as usize, word(20));
+    let (qa, qb, scale, buckets) = (word(24) as i32, word(28) as i32, word(32) as i32, word(36) as usize);
+    if version != VERSION {
+        bail!("network format version {version}; this trainer reads version {VERSION}");
+    }
+    if inputs as usize != INPUTS || Activation::from_code(activation) != Some(Activation::Screlu) {
+        bail!("the network has {inputs} inputs and activation code {activation}; the trainer has {INPUTS} and SCReLU");
+    }
+    if (qa, qb, scale) != (QA, QB, SCALE as i32) {
+        bail!("the network is quantised with QA {qa}, QB {qb}, scale {scale}; the trainer uses {QA}, {QB}, {SCALE}");
+    }
+    let shape = Shape { hidden, buckets };
+    if !shape.is_valid() {
+        bail!("the network has {hidden} hidden neurons and {buckets} output buckets, a shape the trainer cannot have");
+    }
+    if bytes.len() != file_size(hidden, buckets) {
+        bail!("the network file has {} bytes; its header implies {}", bytes.len(), file_size(hidden, buckets));
+    }
+    let body = &bytes[HEADER_SIZE..];
+    let i16_count = shape.output_start() + 2 * hidden * buckets;
+    let mut params = Vec::with_capacity(shape.param_count());
+    for (k, pair) in body[..2 * i16_count].chunks_exact(2).enumerate() {
+        let factor = if k < shape.output_start() { QA } else { QB };
+        params.push(f32::from(i16::from_le_bytes([pair[0], pair[1]])) / factor as f32);
+    }
+    for quad in body[2 * i16_count..].chunks_exact(4) {
+        params.push(i32::from_le_bytes(quad.try_into().expect("four bytes")) as f32 / (QA * QB) as f32);
+    }
+    Ok(Network::from_params(shape, Activation::Screlu, params))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::train::data::{position_features, MAX_ACTIVE};
-    use crate::train::model::Shape;
     use crate::train::rng::Rng;
     use tempo_core::Position;
 
@@ -249,6 +293,54 @@ mod tests {
             }
             let mean = total / positions.len() as f32;
             assert!(mean <= 5.0 && worst <= 20.0, "H {hidden}: difference mean {mean} cp, worst {worst} cp");
+        }
+    }
+
+    #[test]
+    fn reading_a_file_gives_back_the_network_on_the_quantisation_grid() {
+        for (hidden, buckets, seed) in [(16, 8, 21), (32, 1, 22)] {
+            let net = snapped(&network(Shape { hidden, buckets }, seed, 0.25, 1.98));
+            let file = write(&net).unwrap();
+            assert_eq!(read(&file).unwrap(), net);
+            assert_eq!(write(&read(&file).unwrap()).unwrap(), file);
+        }
+    }
+
+    #[test]
+    fn a_damaged_file_is_an_error() {
+        let file = write(&network(Shape { hidden: 16, buckets: 2 }, 5, 0.25, 1.98)).unwrap();
+        for cut in [0, 7, 39, 40, file.len() - 1] {
+            assert!(read(&file[..cut]).is_err(), "{cut} bytes");
+        }
+        let mut longer = file.clone();
+        longer.push(0);
+        assert!(read(&longer).unwrap_err().to_string().contains("header implies"));
+        for (at, value, words) in [(8, 1, "version"), (12, 769, "inputs"), (20, 2, "activation"), (24, 256, "QA")] {
+            let mut damaged = file.clone();
+            damaged[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
+            assert!(read(&damaged).unwrap_err().to_string().contains(words), "{words}");
+        }
+        let mut odd = file.clone();
+        odd[16..20].copy_from_slice(&12u32.to_le_bytes());
+        assert!(read(&odd).unwrap_err().to_string().contains("shape"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn network_files_never_panic_the_reader(
+            noise in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+            word in 0usize..8,
+            value in proptest::prelude::any::<u32>(),
+            cut in proptest::prelude::any::<usize>(),
+        ) {
+            let mut prefixed = MAGIC.to_vec();
+            prefixed.extend_from_slice(&noise);
+            let _ = read(&prefixed);
+            let mut file = write(&network(Shape { hidden: 8, buckets: 2 }, 7, 0.25, 1.98)).unwrap();
+            file[8 + 4 * word..12 + 4 * word].copy_from_slice(&value.to_le_bytes());
+            let cut = cut % (file.len() + 1);
+            let _ = read(&file[..cut]);
+            let _ = read(&file);
         }
     }
 }
