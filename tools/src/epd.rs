@@ -19,7 +19,7 @@ use tempo_core::{Move, Position};
 use tempo_engine::{Engine, EngineOption, Event, Limits};
 use tempo_notation::{san, Epd, EpdError};
 
-use crate::suite;
+use crate::{engine_option, suite};
 
 #[derive(Args)]
 pub struct EpdArgs {
@@ -35,6 +35,10 @@ pub struct EpdArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// An engine option, `NAME=VALUE` (e.g. `UseNNUE=false` for the hand-crafted
+    /// evaluation), repeatable; applied after `--threads` and `--hash`.
+    #[arg(long = "option")]
+    options: Vec<String>,
 }
 
 /// A position of the suite and what the engine should (`bm`) or should not (`am`) play.
@@ -110,6 +114,10 @@ pub fn run(args: &EpdArgs) -> Result<bool> {
     let mut engine = Engine::new();
     engine.set_option(EngineOption::Threads(args.threads.max(1))).context("setting Threads")?;
     engine.set_option(EngineOption::Hash(args.hash.max(1))).context("setting Hash")?;
+    for option in &args.options {
+        let option = engine_option::parse(option)?;
+        engine.set_option(option).with_context(|| format!("setting {option:?}"))?;
+    }
     let bar =
         if std::io::stderr().is_terminal() { ProgressBar::new(records.len() as u64) } else { ProgressBar::hidden() };
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} positions, eta {eta}").expect("valid template"));

@@ -12,6 +12,7 @@ mod bench;
 mod book;
 mod data;
 mod datagen;
+mod engine_option;
 mod epd;
 mod fen;
 mod game;

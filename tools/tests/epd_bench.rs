@@ -33,6 +33,24 @@ fn epd_suite_reports_each_position_and_a_summary() {
 }
 
 #[test]
+fn epd_takes_engine_options_and_rejects_unknown_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("suite.epd");
+    std::fs::write(&path, "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"back rank\";\n").unwrap();
+    // The hand-crafted evaluation finds the mate as well.
+    let out = tools(&["epd", path.to_str().unwrap(), "--movetime", "50", "--option", "UseNNUE=false"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert_eq!(text.lines().last(), Some("1 passed, 0 failed"), "{text}");
+    for bad in ["UseNNUE", "NoSuchOption=1", "Hash=lots"] {
+        let out = tools(&["epd", path.to_str().unwrap(), "--movetime", "50", "--option", bad]);
+        assert!(!out.status.success(), "{bad}");
+        assert!(out.stdout.is_empty(), "{bad}: no position is searched with a bad option");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(bad), "{bad}");
+    }
+}
+
+#[test]
 fn epd_suite_reports_unreadable_records_and_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("suite.epd");

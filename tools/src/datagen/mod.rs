@@ -27,6 +27,7 @@
 mod progress;
 mod selfplay;
 
+use crate::engine_option;
 use crate::matches::openings::{self, Opening};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -172,11 +173,7 @@ fn encode(game: &PlayedGame, format: Format) -> Result<Written> {
 fn engine_options(args: &DatagenArgs) -> Result<Vec<EngineOption>> {
     let mut options = vec![EngineOption::Hash(8)];
     for option in &args.options {
-        let (name, value) =
-            option.split_once('=').with_context(|| format!("option {option:?}: expected NAME=VALUE"))?;
-        options.push(
-            EngineOption::parse(name.trim(), value.trim()).map_err(|e| anyhow::anyhow!("option {option:?}: {e}"))?,
-        );
+        options.push(engine_option::parse(option)?);
     }
     Ok(options)
 }
