@@ -37,7 +37,8 @@ fn epd_takes_engine_options_and_rejects_unknown_ones() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("suite.epd");
     std::fs::write(&path, "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"back rank\";\n").unwrap();
-    // The hand-crafted evaluation finds the mate as well.
+    // A valid option is taken (which evaluation searched cannot be seen from outside: both
+    // find this mate); an invalid one stops the command before any search.
     let out = tools(&["epd", path.to_str().unwrap(), "--movetime", "50", "--option", "UseNNUE=false"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{text}");
