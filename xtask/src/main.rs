@@ -38,9 +38,10 @@ fn main() -> Result<()> {
         Some("dist") => check_flags(&flags, &[], &["--cpu"])?,
         Some("nnue") => check_flags(
             &flags,
-            &["--parent-hce", "--skip-match"],
+            &["--parent-hce", "--skip-match", "--no-match-scale"],
             &[
                 "--gen",
+                "--match-scale",
                 "--games",
                 "--soft-nodes",
                 "--seed",
@@ -124,7 +125,7 @@ cargo xtask <task>
                     SHA-256 sums, after running the bench of each engine binary
   nnue --gen N [--parent-hce] [--games G] [--soft-nodes S] [--seed S] [--hidden H]
        [--epochs E] [--wdl W] [--init NET] [--data FILE]... [--sprt-games N] [--tc TC]
-       [--skip-match]
+       [--match-scale NET | --no-match-scale] [--skip-match]
                     one generation of the network (engine/nets/README.md): self-play data
                     with this engine into $TEMPO_CACHE (default ~/.cache/tempo)/data/genN.vf
                     (resumed if interrupted), train nets/genN/net.nnue, and an SPRT [0,10]
@@ -132,7 +133,8 @@ cargo xtask <task>
                     first generation, from the hand-crafted evaluation; --data adds earlier
                     generations' data files to the training set; --init fine-tunes a
                     network (the shipped engine/nets/*.nnue or a checkpoint) instead of
-                    training from random weights
+                    training from random weights; the new network takes the evaluation
+                    scale of the shipped one (or of --match-scale NET)
 ";
 
 /// CPU levels `dist` builds by default.

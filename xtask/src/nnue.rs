@@ -4,7 +4,9 @@
 //!    parent) in the cache.
 //! 2. Self-play data with the parent (`tempo-tools datagen`, viriformat), resumed if an
 //!    earlier run of the same generation was interrupted.
-//! 3. Trains the network (`tempo-tools train`), fresh or fine-tuned from `--init`.
+//! 3. Trains the network (`tempo-tools train`), fresh or fine-tuned from `--init`, and puts
+//!    its evaluation on the parent network's scale (`train --match-scale`: networks trained
+//!    on search scores grow steeper each generation, and the search's margins do not).
 //! 4. Plays the parent engine with the new network against the parent (`tempo-tools match`,
 //!    SPRT, resumed from `sprt.pgn` if an earlier run started it), and prints the lineage
 //!    entry to add to `engine/nets/README.md`.
@@ -28,6 +30,9 @@ pub struct Generation {
     pub epochs: u32,
     pub wdl: f64,
     pub init: Option<PathBuf>,
+    /// The network whose scale the new one takes (`--match-scale FILE`; default: the shipped
+    /// network, unless the parent is the hand-crafted evaluation; `--no-match-scale`: none).
+    pub match_scale: Option<PathBuf>,
     /// Earlier generations' data to train on as well (`--data FILE`, repeatable): every game
     /// is still Tempo's own, and a generation's fresh games alone are fewer than all of them.
     pub extra_data: Vec<PathBuf>,
@@ -53,6 +58,13 @@ impl Generation {
         if gen == 0 {
             bail!("--gen N (N >= 1) names the generation to make");
         }
+        let parent_hce = flags.contains(&"--parent-hce");
+        let match_scale = match value("--match-scale") {
+            _ if flags.contains(&"--no-match-scale") => None,
+            Some(file) => Some(PathBuf::from(file)),
+            None if parent_hce => None,
+            None => Some(shipped_network()?),
+        };
         Ok(Generation {
             gen,
             games: num(value("--games"), "--games", 100_000)?,
@@ -62,17 +74,30 @@ impl Generation {
             epochs: num(value("--epochs"), "--epochs", 30)?,
             wdl: num(value("--wdl"), "--wdl", 0.3)?,
             init: value("--init").map(PathBuf::from),
+            match_scale,
             extra_data: flags
                 .windows(2)
                 .filter(|pair| pair[0] == "--data")
                 .map(|pair| PathBuf::from(pair[1]))
                 .collect(),
-            parent_hce: flags.contains(&"--parent-hce"),
+            parent_hce,
             sprt_games: num(value("--sprt-games"), "--sprt-games", 2_000)?,
             tc: value("--tc").unwrap_or("10+0.1").to_owned(),
             skip_match: flags.contains(&"--skip-match"),
         })
     }
+}
+
+/// The engine's embedded network: `engine/nets/` and the name `EMBEDDED_NETWORK` gives.
+fn shipped_network() -> Result<PathBuf> {
+    let source = root().join("engine/src/eval/nnue/mod.rs");
+    let text = std::fs::read_to_string(&source).with_context(|| format!("reading {}", source.display()))?;
+    let name = text
+        .lines()
+        .find_map(|line| line.strip_prefix("pub const EMBEDDED_NETWORK: &str = \""))
+        .and_then(|rest| rest.split('"').next())
+        .with_context(|| format!("no EMBEDDED_NETWORK in {}", source.display()))?;
+    Ok(root().join("engine/nets").join(name))
 }
 
 /// The SPRT's adjudication (`tempo-tools match` arguments).
@@ -136,6 +161,9 @@ pub fn generation(g: &Generation) -> Result<()> {
     if let Some(init) = &g.init {
         train.arg("--init").arg(init);
     }
+    if let Some(parent_net) = &g.match_scale {
+        train.arg("--match-scale").arg(parent_net);
+    }
     run(&mut train)?;
 
     if !g.skip_match {
@@ -181,6 +209,14 @@ mod tests {
         assert_eq!((g.gen, g.epochs, g.seed, g.hidden), (2, 20, 2, 128));
         assert_eq!(g.extra_data, [PathBuf::from("a.vf"), PathBuf::from("b.vf")]);
         assert!(!g.parent_hce && g.init.is_none());
+        let shipped = g.match_scale.unwrap();
+        assert!(shipped.exists() && shipped.starts_with(crate::root().join("engine/nets")), "{}", shipped.display());
+        let g = Generation::from_flags(&["--gen", "1", "--parent-hce"]).unwrap();
+        assert_eq!(g.match_scale, None);
+        let g = Generation::from_flags(&["--gen", "3", "--no-match-scale"]).unwrap();
+        assert_eq!(g.match_scale, None);
+        let g = Generation::from_flags(&["--gen", "3", "--match-scale", "p.nnue"]).unwrap();
+        assert_eq!(g.match_scale, Some(PathBuf::from("p.nnue")));
         assert!(Generation::from_flags(&["--games", "10"]).is_err(), "--gen is required");
         assert!(Generation::from_flags(&["--gen", "1", "--games", "many"]).is_err());
     }

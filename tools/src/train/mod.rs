@@ -55,6 +55,7 @@ pub mod model;
 pub mod optim;
 pub mod quantise;
 mod rng;
+pub mod scale;
 
 use anyhow::{bail, Context, Result};
 use checkpoint::{Checkpoint, EpochRecord};
@@ -135,6 +136,11 @@ pub struct TrainArgs {
     /// the shipped one, or a checkpoint (its best network).
     #[arg(long)]
     init: Option<PathBuf>,
+    /// Put the written network on this network's evaluation scale (a network file or a
+    /// checkpoint, usually the parent): its output is multiplied by the ratio of the two
+    /// networks' root-mean-square evaluations on the validation positions ([`scale`]).
+    #[arg(long, value_name = "PARENT")]
+    match_scale: Option<PathBuf>,
 }
 
 impl TrainArgs {
@@ -280,6 +286,30 @@ fn initial_state(args: &TrainArgs, train: &Dataset, val: &Dataset) -> Result<Che
     })
 }
 
+/// `--match-scale`: multiplies the best network's output so that its evaluations have the
+/// parent's scale on `judged`; returns the fit and the loss after scaling.
+fn match_scale(
+    args: &TrainArgs,
+    parent: &Path,
+    state: &mut Checkpoint,
+    judged: &Dataset,
+) -> Result<(scale::ScaleFit, f64)> {
+    let parent_net = initial_network(parent)?;
+    let Some(fit) = scale::fit(&parent_net, &state.best, judged) else {
+        bail!("--match-scale: no position that both networks judge undecided");
+    };
+    let clipped = scale::apply(&mut state.best, fit.factor as f32);
+    let loss = mean_loss(&state.best, judged, args.wdl as f32);
+    outln!(
+        "scale matched to {}: output x{:.4} (from {} positions, {clipped} weights clipped), loss {:.6} -> {loss:.6}",
+        parent.display(),
+        fit.factor,
+        fit.positions,
+        state.best_loss
+    )?;
+    Ok((fit, loss))
+}
+
 /// The network `--init` names: a network file (`.nnue`, dequantised) or a checkpoint's best.
 fn initial_network(path: &Path) -> Result<Network> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -386,6 +416,10 @@ fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
         bar.suspend(|| outln!("epoch {epoch}: train {train_loss:.6} val {val_text}, {speed:.0} pos/s"))?;
     }
     bar.finish_and_clear();
+    let scaled = match &args.match_scale {
+        Some(parent) => Some(match_scale(args, parent, &mut state, if val.is_empty() { train } else { val })?),
+        None => None,
+    };
     let startpos_cp = state.best.float_eval_cp(&tempo_core::Position::startpos());
     outln!("best epoch {} (loss {:.6}); start position {startpos_cp:+.0} cp", state.best_epoch, state.best_loss)?;
 
@@ -402,6 +436,14 @@ fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
     };
     let mut summary = summary(args, threads, &split, &state, sha, suggested);
     summary["startpos_cp"] = serde_json::json!(startpos_cp);
+    if let Some((fit, loss)) = scaled {
+        summary["scale"] = serde_json::json!({
+            "parent": args.match_scale.as_deref().map(|p| p.display().to_string()),
+            "factor": fit.factor,
+            "positions": fit.positions,
+            "loss_after": loss,
+        });
+    }
     let path = summary_path(&args.out);
     std::fs::write(&path, serde_json::to_string_pretty(&summary)? + "\n")
         .with_context(|| format!("cannot write {}", path.display()))?;
@@ -602,6 +644,39 @@ mod tests {
         assert_eq!(quantise::write(&state.net).unwrap(), std::fs::read(&straight).unwrap());
         let wrong = args(&format!("{} --out x --hidden 16 --init {}", data.display(), straight.display()));
         assert!(initial_state(&wrong, &split.train, &split.val).is_err());
+    }
+
+    #[test]
+    fn match_scale_multiplies_the_written_network_and_records_the_factor() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data.txt");
+        synthetic_file(&data, 20, 3);
+        let parent = dir.path().join("parent.nnue");
+        run(&args(&format!("{} --out {} --hidden 8 --epochs 2 --batch 50", data.display(), parent.display()))).unwrap();
+
+        // Matched to itself: a factor of one, the same file.
+        let same = dir.path().join("same.nnue");
+        let line =
+            format!("{} --out {} --hidden 8 --epochs 0 --init {}", data.display(), same.display(), parent.display());
+        run(&args(&format!("{line} --match-scale {}", parent.display()))).unwrap();
+        assert_eq!(std::fs::read(&same).unwrap(), std::fs::read(&parent).unwrap());
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(summary_path(&same)).unwrap()).unwrap();
+        assert!((summary["scale"]["factor"].as_f64().unwrap() - 1.0).abs() < 1e-6, "{summary}");
+
+        // Matched to a parent twice as steep: the output weights double.
+        let mut steep = quantise::read(&std::fs::read(&parent).unwrap()).unwrap();
+        scale::apply(&mut steep, 2.0);
+        let steep_file = dir.path().join("steep.nnue");
+        std::fs::write(&steep_file, quantise::write(&steep).unwrap()).unwrap();
+        run(&args(&format!("{line} --match-scale {}", steep_file.display()))).unwrap();
+        let written = quantise::read(&std::fs::read(&same).unwrap()).unwrap();
+        let start = written.shape().output_start();
+        let base = quantise::read(&std::fs::read(&parent).unwrap()).unwrap();
+        for (w, b) in written.params()[start..].iter().zip(&base.params()[start..]) {
+            assert!((w - 2.0 * b).abs() <= 1.0 / 64.0, "{w} vs 2 x {b}");
+        }
+        assert!(run(&args(&format!("{line} --match-scale {}", data.display()))).is_err());
     }
 
     #[test]
