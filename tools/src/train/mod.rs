@@ -528,6 +528,11 @@ mod tests {
         Cli::try_parse_from(std::iter::once("train").chain(line.split_whitespace())).unwrap().args
     }
 
+    /// The `<out>.json` summary a run wrote.
+    fn read_summary(out: &Path) -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(summary_path(out)).unwrap()).unwrap()
+    }
+
     /// Positions of random games labelled by a simple rule (material balance), as text.
     fn synthetic_file(path: &Path, games: usize, seed: u64) {
         use std::fmt::Write as _;
@@ -580,8 +585,7 @@ mod tests {
         assert!(run(&a).unwrap());
         let file = std::fs::read(&out).unwrap();
         assert_eq!(file.len(), quantise::file_size(16, 4));
-        let summary: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(summary_path(&out)).unwrap()).unwrap();
+        let summary = read_summary(&out);
         let epochs = summary["epochs"].as_array().unwrap();
         assert_eq!(epochs.len(), 6);
         let loss = |i: usize, key: &str| epochs[i][key].as_f64().unwrap();
@@ -660,8 +664,7 @@ mod tests {
             format!("{} --out {} --hidden 8 --epochs 0 --init {}", data.display(), same.display(), parent.display());
         run(&args(&format!("{line} --match-scale {}", parent.display()))).unwrap();
         assert_eq!(std::fs::read(&same).unwrap(), std::fs::read(&parent).unwrap());
-        let summary: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(summary_path(&same)).unwrap()).unwrap();
+        let summary = read_summary(&same);
         assert!((summary["scale"]["factor"].as_f64().unwrap() - 1.0).abs() < 1e-6, "{summary}");
 
         // Matched to a parent twice as steep: the output weights double.
