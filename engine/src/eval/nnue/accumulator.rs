@@ -68,8 +68,8 @@ impl Accumulator {
         let them = &self.0[(!side_to_move).index()];
         let sum = simd.screlu_dot(us, them, w_us, w_them);
         // `sum / QA` truncates toward zero, as the format says. The rest is exact in i64:
-        // |sum / QA| < 2^24 and |b2q| <= 2^31, so |out * SCALE / (QA * QB)| < 2^26.
-        let out = i64::from(sum / QA) + i64::from(network.output_bias(bucket));
+        // |sum / QA| < 2^26 and |b2q| <= 2^31, so |out * SCALE / (QA * QB)| < 2^26.
+        let out = sum / i64::from(QA) + i64::from(network.output_bias(bucket));
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 

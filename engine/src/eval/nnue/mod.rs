@@ -54,17 +54,18 @@
 //! W2q = round(W2 * QB) as i16,  b2q = round(b2 * QA * QB) as i32
 //! acc_p[j] = b1q[j] + sum W1q[f][j]           (i16 arithmetic)
 //! v_p[j]   = clamp(acc_p[j], 0, QA)           (i32)
-//! sum      = sum_j v_stm[j]*v_stm[j]*W2q[b][j] + sum_j v_other[j]*v_other[j]*W2q[b][H+j]   (i32)
-//! out      = sum / QA + b2q[b]                (integer division truncating toward zero)
-//! eval_cp  = out * 400 / (QA * QB)            (truncating)
+//! sum      = sum_j v_stm[j]*v_stm[j]*W2q[b][j] + sum_j v_other[j]*v_other[j]*W2q[b][H+j]   (i64)
+//! out      = sum / QA + b2q[b]                (i64, integer division truncating toward zero)
+//! eval_cp  = out * 400 / (QA * QB)            (i64, truncating)
 //! ```
 //!
 //! The SIMD form computes `v * W2q` in `i16` first, which fits since `|W2q| <= 127` and
-//! `v <= 255`, then multiplies by `v` and adds pairs into `i32`: the same integer result as
-//! the formula. The engine enforces `|W2q| <= 127` when it reads a file (the trainer's
-//! clipping guarantees it), so a corrupt file cannot make the vector and scalar kernels
-//! disagree. `out` and `eval_cp` are computed in `i64`, which equals the `i32` formula
-//! wherever that does not overflow and stays exact where it would. The `i16` accumulator
+//! `v <= 255`, then multiplies by `v` and adds pairs into eight `i32` lanes, which it sums in
+//! `i64`: the same integer result as the formula. The engine enforces `|W2q| <= 127` when it
+//! reads a file (the trainer's clipping guarantees it), so no lane can overflow for any `H`
+//! up to 512 and a corrupt file cannot make the vector and scalar kernels disagree. (Up to
+//! `H = 128` the whole sum fits in `i32`, as an earlier statement of this contract had it:
+//! the results are the same.) The `i16` accumulator
 //! arithmetic wraps (as the vector instructions do), so the incremental and from-scratch
 //! accumulators agree even for a network whose weights could overflow.
 //!

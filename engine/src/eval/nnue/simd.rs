@@ -27,9 +27,11 @@ impl Row {
 
 // The AVX2 kernels work on 16 lanes (32 bytes) at a time.
 const _: () = assert!(HIDDEN % 16 == 0, "HIDDEN must be a multiple of 16 for the AVX2 kernels");
-// The output sum cannot overflow i32: at most 2 * HIDDEN terms of 255 * 255 * 127 each
-// (`Network::from_bytes` rejects output weights outside -127..=127).
-const _: () = assert!(2 * HIDDEN as i64 * 255 * 255 * 127 <= i32::MAX as i64, "the output sum could overflow i32");
+// The AVX2 output layer sums into eight i32 lanes, each of `2 * HIDDEN / 8` terms of at most
+// 255 * 255 * 127 (`Network::from_bytes` rejects output weights outside -127..=127), and adds
+// the lanes in i64: exact for every network up to 512 neurons.
+const _: () =
+    assert!((2 * HIDDEN / 8) as i64 * 255 * 255 * 127 <= i32::MAX as i64, "an output lane could overflow i32");
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Path {
@@ -76,11 +78,11 @@ impl Simd {
     }
 
     /// The output layer's sum before the bias: `sum_j v(us[j])^2 * w_us[j] + sum_j
-    /// v(them[j])^2 * w_them[j]` with `v(x) = clamp(x, 0, QA)`.
+    /// v(them[j])^2 * w_them[j]` with `v(x) = clamp(x, 0, QA)`, exact.
     #[inline]
-    pub(crate) fn screlu_dot(self, us: &Row, them: &Row, w_us: &Row, w_them: &Row) -> i32 {
+    pub(crate) fn screlu_dot(self, us: &Row, them: &Row, w_us: &Row, w_them: &Row) -> i64 {
         match self.0 {
-            Path::Scalar => scalar::screlu_dot(us, w_us).wrapping_add(scalar::screlu_dot(them, w_them)),
+            Path::Scalar => scalar::screlu_dot(us, w_us) + scalar::screlu_dot(them, w_them),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `update`: a `Path::Avx2` value proves AVX2 was detected.
             Path::Avx2 => unsafe { avx2::screlu_dot(us, them, w_us, w_them) },
@@ -91,7 +93,7 @@ impl Simd {
 /// The portable kernels. Written row by row so that the compiler vectorises them with the
 /// baseline instruction set (SSE on x86-64-v2).
 mod scalar {
-    use super::{Row, HIDDEN, QA};
+    use super::{Row, QA};
 
     pub(super) fn update(dst: &mut Row, src: &Row, adds: &[&Row], subs: &[&Row]) {
         dst.0 = src.0;
@@ -107,11 +109,17 @@ mod scalar {
         }
     }
 
-    pub(super) fn screlu_dot(acc: &Row, weights: &Row) -> i32 {
-        let mut sum = 0i32;
-        for i in 0..HIDDEN {
-            let v = i32::from(acc.0[i]).clamp(0, QA);
-            sum = sum.wrapping_add(v * v * i32::from(weights.0[i]));
+    pub(super) fn screlu_dot(acc: &Row, weights: &Row) -> i64 {
+        // Each term fits in i32 (at most 255 * 255 * 127), so only the sum needs i64; summing
+        // in i32 lanes first lets the compiler vectorise the loop.
+        let mut sum = 0i64;
+        for (acc, weights) in acc.0.chunks_exact(8).zip(weights.0.chunks_exact(8)) {
+            let mut lanes = 0i32;
+            for (&a, &w) in acc.iter().zip(weights) {
+                let v = i32::from(a).clamp(0, QA);
+                lanes += v * v * i32::from(w);
+            }
+            sum += i64::from(lanes);
         }
         sum
     }
@@ -121,10 +129,10 @@ mod scalar {
 mod avx2 {
     use super::{Row, HIDDEN, QA};
     use std::arch::x86_64::{
-        __m256i, _mm256_add_epi16, _mm256_add_epi32, _mm256_castsi256_si128, _mm256_extracti128_si256,
-        _mm256_load_si256, _mm256_madd_epi16, _mm256_max_epi16, _mm256_min_epi16, _mm256_mullo_epi16,
-        _mm256_set1_epi16, _mm256_setzero_si256, _mm256_store_si256, _mm256_sub_epi16, _mm_add_epi32,
-        _mm_cvtsi128_si32, _mm_shuffle_epi32,
+        __m256i, _mm256_add_epi16, _mm256_add_epi32, _mm256_add_epi64, _mm256_castsi256_si128, _mm256_cvtepi32_epi64,
+        _mm256_extracti128_si256, _mm256_load_si256, _mm256_madd_epi16, _mm256_max_epi16, _mm256_min_epi16,
+        _mm256_mullo_epi16, _mm256_set1_epi16, _mm256_setzero_si256, _mm256_store_si256, _mm256_sub_epi16,
+        _mm_add_epi64, _mm_cvtsi128_si64, _mm_unpackhi_epi64,
     };
 
     /// 16-lane chunks per row.
@@ -178,7 +186,7 @@ mod avx2 {
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
     #[allow(unused_unsafe)] // the arithmetic intrinsics are safe here since Rust 1.87, not before
-    pub(super) unsafe fn screlu_dot(us: &Row, them: &Row, w_us: &Row, w_them: &Row) -> i32 {
+    pub(super) unsafe fn screlu_dot(us: &Row, them: &Row, w_us: &Row, w_them: &Row) -> i64 {
         // SAFETY: AVX2 is available (the caller's contract); the loads are in bounds and
         // aligned for the reasons given in `update`.
         unsafe {
@@ -194,10 +202,12 @@ mod avx2 {
                     sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
                 }
             }
-            let half = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256::<1>(sum));
-            let quarter = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
-            let total = _mm_add_epi32(quarter, _mm_shuffle_epi32::<0b10_11_00_01>(quarter));
-            _mm_cvtsi128_si32(total)
+            // Each lane is exact in i32 (the assertion at the top); their total needs i64.
+            let low = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(sum));
+            let high = _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(sum));
+            let quads = _mm256_add_epi64(low, high);
+            let pair = _mm_add_epi64(_mm256_castsi256_si128(quads), _mm256_extracti128_si256::<1>(quads));
+            _mm_cvtsi128_si64(_mm_add_epi64(pair, _mm_unpackhi_epi64(pair, pair)))
         }
     }
 }

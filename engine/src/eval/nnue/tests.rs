@@ -87,7 +87,7 @@ impl Weights {
     }
 
     /// The contract's formula, computed naively: features by the documented index formula,
-    /// `i32` everywhere.
+    /// `i32` up to the output sum, `i64` from there.
     #[allow(clippy::needless_range_loop)] // indexed like the formula
     fn evaluate(&self, pos: &Position) -> i32 {
         let mut acc = [[0i32; HIDDEN]; 2];
@@ -110,14 +110,13 @@ impl Weights {
         let pieces = pos.occupied().count() as usize;
         let bucket = ((pieces - 2) / (32 / self.buckets())).min(self.buckets() - 1);
         let w2 = &self.w2[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
-        let mut sum = 0i32;
+        let mut sum = 0i64;
         for j in 0..HIDDEN {
             let us = acc[stm][j].clamp(0, QA);
             let them = acc[1 - stm][j].clamp(0, QA);
-            sum += us * us * i32::from(w2[j]) + them * them * i32::from(w2[HIDDEN + j]);
+            sum += i64::from(us * us * i32::from(w2[j])) + i64::from(them * them * i32::from(w2[HIDDEN + j]));
         }
-        // Wider than the contract's i32 only where that would overflow.
-        let out = i64::from(sum / QA) + i64::from(self.b2[bucket]);
+        let out = sum / i64::from(QA) + i64::from(self.b2[bucket]);
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 }
