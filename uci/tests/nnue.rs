@@ -6,25 +6,25 @@ mod common;
 use common::{bestmoves, transcript};
 use std::path::{Path, PathBuf};
 use tempo_core::Position;
-use tempo_engine::{nnue_evaluate, Network, EMBEDDED_NETWORK};
+use tempo_engine::{nnue_evaluate, Network, EMBEDDED_NETWORK, HIDDEN};
 use tempo_notation::parse_uci_move;
 
 /// A version 1 network file for `hidden` neurons with deterministic pseudo-random weights
 /// in the trainer's clipping range, written byte by byte from the format description.
-fn network_file(hidden: u32, seed: u64) -> Vec<u8> {
+fn network_file(hidden: usize, seed: u64) -> Vec<u8> {
     let mut state = seed;
     let mut next = move |lo: i32, hi: i32| {
         state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
         lo + ((state >> 33) % (hi - lo + 1) as u64) as i32
     };
     let mut bytes = b"TEMPONNU".to_vec();
-    for v in [1u32, 768, hidden, 1] {
+    for v in [1u32, 768, hidden as u32, 1] {
         bytes.extend_from_slice(&v.to_le_bytes());
     }
     for v in [255i32, 64, 400, 0] {
         bytes.extend_from_slice(&v.to_le_bytes());
     }
-    let h = hidden as usize;
+    let h = hidden;
     for _ in 0..768 * h {
         bytes.extend_from_slice(&(next(-80, 80) as i16).to_le_bytes());
     }
@@ -68,20 +68,16 @@ fn final_line(text: &str) -> &str {
 #[test]
 fn bad_network_files_are_reported_and_the_engine_keeps_running() {
     let dir = tempfile::tempdir().unwrap();
-    let good = network_file(128, 1);
+    let good = network_file(HIDDEN, 1);
     let mut truncated = good.clone();
     truncated.truncate(1234);
     let mut bad_magic = good.clone();
     bad_magic[..8].copy_from_slice(b"NOTANNUE");
+    let wide_message = format!("network has {} hidden neurons; this build expects {HIDDEN}", 2 * HIDDEN);
+    let short_message = format!("file is 1,234 bytes; a {HIDDEN}-neuron network with 1 output bucket is ");
     let cases = [
-        (
-            write(dir.path(), "wide.nnue", &network_file(256, 2)),
-            "network has 256 hidden neurons; this build expects 128",
-        ),
-        (
-            write(dir.path(), "short.nnue", &truncated),
-            "file is 1,234 bytes; a 128-neuron network with 1 output bucket is 197,420 bytes",
-        ),
+        (write(dir.path(), "wide.nnue", &network_file(2 * HIDDEN, 2)), wide_message.as_str()),
+        (write(dir.path(), "short.nnue", &truncated), short_message.as_str()),
         (write(dir.path(), "magic.nnue", &bad_magic), "not a Tempo network"),
         (dir.path().join("missing.nnue"), "not loaded"),
     ];
@@ -105,7 +101,7 @@ fn bad_network_files_are_reported_and_the_engine_keeps_running() {
 #[test]
 fn a_good_network_file_is_loaded_and_used() {
     let dir = tempfile::tempdir().unwrap();
-    let bytes = network_file(128, 3);
+    let bytes = network_file(HIDDEN, 3);
     let path = write(dir.path(), "net.nnue", &bytes);
     let network = Network::from_bytes(&bytes).unwrap();
     let mut pos = Position::startpos();
@@ -125,7 +121,7 @@ fn a_good_network_file_is_loaded_and_used() {
         "eval",
         "go depth 5",
     ]);
-    let loaded = format!("info string network {} loaded: 128 hidden neurons; set UseNNUE to true", path.display());
+    let loaded = format!("info string network {} loaded: {HIDDEN} hidden neurons; set UseNNUE to true", path.display());
     assert!(text.contains(&loaded), "{text}");
     // With UseNNUE off the hand-crafted evaluation is the final one; on, the network's.
     let finals: Vec<&str> = text.lines().filter(|l| l.starts_with("Final evaluation")).collect();
@@ -169,7 +165,7 @@ fn a_good_network_file_is_loaded_and_used() {
 #[test]
 fn bench_searches_with_the_network_when_it_is_on() {
     let dir = tempfile::tempdir().unwrap();
-    let path = write(dir.path(), "net.nnue", &network_file(128, 4));
+    let path = write(dir.path(), "net.nnue", &network_file(HIDDEN, 4));
     let nodes = |text: &str| -> u64 {
         let line = text.lines().find(|l| l.starts_with("Nodes searched")).unwrap();
         line.rsplit(' ').next().unwrap().parse().unwrap()

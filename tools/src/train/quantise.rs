@@ -159,7 +159,7 @@ mod tests {
     }
 
     /// The engine's integer evaluation, written from the format description: reads the file
-    /// and computes with `i16` accumulators and `i32` sums, truncating divisions.
+    /// and computes with `i16` accumulators and `i64` sums, truncating divisions.
     fn reference_eval(file: &[u8], pos: &Position) -> i32 {
         let h = u32_at(file, 16) as usize;
         let (qa, qb, scale) = (i32_at(file, 24), i32_at(file, 28), i32_at(file, 32));
@@ -178,15 +178,15 @@ mod tests {
                 .collect::<Vec<i16>>()
         };
         let (stm, other) = (accumulator(pos.turn()), accumulator(!pos.turn()));
-        let mut sum = 0i32;
+        let mut sum = 0i64;
         for j in 0..h {
             let v = i32::from(stm[j]).clamp(0, qa);
-            sum += v * v * w2(j);
+            sum += i64::from(v * v * w2(j));
             let v = i32::from(other[j]).clamp(0, qa);
-            sum += v * v * w2(h + j);
+            sum += i64::from(v * v * w2(h + j));
         }
-        let out = sum / qa + b2;
-        out * scale / (qa * qb)
+        let out = sum / i64::from(qa) + i64::from(b2);
+        (out * i64::from(scale) / i64::from(qa * qb)) as i32
     }
 
     /// Positions from random games (uniform legal moves), a few hundred.
@@ -260,7 +260,9 @@ mod tests {
 
     #[test]
     fn the_float_model_the_format_and_the_engine_agree() {
-        for (hidden, buckets, seed) in [(128, 8, 11), (128, 1, 13), (32, 4, 12)] {
+        // The engine's own size (where it can load the file too) and a smaller one.
+        let engine_hidden = tempo_engine::HIDDEN;
+        for (hidden, buckets, seed) in [(engine_hidden, 8, 11), (engine_hidden, 1, 13), (32, 4, 12)] {
             let shape = Shape { hidden, buckets };
             let positions = random_positions(300, seed);
             // On the quantisation grid, only the integer divisions' truncations separate them.

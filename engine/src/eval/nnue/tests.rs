@@ -303,9 +303,10 @@ fn every_header_field_is_checked() {
     assert_eq!(err, NetworkError::Inputs(769));
     assert_eq!(err.to_string(), "network has 769 input features; the format has 768");
 
-    let err = with_header(&|h| put_u32(h, 16, 256)).unwrap_err();
-    assert_eq!(err, NetworkError::Hidden(256));
-    assert_eq!(err.to_string(), "network has 256 hidden neurons; this build expects 128");
+    let wide = 2 * HIDDEN;
+    let err = with_header(&|h| put_u32(h, 16, wide as u32)).unwrap_err();
+    assert_eq!(err, NetworkError::Hidden(wide as u32));
+    assert_eq!(err.to_string(), format!("network has {wide} hidden neurons; this build expects {HIDDEN}"));
 
     let err = with_header(&|h| put_u32(h, 20, 0)).unwrap_err();
     assert_eq!(err, NetworkError::Activation(0));
