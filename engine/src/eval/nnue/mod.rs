@@ -63,9 +63,7 @@
 //! `v <= 255`, then multiplies by `v` and adds pairs into eight `i32` lanes, which it sums in
 //! `i64`: the same integer result as the formula. The engine enforces `|W2q| <= 127` when it
 //! reads a file (the trainer's clipping guarantees it), so no lane can overflow for any `H`
-//! up to 512 and a corrupt file cannot make the vector and scalar kernels disagree. (Up to
-//! `H = 128` the whole sum fits in `i32`, as an earlier statement of this contract had it:
-//! the results are the same.) The `i16` accumulator
+//! up to 512 and a corrupt file cannot make the vector and scalar kernels disagree. The `i16` accumulator
 //! arithmetic wraps (as the vector instructions do), so the incremental and from-scratch
 //! accumulators agree even for a network whose weights could overflow.
 //!

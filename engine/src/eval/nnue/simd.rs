@@ -110,18 +110,15 @@ mod scalar {
     }
 
     pub(super) fn screlu_dot(acc: &Row, weights: &Row) -> i64 {
-        // Each term fits in i32 (at most 255 * 255 * 127), so only the sum needs i64; summing
-        // in i32 lanes first lets the compiler vectorise the loop.
-        let mut sum = 0i64;
-        for (acc, weights) in acc.0.chunks_exact(8).zip(weights.0.chunks_exact(8)) {
-            let mut lanes = 0i32;
-            for (&a, &w) in acc.iter().zip(weights) {
+        // Each term fits in i32 (at most 255 * 255 * 127); their sum needs i64.
+        acc.0
+            .iter()
+            .zip(&weights.0)
+            .map(|(&a, &w)| {
                 let v = i32::from(a).clamp(0, QA);
-                lanes += v * v * i32::from(w);
-            }
-            sum += i64::from(lanes);
-        }
-        sum
+                i64::from(v * v * i32::from(w))
+            })
+            .sum()
     }
 }
 
@@ -145,17 +142,6 @@ mod avx2 {
         row.0[chunk * 16..].as_ptr().cast()
     }
 
-    /// Chunks held in registers at once by `update`: the largest divisor of `CHUNKS` up to 8,
-    /// so that a block's sums and the row being loaded fit in AVX2's 16 registers without
-    /// spilling (128 neurons are one block, 256 two).
-    const BLOCK: usize = {
-        let mut block = if CHUNKS < 8 { CHUNKS } else { 8 };
-        while CHUNKS % block != 0 {
-            block -= 1;
-        }
-        block
-    };
-
     /// See [`super::Simd::update`].
     ///
     /// # Safety
@@ -163,32 +149,30 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     #[allow(unused_unsafe)] // the arithmetic intrinsics are safe here since Rust 1.87, not before
     pub(super) unsafe fn update(dst: &mut Row, src: &Row, adds: &[&Row], subs: &[&Row]) {
-        // A block of the row stays in registers while the rows are added, so each weight
-        // row costs one pass of loads and adds.
+        // The whole row stays in registers (HIDDEN / 16 of them) while the rows are added,
+        // so each weight row costs one pass of loads and adds.
         // SAFETY: AVX2 is available (the caller's contract). Every `chunk < CHUNKS`, so each
         // pointer addresses 32 in-bounds bytes of a `Row` (HIDDEN lanes = 2 * HIDDEN bytes);
         // a `Row` is 64-byte aligned and the offset `chunk * 32` is a multiple of 32, as
         // `_mm256_load_si256`/`_mm256_store_si256` require. `dst` is a unique borrow, so the
         // stores alias none of the loaded rows.
         unsafe {
-            for first in (0..CHUNKS).step_by(BLOCK) {
-                let mut sums = [_mm256_setzero_si256(); BLOCK];
-                for (i, sum) in sums.iter_mut().enumerate() {
-                    *sum = _mm256_load_si256(lane_ptr(src, first + i));
+            let mut sums = [_mm256_setzero_si256(); CHUNKS];
+            for (chunk, sum) in sums.iter_mut().enumerate() {
+                *sum = _mm256_load_si256(lane_ptr(src, chunk));
+            }
+            for row in adds {
+                for (chunk, sum) in sums.iter_mut().enumerate() {
+                    *sum = _mm256_add_epi16(*sum, _mm256_load_si256(lane_ptr(row, chunk)));
                 }
-                for row in adds {
-                    for (i, sum) in sums.iter_mut().enumerate() {
-                        *sum = _mm256_add_epi16(*sum, _mm256_load_si256(lane_ptr(row, first + i)));
-                    }
+            }
+            for row in subs {
+                for (chunk, sum) in sums.iter_mut().enumerate() {
+                    *sum = _mm256_sub_epi16(*sum, _mm256_load_si256(lane_ptr(row, chunk)));
                 }
-                for row in subs {
-                    for (i, sum) in sums.iter_mut().enumerate() {
-                        *sum = _mm256_sub_epi16(*sum, _mm256_load_si256(lane_ptr(row, first + i)));
-                    }
-                }
-                for (i, sum) in sums.iter().enumerate() {
-                    _mm256_store_si256(dst.0[(first + i) * 16..].as_mut_ptr().cast(), *sum);
-                }
+            }
+            for (chunk, sum) in sums.iter().enumerate() {
+                _mm256_store_si256(dst.0[chunk * 16..].as_mut_ptr().cast(), *sum);
             }
         }
     }
