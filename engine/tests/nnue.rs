@@ -35,7 +35,8 @@ fn network_bytes(
 }
 
 /// Deterministic pseudo-random weights in the trainer's range; output weights within
-/// `-max_output..=max_output`.
+/// `-max_output..=max_output` on the first 128 neurons of each half and zero on the rest, so
+/// that the evaluations (and the searches below) do not change with the engine's width.
 fn random_network(seed: u64, max_output: i16) -> Arc<Network> {
     let hash = |a: usize, b: usize| -> u64 {
         let mut z =
@@ -47,7 +48,11 @@ fn random_network(seed: u64, max_output: i16) -> Arc<Network> {
     let bytes = network_bytes(
         |f, j| (hash(f, j) % 161) as i16 - 80,
         |j| (hash(1000, j) % 301) as i16 - 50,
-        |k| (hash(2000, k) % (2 * max_output as u64 + 1)) as i16 - max_output,
+        |k| {
+            let (half, j) = (k / HIDDEN, k % HIDDEN);
+            let span = 2 * max_output as u64 + 1;
+            if j < 128 { (hash(2000, half * 128 + j) % span) as i16 - max_output } else { 0 }
+        },
         (hash(3000, 0) % 10_001) as i32 - 5000,
     );
     Arc::new(Network::from_bytes(&bytes).unwrap())

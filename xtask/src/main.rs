@@ -134,7 +134,9 @@ cargo xtask <task>
                     generations' data files to the training set; --init fine-tunes a
                     network (the shipped engine/nets/*.nnue or a checkpoint) instead of
                     training from random weights; the new network takes the evaluation
-                    scale of the shipped one (or of --match-scale NET)
+                    scale of the shipped one (or of --match-scale NET); --hidden defaults
+                    to the engine's HIDDEN, and another width stops before the SPRT with
+                    what to build for it
 ";
 
 /// CPU levels `dist` builds by default.

@@ -70,7 +70,10 @@ impl Generation {
             games: num(value("--games"), "--games", 100_000)?,
             soft_nodes: num(value("--soft-nodes"), "--soft-nodes", 1_000)?,
             seed: num(value("--seed"), "--seed", u64::from(gen))?,
-            hidden: num(value("--hidden"), "--hidden", 128)?,
+            hidden: match value("--hidden") {
+                Some(v) => num(Some(v), "--hidden", 0)?,
+                None => engine_hidden()?,
+            },
             epochs: num(value("--epochs"), "--epochs", 30)?,
             wdl: num(value("--wdl"), "--wdl", 0.3)?,
             init: value("--init").map(PathBuf::from),
@@ -88,16 +91,28 @@ impl Generation {
     }
 }
 
-/// The engine's embedded network: `engine/nets/` and the name `EMBEDDED_NETWORK` gives.
-fn shipped_network() -> Result<PathBuf> {
+/// The value of the engine's `pub const NAME: TYPE = VALUE;` in `engine/src/eval/nnue/mod.rs`,
+/// the one source of the network's name and width, read as text so that xtask need not
+/// build the engine.
+fn nnue_constant(declaration: &str) -> Result<String> {
     let source = root().join("engine/src/eval/nnue/mod.rs");
     let text = std::fs::read_to_string(&source).with_context(|| format!("reading {}", source.display()))?;
-    let name = text
-        .lines()
-        .find_map(|line| line.strip_prefix("pub const EMBEDDED_NETWORK: &str = \""))
-        .and_then(|rest| rest.split('"').next())
-        .with_context(|| format!("no EMBEDDED_NETWORK in {}", source.display()))?;
-    Ok(root().join("engine/nets").join(name))
+    text.lines()
+        .find_map(|line| line.strip_prefix(declaration))
+        .and_then(|rest| rest.strip_suffix(';'))
+        .map(|value| value.trim_matches('"').to_owned())
+        .with_context(|| format!("no `{declaration}` in {}", source.display()))
+}
+
+/// The engine's embedded network: `engine/nets/` and the name `EMBEDDED_NETWORK` gives.
+fn shipped_network() -> Result<PathBuf> {
+    Ok(root().join("engine/nets").join(nnue_constant("pub const EMBEDDED_NETWORK: &str = ")?))
+}
+
+/// The engine's `HIDDEN`: the only width of network its `EvalFile` loads.
+fn engine_hidden() -> Result<u32> {
+    let value = nnue_constant("pub const HIDDEN: usize = ")?;
+    value.parse().with_context(|| format!("HIDDEN is not a number: {value:?}"))
 }
 
 /// The SPRT's adjudication (`tempo-tools match` arguments).
@@ -166,6 +181,21 @@ pub fn generation(g: &Generation) -> Result<()> {
     }
     run(&mut train)?;
 
+    let hidden = engine_hidden()?;
+    if !g.skip_match && g.hidden != hidden {
+        // The parent's build loads networks of its own width only; a wider network plays
+        // from a build of its own.
+        println!(
+            "\nThe SPRT needs an engine built for {} neurons (this one has HIDDEN = {hidden}): copy {} \
+             to engine/nets/ under the name `train` printed, set HIDDEN, EMBEDDED_NETWORK and EMBEDDED \
+             in engine/src/eval/nnue/mod.rs, build, and play `tempo-tools match --engine \
+             target/release/tempo-uci --engine {}` with the SPRT settings of engine/nets/README.md.",
+            g.hidden,
+            net.display(),
+            parent.display()
+        );
+        return Ok(());
+    }
     if !g.skip_match {
         let mut play = Command::new(&tools);
         play.args(["match", "--engine"]).arg(&parent);
@@ -206,7 +236,8 @@ mod tests {
     fn flags_become_settings() {
         let flags = ["--gen", "2", "--data", "a.vf", "--epochs", "20", "--data", "b.vf"];
         let g = Generation::from_flags(&flags).unwrap();
-        assert_eq!((g.gen, g.epochs, g.seed, g.hidden), (2, 20, 2, 128));
+        assert_eq!((g.gen, g.epochs, g.seed, g.hidden), (2, 20, 2, super::engine_hidden().unwrap()));
+        assert!(g.hidden >= 8 && g.hidden % 8 == 0, "HIDDEN read from the engine: {}", g.hidden);
         assert_eq!(g.extra_data, [PathBuf::from("a.vf"), PathBuf::from("b.vf")]);
         assert!(!g.parent_hce && g.init.is_none());
         let shipped = g.match_scale.unwrap();

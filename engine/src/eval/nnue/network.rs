@@ -85,7 +85,7 @@ pub enum NetworkError {
 }
 
 /// `197420` as `197,420`.
-fn grouped(n: usize) -> String {
+pub(super) fn grouped(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -219,7 +219,7 @@ impl Network {
             return Err(NetworkError::Size { found: bytes.len(), buckets });
         }
 
-        // Built in a vector, not on the stack: the rows take 192 KiB.
+        // Built in a vector, not on the stack: the rows take 768 x 2 x HIDDEN bytes.
         let w1: Vec<Row> = (0..INPUTS).map(|_| r.row()).collect();
         let w1: Box<[Row; INPUTS]> = w1.into_boxed_slice().try_into().expect("exactly INPUTS rows");
         let b1 = r.row();

@@ -3,6 +3,7 @@
 
 use super::accumulator::Accumulator;
 use super::features::Delta;
+use super::network::grouped;
 use super::simd::Simd;
 use super::stack::AccumulatorStack;
 use super::{
@@ -226,14 +227,15 @@ fn random_walks(seed: u64, games_per_start: usize, mut visit: impl FnMut(usize, 
 fn a_written_network_reads_back() {
     let weights = Weights::random(1);
     let bytes = weights.to_bytes();
-    assert_eq!(bytes.len(), 40 + 2 * 768 * 128 + 2 * 128 + 8 * (4 * 128 + 4));
+    // Header, W1 and B1 as i16, then per bucket W2 (2 x HIDDEN i16) and B2 (one i32).
+    assert_eq!(bytes.len(), 40 + 2 * 768 * HIDDEN + 2 * HIDDEN + 8 * (4 * HIDDEN + 4));
     assert_eq!(Network::file_size(8), bytes.len());
-    assert_eq!(Network::file_size(1), 197_420);
+    assert_eq!(Network::file_size(1), 40 + 2 * 768 * HIDDEN + 2 * HIDDEN + 4 * HIDDEN + 4);
     let network = Network::from_bytes(&bytes).unwrap();
     assert_eq!(network.output_buckets(), 8);
     assert_eq!(network.to_bytes(), bytes);
     let one = Weights::zero().to_bytes();
-    assert_eq!(one.len(), 197_420);
+    assert_eq!(one.len(), Network::file_size(1));
     assert_eq!(Network::from_bytes(&one).unwrap().to_bytes(), one);
 }
 
@@ -348,16 +350,23 @@ fn the_size_must_be_exact() {
     assert_eq!(Network::from_bytes(&longer).unwrap_err(), NetworkError::Size { found: bytes.len() + 1, buckets: 8 });
     assert_eq!(
         NetworkError::Size { found: 1234, buckets: 1 }.to_string(),
-        "file is 1,234 bytes; a 128-neuron network with 1 output bucket is 197,420 bytes"
+        format!(
+            "file is 1,234 bytes; a {HIDDEN}-neuron network with 1 output bucket is {} bytes",
+            grouped(Network::file_size(1))
+        )
     );
     assert_eq!(
         NetworkError::Size { found: 1_234_567, buckets: 8 }.to_string(),
-        "file is 1,234,567 bytes; a 128-neuron network with 8 output buckets is 201,032 bytes"
+        format!(
+            "file is 1,234,567 bytes; a {HIDDEN}-neuron network with 8 output buckets is {} bytes",
+            grouped(Network::file_size(8))
+        )
     );
     // A network of another size is reported as such, not as a size mismatch.
-    let mut wide = header(256, 1, |_| {});
-    wide.resize(40 + 2 * 768 * 256 + 2 * 256 + 4 * 256 + 4, 0);
-    assert_eq!(Network::from_bytes(&wide).unwrap_err(), NetworkError::Hidden(256));
+    let other = 2 * HIDDEN;
+    let mut wide = header(other as u32, 1, |_| {});
+    wide.resize(40 + 2 * 768 * other + 2 * other + 4 * other + 4, 0);
+    assert_eq!(Network::from_bytes(&wide).unwrap_err(), NetworkError::Hidden(other as u32));
 }
 
 #[test]
@@ -409,9 +418,11 @@ fn the_embedded_network_knows_material() {
 /// j = 28 ..= 127. With output weights 1 for the side to move and -2 for the other,
 /// `sum = (1 - 2) * (1^2 + ... + 100^2) = -338350`; `out = -338350 / 255 + 0 = -1326`
 /// (-1326.86 truncated toward zero); `eval = -1326 * 400 / 16320 = -32` (-32.5 truncated
-/// toward zero).
+/// toward zero). Neurons from 128 on (when `HIDDEN` is larger) have no output weight.
 #[test]
 fn the_start_position_evaluates_as_computed_by_hand() {
+    const USED: usize = 128;
+    assert!(HIDDEN >= USED, "the calculation below uses 128 neurons");
     let mut weights = Weights::zero();
     for role in 0..6 {
         for sq in 0..64 {
@@ -422,8 +433,8 @@ fn the_start_position_evaluates_as_computed_by_hand() {
     for (j, b) in weights.b1.iter_mut().enumerate() {
         *b = j as i16 - 64;
     }
-    weights.w2[..HIDDEN].fill(1);
-    weights.w2[HIDDEN..].fill(-2);
+    weights.w2[..USED].fill(1);
+    weights.w2[HIDDEN..HIDDEN + USED].fill(-2);
     let network = weights.network();
     let start = Position::startpos();
     assert_eq!(nnue_evaluate(&network, &start), -32);
