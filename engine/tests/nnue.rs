@@ -51,7 +51,11 @@ fn random_network(seed: u64, max_output: i16) -> Arc<Network> {
         |k| {
             let (half, j) = (k / HIDDEN, k % HIDDEN);
             let span = 2 * max_output as u64 + 1;
-            if j < 128 { (hash(2000, half * 128 + j) % span) as i16 - max_output } else { 0 }
+            if j < 128 {
+                (hash(2000, half * 128 + j) % span) as i16 - max_output
+            } else {
+                0
+            }
         },
         (hash(3000, 0) % 10_001) as i32 - 5000,
     );
