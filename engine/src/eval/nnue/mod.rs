@@ -6,7 +6,7 @@
 //!
 //! # Architecture: `(768 -> H) x 2 -> B`, perspective network, SCReLU, output buckets
 //!
-//! `H` is a compile-time constant of the engine, [`HIDDEN`] (128). The trainer may train any
+//! `H` is a compile-time constant of the engine, [`HIDDEN`] (256). The trainer may train any
 //! `H` and writes it in the file header; the engine rejects a file whose `H` differs from its
 //! own, saying so. `B`, the number of output buckets, is 1, 2, 4 or 8
 //! ([`OUTPUT_BUCKET_COUNTS`]) and read from the file.
@@ -133,7 +133,7 @@ use std::sync::{Arc, OnceLock};
 use tempo_core::Position;
 
 /// Neurons in the hidden layer (per perspective): the `H` a network file must have.
-pub const HIDDEN: usize = 128;
+pub const HIDDEN: usize = 256;
 /// The numbers of output buckets a network may have: they divide 32, so that each bucket
 /// spans the same number of piece counts.
 pub const OUTPUT_BUCKET_COUNTS: [usize; 4] = [1, 2, 4, 8];
@@ -161,12 +161,12 @@ pub(crate) const SCALE: i32 = 400;
 
 /// The file name of the network built into the engine, `tempo-<first 12 hex digits of its
 /// SHA-256>.nnue` in `engine/nets/` (a test checks the name against the bytes).
-pub const EMBEDDED_NETWORK: &str = "tempo-5bb6c4d0414f.nnue";
+pub const EMBEDDED_NETWORK: &str = "tempo-022c09d12ea1.nnue";
 
 /// The bytes of [`EMBEDDED_NETWORK`]. To ship another network, put its file in
 /// `engine/nets/` and change both constants; a test checks that the bytes parse and match
 /// the name.
-pub(crate) const EMBEDDED: &[u8] = include_bytes!("../../../nets/tempo-5bb6c4d0414f.nnue");
+pub(crate) const EMBEDDED: &[u8] = include_bytes!("../../../nets/tempo-022c09d12ea1.nnue");
 
 /// The parsed [`EMBEDDED`] network, parsed once.
 ///
