@@ -223,14 +223,19 @@ fn random_walks(seed: u64, games_per_start: usize, mut visit: impl FnMut(usize, 
     }
 }
 
+/// The size of a network file, counted from the format (independently of `file_size`):
+/// header, W1 and B1 as i16, then per bucket W2 (2 x hidden i16) and B2 (one i32).
+fn bytes_of_format(hidden: usize, buckets: usize) -> usize {
+    40 + 2 * 768 * hidden + 2 * hidden + buckets * (4 * hidden + 4)
+}
+
 #[test]
 fn a_written_network_reads_back() {
     let weights = Weights::random(1);
     let bytes = weights.to_bytes();
-    // Header, W1 and B1 as i16, then per bucket W2 (2 x HIDDEN i16) and B2 (one i32).
-    assert_eq!(bytes.len(), 40 + 2 * 768 * HIDDEN + 2 * HIDDEN + 8 * (4 * HIDDEN + 4));
+    assert_eq!(bytes.len(), bytes_of_format(HIDDEN, 8));
     assert_eq!(Network::file_size(8), bytes.len());
-    assert_eq!(Network::file_size(1), 40 + 2 * 768 * HIDDEN + 2 * HIDDEN + 4 * HIDDEN + 4);
+    assert_eq!(Network::file_size(1), bytes_of_format(HIDDEN, 1));
     let network = Network::from_bytes(&bytes).unwrap();
     assert_eq!(network.output_buckets(), 8);
     assert_eq!(network.to_bytes(), bytes);
@@ -365,7 +370,7 @@ fn the_size_must_be_exact() {
     // A network of another size is reported as such, not as a size mismatch.
     let other = 2 * HIDDEN;
     let mut wide = header(other as u32, 1, |_| {});
-    wide.resize(40 + 2 * 768 * other + 2 * other + 4 * other + 4, 0);
+    wide.resize(bytes_of_format(other, 1), 0);
     assert_eq!(Network::from_bytes(&wide).unwrap_err(), NetworkError::Hidden(other as u32));
 }
 
