@@ -14,9 +14,10 @@
 
 use crate::history::{move_context, piece_index, History};
 use crate::see::{see_ge, SEE_VALUE};
+use arrayvec::ArrayVec;
 use tempo_core::{
     attacks::{attacks, pawn_attacks},
-    Move, MoveList, Piece, Position, Role, MAX_MOVES,
+    Move, MoveFilter, MoveList, Piece, Position, Role, MAX_MOVES,
 };
 
 const HASH_MOVE: i32 = 100_000_000;
@@ -43,6 +44,16 @@ pub struct OrderingContext {
     pub prev_contexts: [usize; 2],
 }
 
+impl OrderingContext {
+    /// Nothing known: no hash move, killers, countermove or continuation.
+    pub const NONE: OrderingContext = OrderingContext {
+        tt_move: None,
+        killers: [None; 2],
+        countermove: None,
+        prev_contexts: [crate::history::NO_CONTEXT; 2],
+    };
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
     /// The hash move, at index 0.
@@ -58,9 +69,16 @@ enum Stage {
 }
 
 /// Orders a list of moves.
+///
+/// A picker is built where the search keeps it: the moves are generated straight into it
+/// and the scores are pushed in the moves' order as their stage is reached, so a node pays
+/// neither for copying a full-sized list nor for clearing a full-sized score array (both
+/// showed in profiles of the search).
 pub struct MovePicker {
     moves: MoveList,
-    scores: [i32; MAX_MOVES],
+    /// `scores[i]` is the score of `moves[i]`; only the scored prefix exists (quiet moves
+    /// are scored when their stage begins, never if the search skips them).
+    scores: ArrayVec<i32, MAX_MOVES>,
     stage: Stage,
     /// The next move to hand out in the current stage.
     cursor: usize,
@@ -82,14 +100,42 @@ pub fn is_quiet(pos: &Position, m: Move) -> bool {
 }
 
 impl MovePicker {
-    /// A staged picker for the main search. Noisy moves are scored now (capture history
-    /// from `history`), quiet moves when they are reached.
-    pub fn new(pos: &Position, mut moves: MoveList, ctx: OrderingContext, history: &History) -> MovePicker {
+    /// A picker without moves that will order with `ctx`; [`MovePicker::generate`],
+    /// [`MovePicker::generate_quiescence`] or [`MovePicker::push_in_order`] fills it.
+    ///
+    /// Why two steps: a picker is a few kilobytes, and filling the search's own variable in
+    /// place keeps it from being copied from a constructor's frame into the search's (a
+    /// copy that showed in profiles).
+    #[inline]
+    pub fn new(ctx: OrderingContext) -> MovePicker {
+        MovePicker {
+            moves: MoveList::new(),
+            scores: ArrayVec::new(),
+            stage: Stage::Scored,
+            cursor: 0,
+            noisy_end: 0,
+            bad_cursor: 0,
+            selections: 0,
+            sorted: false,
+            skip_quiets: false,
+            ctx,
+        }
+    }
+
+    /// Fills an empty picker with every legal move of `pos`, staged for the main search.
+    /// Noisy moves are scored now (capture history from `history`), quiet moves when they
+    /// are reached.
+    pub fn generate(&mut self, pos: &Position, history: &History) {
+        debug_assert!(self.moves.is_empty());
+        pos.generate_moves(MoveFilter::All, &mut self.moves);
+        let moves = &mut self.moves;
         let mut start = 0;
-        if let Some(tt) = ctx.tt_move {
+        if let Some(tt) = self.ctx.tt_move {
             if let Some(i) = moves.iter().position(|&m| m == tt) {
                 moves.swap(0, i);
                 start = 1;
+                // The hash move is handed out unscored; its slot holds the score it reports.
+                self.scores.push(HASH_MOVE);
             }
         }
         // Noisy moves to the front.
@@ -100,60 +146,46 @@ impl MovePicker {
                 noisy_end += 1;
             }
         }
-        let mut scores = [0; MAX_MOVES];
         for i in start..noisy_end {
-            scores[i] = noisy_score(pos, moves[i], history);
+            self.scores.push(noisy_score(pos, self.moves[i], history));
         }
-        MovePicker {
-            moves,
-            scores,
-            stage: if start == 1 { Stage::HashMove } else { Stage::GoodNoisy },
-            cursor: start,
-            noisy_end,
-            bad_cursor: noisy_end,
-            selections: 0,
-            sorted: false,
-            skip_quiets: false,
-            ctx,
-        }
+        self.stage = if start == 1 { Stage::HashMove } else { Stage::GoodNoisy };
+        self.cursor = start;
+        self.noisy_end = noisy_end;
+        self.bad_cursor = noisy_end;
     }
 
-    /// A picker for quiescence: hash move first, then most valuable victim / least valuable
-    /// attacker (evasions, when in check, by the same rule with quiet moves last).
-    pub fn new_quiescence(pos: &Position, moves: MoveList, tt_move: Option<Move>) -> MovePicker {
-        let mut scores = [0; MAX_MOVES];
-        for (i, &m) in moves.iter().enumerate() {
+    /// Fills an empty picker with the moves of `pos` that `filter` selects, for quiescence:
+    /// hash move first, then most valuable victim / least valuable attacker (evasions, when
+    /// in check, by the same rule with quiet moves last).
+    pub fn generate_quiescence(&mut self, pos: &Position, filter: MoveFilter, tt_move: Option<Move>) {
+        debug_assert!(self.moves.is_empty());
+        pos.generate_moves(filter, &mut self.moves);
+        for &m in self.moves.iter() {
             let attacker = pos.role_at(m.from()).map_or(0, |r| r.index() as i32);
             let victim = pos.captured_piece(m).map_or(0, |p| SEE_VALUE[p.role.index()]);
             let promotion = m.promotion_role().map_or(0, |r| SEE_VALUE[r.index()]);
-            scores[i] = if Some(m) == tt_move { HASH_MOVE } else { (victim + promotion) * 8 - attacker };
+            self.scores.push(if Some(m) == tt_move { HASH_MOVE } else { (victim + promotion) * 8 - attacker });
         }
-        MovePicker::scored(moves, scores)
+        self.noisy_end = self.moves.len();
+        self.bad_cursor = self.noisy_end;
     }
 
-    /// A picker that keeps the given order (the root, ordered by the previous iteration).
-    pub fn in_order(moves: MoveList) -> MovePicker {
-        let mut scores = [0; MAX_MOVES];
-        for (i, score) in scores.iter_mut().enumerate().take(moves.len()) {
-            *score = -(i as i32);
-        }
-        MovePicker::scored(moves, scores)
+    /// Appends `m` to a picker that hands out its moves in the order they were pushed (the
+    /// root, ordered by the previous iteration).
+    pub fn push_in_order(&mut self, m: Move) {
+        debug_assert_eq!(self.stage, Stage::Scored);
+        self.scores.push(-(self.moves.len() as i32));
+        self.moves.push(m);
+        self.noisy_end = self.moves.len();
+        self.bad_cursor = self.noisy_end;
     }
 
-    fn scored(moves: MoveList, scores: [i32; MAX_MOVES]) -> MovePicker {
-        let noisy_end = moves.len();
-        MovePicker {
-            moves,
-            scores,
-            stage: Stage::Scored,
-            cursor: 0,
-            noisy_end,
-            bad_cursor: noisy_end,
-            selections: 0,
-            sorted: false,
-            skip_quiets: false,
-            ctx: OrderingContext { tt_move: None, killers: [None; 2], countermove: None, prev_contexts: [0; 2] },
-        }
+    /// `true` if the picker holds no moves (after [`MovePicker::generate`]: checkmate or
+    /// stalemate).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
     }
 
     /// Hands out no more quiet moves (the search prunes them all from here on).
@@ -183,8 +215,10 @@ impl MovePicker {
                     self.bad_cursor = self.cursor;
                     self.enter(Stage::Quiet, self.noisy_end);
                     if !self.skip_quiets {
+                        debug_assert_eq!(self.scores.len(), self.noisy_end);
                         for i in self.noisy_end..self.moves.len() {
-                            self.scores[i] = self.quiet_score(pos, self.moves[i], history);
+                            let score = self.quiet_score(pos, self.moves[i], history);
+                            self.scores.push(score);
                         }
                     }
                 }
@@ -371,7 +405,8 @@ mod tests {
             countermove: None,
             prev_contexts: [crate::history::NO_CONTEXT; 2],
         };
-        let mut picker = MovePicker::new(&pos, moves.clone(), ctx, &history);
+        let mut picker = MovePicker::new(ctx);
+        picker.generate(&pos, &history);
         let mut seen = Vec::new();
         let mut scores = Vec::new();
         while let Some((m, score)) = picker.next(&pos, &history) {
@@ -398,7 +433,8 @@ mod tests {
             countermove: None,
             prev_contexts: [crate::history::NO_CONTEXT; 2],
         };
-        let mut picker = MovePicker::new(&pos, moves.clone(), ctx, &history);
+        let mut picker = MovePicker::new(ctx);
+        picker.generate(&pos, &history);
         let mut seen = Vec::new();
         // The first move is the best capture; then the search gives up on quiet moves.
         seen.push(picker.next(&pos, &history).unwrap().0);

@@ -16,7 +16,7 @@ use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tempo_core::{Move, MoveFilter, MoveList, Position, Role};
+use tempo_core::{Move, MoveFilter, Position, Role};
 
 /// A node counter on its own cache line, so threads publishing counts do not contend.
 #[derive(Default)]
@@ -642,27 +642,23 @@ impl Worker {
 
         // Step 11. Generate and order the moves.
         let prev_contexts = [self.stack[ply + STACK_OFFSET - 1].context, self.stack[ply + STACK_OFFSET - 2].context];
-        let mut picker = if root {
-            let mut list = MoveList::new();
+        let mut picker = MovePicker::new(OrderingContext {
+            tt_move,
+            killers: self.st(ply).killers,
+            countermove: self.history.countermove(prev_contexts[0]),
+            prev_contexts,
+        });
+        if root {
             for rm in &self.root_moves[self.pv_index..] {
-                list.push(rm.mv);
+                picker.push_in_order(rm.mv);
             }
-            MovePicker::in_order(list)
         } else {
-            let mut list = MoveList::new();
-            pos.generate_moves(MoveFilter::All, &mut list);
-            if list.is_empty() {
+            picker.generate(pos, &self.history);
+            if picker.is_empty() {
                 // Step 12. Checkmate or stalemate.
                 return if in_check { mated_in(ply) } else { DRAW };
             }
-            let ctx = OrderingContext {
-                tt_move,
-                killers: self.st(ply).killers,
-                countermove: self.history.countermove(prev_contexts[0]),
-                prev_contexts,
-            };
-            MovePicker::new(pos, list, ctx, &self.history)
-        };
+        }
 
         let us = pos.turn();
         let mut best_value = -INFINITE;
@@ -982,13 +978,12 @@ impl Worker {
         }
 
         // Step 4. Captures and promotions (every evasion when in check).
-        let mut list = MoveList::new();
-        pos.generate_moves(if in_check { MoveFilter::All } else { MoveFilter::Captures }, &mut list);
-        if in_check && list.is_empty() {
+        let filter = if in_check { MoveFilter::All } else { MoveFilter::Captures };
+        let mut picker = MovePicker::new(OrderingContext::NONE);
+        picker.generate_quiescence(pos, filter, tt_entry.and_then(|e| e.mv));
+        if in_check && picker.is_empty() {
             return mated_in(ply);
         }
-        let tt_move = tt_entry.and_then(|e| e.mv);
-        let mut picker = MovePicker::new_quiescence(pos, list, tt_move);
         let futility_base = static_eval + 150;
         let mut best_move = None;
         let original_alpha = alpha;
