@@ -19,7 +19,7 @@ use crate::attacks::{
     between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks, rook_rays,
 };
 use crate::bitboard::Bitboard;
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::types::{Color, Rank, Role, Square};
 
@@ -140,6 +140,41 @@ impl Sink for AnyMove {
     }
 }
 
+/// A sink that only watches for one move (compared by kind as well as by squares).
+struct FindMove {
+    wanted: Move,
+    found: bool,
+}
+
+impl FindMove {
+    /// `true` if the wanted move is the normal or promotion move `from` to one of `targets`.
+    #[inline]
+    fn is_among(&self, kind_matches: bool, from: Square, targets: Bitboard) -> bool {
+        kind_matches && self.wanted.from() == from && targets.contains(self.wanted.to())
+    }
+}
+
+impl Sink for FindMove {
+    #[inline]
+    fn piece_moves(&mut self, _: Role, from: Square, targets: Bitboard) {
+        self.found |= self.is_among(self.wanted.kind() == MoveKind::Normal, from, targets);
+    }
+    #[inline]
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i32) {
+        let from = Square::new_unchecked((self.wanted.to().index() as i32 - delta).rem_euclid(64) as u32);
+        self.found |= self.is_among(self.wanted.kind() == MoveKind::Normal, from, targets);
+    }
+    #[inline]
+    fn promotions(&mut self, targets: Bitboard, delta: i32) {
+        let from = Square::new_unchecked((self.wanted.to().index() as i32 - delta).rem_euclid(64) as u32);
+        self.found |= self.is_among(self.wanted.is_promotion(), from, targets);
+    }
+    #[inline]
+    fn special(&mut self, m: Move) {
+        self.found |= m == self.wanted;
+    }
+}
+
 /// The squares `pawns` of `color` attack towards the a-file and towards the h-file (from
 /// White's point of view: shifts by 7 and 9; the file masks stop wrap-around).
 #[inline(always)]
@@ -198,6 +233,71 @@ impl Position {
     pub(crate) fn legal_moves_to_sink_for<C: Side, S: Sink>(&self, sink: &mut S) {
         debug_assert_eq!(self.turn(), C::US);
         self.generate_for::<C, _>(MoveFilter::All, Bitboard::FULL, sink);
+    }
+
+    /// `true` if `m` is legal here: exactly when the legal move list would contain it.
+    ///
+    /// Decided for the one move, without generating the others (an engine checks every move
+    /// it reads from its hash table this way before playing it): the piece on the from
+    /// square must be ours and reach the target by its own rules, then the move must not
+    /// leave our king in check. Castling and en passant, rare and with subtle rules of their
+    /// own, are asked of the generator.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let us = self.turn();
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.piece_at(from).filter(|p| p.color == us) else { return false };
+        match m.kind() {
+            MoveKind::Castle | MoveKind::EnPassant => {
+                let mut found = FindMove { wanted: m, found: false };
+                // Castling is generated only with every destination allowed.
+                let only = if m.is_castle() { Bitboard::FULL } else { Bitboard::from_square(to) };
+                self.generate(MoveFilter::All, only, &mut found);
+                return found.found;
+            }
+            MoveKind::Normal | MoveKind::Promotion(_) => {}
+        }
+        let occupied = self.occupied();
+        if self.by_color(us).contains(to) {
+            return false;
+        }
+        // Pseudo-legal: the piece reaches `to`, and a pawn promotes exactly on the last rank.
+        let reaches = match piece.role {
+            Role::Pawn => {
+                if Bitboard::relative_rank(us, Rank::Eighth).contains(to) != m.is_promotion() {
+                    return false;
+                }
+                let up = us.fold(8, -8);
+                let one = from.offset(up).filter(|&sq| !occupied.contains(sq));
+                let push = one == Some(to);
+                let double = one.is_some()
+                    && Bitboard::relative_rank(us, Rank::Second).contains(from)
+                    && from.offset(2 * up) == Some(to)
+                    && !occupied.contains(to);
+                let capture = (pawn_attacks(us, from) & self.by_color(!us)).contains(to);
+                push || double || capture
+            }
+            _ => !m.is_promotion() && crate::attacks::attacks(piece, from, occupied).contains(to),
+        };
+        if !reaches {
+            return false;
+        }
+        // Legal: the king steps onto a safe square (judged with it lifted off its square);
+        // another piece answers a single check by capturing or blocking, and a pinned one
+        // stays on its pin line.
+        let king = self.king_of(us);
+        if piece.role == Role::King {
+            return !self.is_attacked(to, !us, occupied.without(from));
+        }
+        let checkers = self.checkers();
+        if checkers.has_more_than_one() {
+            return false;
+        }
+        if let Some(checker) = checkers.first() {
+            if !between(king, checker).with(checker).contains(to) {
+                return false;
+            }
+        }
+        !self.blockers_for_king(us).contains(from) || line(king, from).contains(to)
     }
 
     /// `true` if the side to move has at least one legal move.

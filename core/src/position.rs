@@ -507,13 +507,6 @@ impl Position {
 
     // ---------------------------------------------------------------- making moves
 
-    /// `true` if `m` is legal here.
-    pub fn is_legal(&self, m: Move) -> bool {
-        let mut moves = MoveList::new();
-        self.legal_moves_into(&mut moves);
-        moves.contains(m)
-    }
-
     /// Plays `m` after checking that it is legal.
     ///
     /// # Errors

@@ -6,8 +6,9 @@
 //! captures and underpromotions.
 //!
 //! The main search's picker works in stages so that a cutoff pays only for what was
-//! handed out before it: the hash move needs no scoring at all, quiet moves are scored
-//! only once the good captures are exhausted, and a node that prunes its remaining quiet
+//! handed out before it: the hash move, checked with `Position::is_legal`, is handed out
+//! before the other moves are even generated, quiet moves are scored only once the good
+//! captures are exhausted, and a node that prunes its remaining quiet
 //! moves skips straight to the losing captures. Within a stage the best move is selected
 //! one at a time, and once a stage has handed out a few moves (a node that is not going to
 //! cut off soon) its remainder is sorted in one go rather than scanned again per move.
@@ -56,8 +57,10 @@ impl OrderingContext {
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
-    /// The hash move, at index 0.
+    /// The hash move, checked legal and handed out before any other move is generated.
     HashMove,
+    /// The hash move is out: generate the others.
+    Generate,
     /// Captures and promotions that do not lose material.
     GoodNoisy,
     /// Quiet moves (killers and countermove first, by their scores).
@@ -100,7 +103,7 @@ pub fn is_quiet(pos: &Position, m: Move) -> bool {
 }
 
 impl MovePicker {
-    /// A picker without moves that will order with `ctx`; [`MovePicker::generate`],
+    /// A picker without moves that will order with `ctx`; [`MovePicker::start`],
     /// [`MovePicker::generate_quiescence`] or [`MovePicker::push_in_order`] fills it.
     ///
     /// Why two steps: a picker is a few kilobytes, and filling the search's own variable in
@@ -122,11 +125,27 @@ impl MovePicker {
         }
     }
 
-    /// Fills an empty picker with every legal move of `pos`, staged for the main search.
-    /// Noisy moves are scored now (capture history from `history`), quiet moves when they
-    /// are reached.
-    pub fn generate(&mut self, pos: &Position, history: &History) {
+    /// Prepares an empty picker for the main search at `pos`; `false` if `pos` has no legal
+    /// move (checkmate or stalemate).
+    ///
+    /// A legal hash move is handed out first, before the other moves are generated: when it
+    /// cuts off, as it mostly does, generating and scoring the rest is saved. Without one,
+    /// every move is generated now.
+    pub fn start(&mut self, pos: &Position, history: &History) -> bool {
         debug_assert!(self.moves.is_empty());
+        if self.ctx.tt_move.is_some_and(|m| pos.is_legal(m)) {
+            self.stage = Stage::HashMove;
+            return true;
+        }
+        self.ctx.tt_move = None;
+        self.generate(pos, history);
+        !self.moves.is_empty()
+    }
+
+    /// Generates every legal move of `pos` except the hash move, if it was handed out, and
+    /// scores the noisy ones (capture history from `history`); quiet moves are scored when
+    /// they are reached.
+    fn generate(&mut self, pos: &Position, history: &History) {
         pos.generate_moves(MoveFilter::All, &mut self.moves);
         let moves = &mut self.moves;
         let mut start = 0;
@@ -134,7 +153,7 @@ impl MovePicker {
             if let Some(i) = moves.iter().position(|&m| m == tt) {
                 moves.swap(0, i);
                 start = 1;
-                // The hash move is handed out unscored; its slot holds the score it reports.
+                // The hash move went out before; its slot holds the score it reported.
                 self.scores.push(HASH_MOVE);
             }
         }
@@ -149,7 +168,7 @@ impl MovePicker {
         for i in start..noisy_end {
             self.scores.push(noisy_score(pos, self.moves[i], history));
         }
-        self.stage = if start == 1 { Stage::HashMove } else { Stage::GoodNoisy };
+        self.stage = Stage::GoodNoisy;
         self.cursor = start;
         self.noisy_end = noisy_end;
         self.bad_cursor = noisy_end;
@@ -181,8 +200,8 @@ impl MovePicker {
         self.bad_cursor = self.noisy_end;
     }
 
-    /// `true` if the picker holds no moves (after [`MovePicker::generate`]: checkmate or
-    /// stalemate).
+    /// `true` if the picker holds no moves (after [`MovePicker::generate_quiescence`] in
+    /// check: checkmate).
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()
@@ -201,9 +220,12 @@ impl MovePicker {
         loop {
             match self.stage {
                 Stage::HashMove => {
-                    self.stage = Stage::GoodNoisy;
-                    return Some((self.moves[0], HASH_MOVE));
+                    self.stage = Stage::Generate;
+                    if let Some(m) = self.ctx.tt_move {
+                        return Some((m, HASH_MOVE));
+                    }
                 }
+                Stage::Generate => self.generate(pos, history),
                 Stage::GoodNoisy => {
                     if self.cursor < self.noisy_end {
                         let best = self.best_in(self.cursor, self.noisy_end);
@@ -406,7 +428,7 @@ mod tests {
             prev_contexts: [crate::history::NO_CONTEXT; 2],
         };
         let mut picker = MovePicker::new(ctx);
-        picker.generate(&pos, &history);
+        assert!(picker.start(&pos, &history));
         let mut seen = Vec::new();
         let mut scores = Vec::new();
         while let Some((m, score)) = picker.next(&pos, &history) {
@@ -434,7 +456,7 @@ mod tests {
             prev_contexts: [crate::history::NO_CONTEXT; 2],
         };
         let mut picker = MovePicker::new(ctx);
-        picker.generate(&pos, &history);
+        assert!(picker.start(&pos, &history));
         let mut seen = Vec::new();
         // The first move is the best capture; then the search gives up on quiet moves.
         seen.push(picker.next(&pos, &history).unwrap().0);

@@ -653,8 +653,7 @@ impl Worker {
                 picker.push_in_order(rm.mv);
             }
         } else {
-            picker.generate(pos, &self.history);
-            if picker.is_empty() {
+            if !picker.start(pos, &self.history) {
                 // Step 12. Checkmate or stalemate.
                 return if in_check { mated_in(ply) } else { DRAW };
             }

@@ -5,7 +5,7 @@
 //! stored key XOR the data it read equals its key, so a torn write by another thread (data
 //! and key from different stores) reads as a miss instead of a wrong move or score (the
 //! "lockless hashing" of Hyatt and Mann). A move read from the table is still only a hint:
-//! the search plays it only if it is in the legal move list.
+//! the search plays it only if `Position::is_legal` accepts it.
 
 use crate::score::{Value, MATE_BOUND};
 use std::alloc::Layout;
