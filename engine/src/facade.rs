@@ -18,8 +18,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tempo_core::{book::Book, Move, Position};
 
-/// Stack size of search threads: the recursion keeps a move list per ply.
-const SEARCH_STACK_SIZE: usize = 64 * 1024 * 1024;
+/// Stack size of search threads, in bytes: the recursion keeps a move list per ply. A
+/// thread calling [`Engine::search`] needs this much.
+pub const SEARCH_STACK_SIZE: usize = 64 * 1024 * 1024;
 
 /// The engine: owns the position to search, the options, the hash table and the search
 /// threads.
@@ -275,6 +276,44 @@ impl Engine {
     /// [`EngineError::Busy`] if a search is already running; [`EngineError::IllegalSearchMove`]
     /// if `searchmoves` names a move that is not legal (no search starts then).
     pub fn go(&mut self, limits: Limits, on_event: impl FnMut(Event) + Send + 'static) -> Result<(), EngineError> {
+        let handle = match self.prepare(limits, Box::new(on_event))? {
+            // Answered from the book on a thread of its own, so that events arrive exactly
+            // as after a search: asynchronously, `BestMove` once and last.
+            Prepared::Book(book) => std::thread::Builder::new().name("tempo-book".into()).spawn(move || book.answer()),
+            Prepared::Search(job) => std::thread::Builder::new()
+                .name("tempo-search".into())
+                .stack_size(SEARCH_STACK_SIZE)
+                .spawn(move || job.run()),
+        };
+        self.handle = Some(handle.map_err(|_| EngineError::Busy)?);
+        Ok(())
+    }
+
+    /// Searches the current position on the calling thread and returns when the search is
+    /// over, after `on_event` has received [`Event::BestMove`] (exactly once and last).
+    ///
+    /// For programs that search many positions one after another, such as data generation:
+    /// no thread is started per search (with `Threads` above 1 the helpers still are). The
+    /// calling thread needs a stack of [`SEARCH_STACK_SIZE`] bytes; the main thread's 8 MiB
+    /// is not always enough. Stopping it takes another thread, as for [`Engine::go`]: a
+    /// limit that ends it by itself (depth, nodes, time) is the usual way.
+    ///
+    /// # Errors
+    /// As [`Engine::go`].
+    pub fn search(&mut self, limits: Limits, on_event: impl FnMut(Event) + Send) -> Result<(), EngineError> {
+        match self.prepare(limits, Box::new(on_event))? {
+            Prepared::Book(book) => book.answer(),
+            Prepared::Search(job) => job.run(),
+        }
+        Ok(())
+    }
+
+    /// Everything a search of the current position needs, or the book's answer instead.
+    fn prepare<'a>(
+        &mut self,
+        limits: Limits,
+        on_event: Box<dyn FnMut(Event) + Send + 'a>,
+    ) -> Result<Prepared<'a>, EngineError> {
         let start = Instant::now();
         self.ensure_idle()?;
         let legal = self.root.legal_moves();
@@ -286,21 +325,9 @@ impl Engine {
         self.control = Arc::new(Control::new(limits.ponder, start));
         let network = self.evaluation_for_search();
         if let Some(book_move) = self.book_move(&limits, &moves) {
-            // Answer from the book on the search thread, so that events arrive exactly as
-            // after a search: asynchronously, `BestMove` once and last.
-            let control = Arc::clone(&self.control);
-            let mut on_event = on_event;
-            let handle = std::thread::Builder::new()
-                .name("tempo-book".into())
-                .spawn(move || {
-                    control.done.store(true, Ordering::Release);
-                    on_event(Event::BestMove { best: Some(book_move), ponder: None });
-                })
-                .map_err(|_| EngineError::Busy)?;
-            self.handle = Some(handle);
-            return Ok(());
+            return Ok(Prepared::Book(BookAnswer { control: Arc::clone(&self.control), mv: book_move, on_event }));
         }
-        let job = Job {
+        Ok(Prepared::Search(Box::new(Job {
             tt: Arc::clone(&self.tt),
             workers: Arc::clone(&self.workers),
             control: Arc::clone(&self.control),
@@ -311,15 +338,8 @@ impl Engine {
             options: self.options.clone(),
             network,
             start,
-            on_event: Box::new(on_event),
-        };
-        let handle = std::thread::Builder::new()
-            .name("tempo-search".into())
-            .stack_size(SEARCH_STACK_SIZE)
-            .spawn(move || job.run())
-            .map_err(|_| EngineError::Busy)?;
-        self.handle = Some(handle);
-        Ok(())
+            on_event,
+        })))
     }
 
     /// The network the next search evaluates with (`None`: hand-crafted terms). When that
@@ -364,7 +384,28 @@ impl Engine {
     }
 }
 
-struct Job {
+/// What [`Engine::prepare`] leaves to run: a search, or a move from the book.
+enum Prepared<'a> {
+    Search(Box<Job<'a>>),
+    Book(BookAnswer<'a>),
+}
+
+/// A book move to report as a search's result.
+struct BookAnswer<'a> {
+    control: Arc<Control>,
+    mv: Move,
+    on_event: Box<dyn FnMut(Event) + Send + 'a>,
+}
+
+impl BookAnswer<'_> {
+    fn answer(mut self) {
+        self.control.done.store(true, Ordering::Release);
+        (self.on_event)(Event::BestMove { best: Some(self.mv), ponder: None });
+    }
+}
+
+/// One search, ready to run on whichever thread `run` is called.
+struct Job<'a> {
     tt: Arc<TranspositionTable>,
     workers: Arc<Mutex<Vec<Worker>>>,
     control: Arc<Control>,
@@ -376,10 +417,10 @@ struct Job {
     /// The network to evaluate with, `None` for the hand-crafted evaluation.
     network: Option<Arc<Network>>,
     start: Instant,
-    on_event: Box<dyn FnMut(Event) + Send>,
+    on_event: Box<dyn FnMut(Event) + Send + 'a>,
 }
 
-impl Job {
+impl Job<'_> {
     fn run(mut self) {
         let mut workers = self.workers.lock().unwrap_or_else(PoisonError::into_inner);
         if self.moves.is_empty() {

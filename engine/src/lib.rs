@@ -50,7 +50,7 @@ pub use eval::{
     PHASE_WEIGHT, S, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS,
 };
 pub use events::{Event, SearchInfo};
-pub use facade::Engine;
+pub use facade::{Engine, SEARCH_STACK_SIZE};
 pub use limits::Limits;
 pub use options::{EngineOption, OptionKind, OptionSpec, Options, MAX_ELO, MIN_ELO, OPTION_SPECS};
 pub use score::{to_score, Value, Wdl};

@@ -125,3 +125,50 @@ fn the_next_command_may_follow_the_best_move_at_once() {
         engine.set_position(Position::startpos(), &[]).unwrap();
     }
 }
+
+/// `Engine::search` on a thread with the stack it asks for.
+fn search_here(engine: Engine, limits: Limits) -> (Engine, Result<Vec<Event>, EngineError>) {
+    std::thread::Builder::new()
+        .stack_size(tempo_engine::SEARCH_STACK_SIZE)
+        .spawn(move || {
+            let mut engine = engine;
+            let mut events = Vec::new();
+            let result = engine.search(limits, |e| events.push(e)).map(|()| events);
+            (engine, result)
+        })
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+#[test]
+fn a_search_on_the_calling_thread_reports_as_one_in_the_background() {
+    // Single-threaded node-limited searches are deterministic: both ways give the same
+    // events, best move last and once.
+    let limits = Limits::nodes(20_000);
+    let mut engine = Engine::new();
+    let background = search(&mut engine, limits.clone());
+    let mut engine = Engine::new();
+    engine.set_position(Position::startpos(), &[]).unwrap();
+    let (engine, here) = search_here(engine, limits);
+    let here = here.unwrap();
+    assert_eq!(best(&here), best(&background));
+    let pvs = |events: &[Event]| -> Vec<Vec<Move>> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Info(i) => Some(i.pv.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(pvs(&here), pvs(&background));
+    assert!(!engine.is_searching());
+
+    // The errors of `go`, and the engine stays usable.
+    let bad = Move::normal(Square::new(0).unwrap(), Square::new(63).unwrap());
+    let (engine, err) = search_here(engine, Limits { searchmoves: vec![bad], ..Limits::default() });
+    assert_eq!(err.unwrap_err(), EngineError::IllegalSearchMove(bad));
+    let (_, again) = search_here(engine, Limits::depth(3));
+    assert!(best(&again.unwrap()).is_some());
+}

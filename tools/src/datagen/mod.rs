@@ -220,9 +220,13 @@ fn rules_of(args: &DatagenArgs) -> Result<Rules> {
 
 /// Runs the command.
 pub fn run(args: &DatagenArgs) -> Result<bool> {
+    // Each worker thread searches on its own stack (`Engine::search`), rather than starting
+    // a search thread for every move: that cost a tenth of the time in profiles.
+    let mut pool = rayon::ThreadPoolBuilder::new().stack_size(tempo_engine::SEARCH_STACK_SIZE);
     if let Some(threads) = args.threads {
-        rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build_global().context("starting threads")?;
+        pool = pool.num_threads(threads.max(1));
     }
+    pool.build_global().context("starting threads")?;
     let format = format_of(args);
     let rules = rules_of(args)?;
     let options = engine_options(args)?;

@@ -4,7 +4,6 @@
 use super::RandomPlies;
 use crate::matches::openings::Opening;
 use anyhow::{Context, Result};
-use std::sync::mpsc;
 use tempo_core::{Game, GameResult, Move, Position};
 use tempo_engine::{Engine, Event, Limits, Score};
 use tempo_notation::mate_score;
@@ -149,21 +148,14 @@ pub fn play_game(rules: &Rules, engine: &mut Engine, opening: &Opening, seed: u6
         }
         let pos = *game.position();
         engine.set_position(*game.initial_position(), game.moves()).context("engine position")?;
-        let (tx, rx) = mpsc::channel();
-        engine
-            .go(rules.limits(), move |event| {
-                let _ = tx.send(event);
-            })
-            .context("engine search")?;
-        engine.wait();
         let (mut score, mut best) = (None, None);
-        for event in rx.iter() {
-            match event {
+        engine
+            .search(rules.limits(), |event| match event {
                 Event::Info(info) if info.multipv == 1 && info.bound.is_none() => score = Some(info.score),
                 Event::BestMove { best: m, .. } => best = m,
                 _ => {}
-            }
-        }
+            })
+            .context("engine search")?;
         let best = best.context("the engine found no move in a position that has one")?;
         let white = white_score(score.unwrap_or(Score::Cp(0)), pos.turn() == tempo_core::Color::White);
         if game.moves().len() == first_engine_ply && i32::from(white).abs() > rules.max_start_score {
