@@ -324,7 +324,7 @@ const CI_STEPS: &[CiStep] = &[
     CiStep { what: "the README's test command, with the tidy test", args: &["test", "--workspace"], env: &[] },
     CiStep {
         what: "API documentation of the published crates",
-        args: &["doc", "--no-deps", "-p", "tempo-core", "-p", "tempo-notation"],
+        args: &["doc", "--no-deps", "-p", "tempo-core", "-p", "tempo-notation", "-p", "tempo-engine"],
         env: &[("RUSTDOCFLAGS", "-D warnings")],
     },
 ];

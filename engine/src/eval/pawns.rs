@@ -30,7 +30,7 @@ struct Slot {
 /// Number of slots: 8192 of 72 bytes, small enough to stay in the second-level cache.
 const SLOTS: usize = 1 << 13;
 
-/// A direct-mapped cache of [`PawnInfo`] by pawn placement.
+/// A direct-mapped cache of `PawnInfo` by pawn placement.
 pub struct PawnTable {
     slots: Box<[Slot]>,
 }

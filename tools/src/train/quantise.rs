@@ -95,7 +95,7 @@ pub fn write(net: &Network) -> Result<Vec<u8>> {
 }
 
 /// The float network a version 2 file holds: every weight divided by its quantisation
-/// factor, the exact inverse of [`write`] on the quantisation grid. This is how a shipped
+/// factor, the exact inverse of [`write()`] on the quantisation grid. This is how a shipped
 /// network (only its quantised file is kept in the repository) is fine-tuned by a later
 /// generation (`train --init net.nnue`).
 ///
