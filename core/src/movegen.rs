@@ -140,35 +140,20 @@ impl Sink for AnyMove {
     }
 }
 
-/// A sink that only watches for one move (compared by kind as well as by squares).
-struct FindMove {
+/// A sink that watches for one special move (castling or en passant): the generator hands
+/// those over one by one, and every other kind of move can be ignored.
+struct FindSpecial {
     wanted: Move,
     found: bool,
 }
 
-impl FindMove {
-    /// `true` if the wanted move is the normal or promotion move `from` to one of `targets`.
+impl Sink for FindSpecial {
     #[inline]
-    fn is_among(&self, kind_matches: bool, from: Square, targets: Bitboard) -> bool {
-        kind_matches && self.wanted.from() == from && targets.contains(self.wanted.to())
-    }
-}
-
-impl Sink for FindMove {
+    fn piece_moves(&mut self, _: Role, _: Square, _: Bitboard) {}
     #[inline]
-    fn piece_moves(&mut self, _: Role, from: Square, targets: Bitboard) {
-        self.found |= self.is_among(self.wanted.kind() == MoveKind::Normal, from, targets);
-    }
+    fn pawn_moves(&mut self, _: Bitboard, _: i32) {}
     #[inline]
-    fn pawn_moves(&mut self, targets: Bitboard, delta: i32) {
-        let from = Square::new_unchecked((self.wanted.to().index() as i32 - delta).rem_euclid(64) as u32);
-        self.found |= self.is_among(self.wanted.kind() == MoveKind::Normal, from, targets);
-    }
-    #[inline]
-    fn promotions(&mut self, targets: Bitboard, delta: i32) {
-        let from = Square::new_unchecked((self.wanted.to().index() as i32 - delta).rem_euclid(64) as u32);
-        self.found |= self.is_among(self.wanted.is_promotion(), from, targets);
-    }
+    fn promotions(&mut self, _: Bitboard, _: i32) {}
     #[inline]
     fn special(&mut self, m: Move) {
         self.found |= m == self.wanted;
@@ -248,7 +233,7 @@ impl Position {
         let Some(piece) = self.piece_at(from).filter(|p| p.color == us) else { return false };
         match m.kind() {
             MoveKind::Castle | MoveKind::EnPassant => {
-                let mut found = FindMove { wanted: m, found: false };
+                let mut found = FindSpecial { wanted: m, found: false };
                 // Castling is generated only with every destination allowed.
                 let only = if m.is_castle() { Bitboard::FULL } else { Bitboard::from_square(to) };
                 self.generate(MoveFilter::All, only, &mut found);
