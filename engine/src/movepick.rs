@@ -445,6 +445,35 @@ mod tests {
     }
 
     #[test]
+    fn a_hash_move_that_is_not_legal_here_is_never_handed_out() {
+        // After a key collision the table offers a move of another position: a move of the
+        // other side, a move from an empty square, a move through a piece.
+        let pos: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+        let legal = pos.legal_moves();
+        let history = History::new();
+        let square = |s: &str| s.parse::<tempo_core::Square>().unwrap();
+        let impostors = [
+            Move::normal(square("a6"), square("b5")), // Black's bishop
+            Move::normal(square("d4"), square("d5")), // an empty square
+            Move::normal(square("a1"), square("a3")), // through the a2 pawn
+        ];
+        let control = Move::castle(square("e1"), square("a1")); // O-O-O, legal here
+        for (tt_move, legal_here) in impostors.iter().map(|&m| (m, false)).chain([(control, true)]) {
+            let ctx = OrderingContext { tt_move: Some(tt_move), ..OrderingContext::NONE };
+            let mut picker = MovePicker::new(ctx);
+            assert!(picker.start(&pos, &history));
+            let mut seen = Vec::new();
+            while let Some((m, _)) = picker.next(&pos, &history) {
+                seen.push(m);
+            }
+            assert_eq!(seen.len(), legal.len(), "{tt_move:?}");
+            assert!(seen.iter().all(|&m| legal.contains(m)), "{tt_move:?}");
+            // Only the legal one comes first as the hash move.
+            assert_eq!(seen[0] == tt_move, legal_here, "{tt_move:?}");
+        }
+    }
+
+    #[test]
     fn skipping_quiets_still_hands_out_every_noisy_move() {
         let pos: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
         let moves = pos.legal_moves();
