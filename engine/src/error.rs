@@ -48,6 +48,8 @@ pub enum EngineError {
     #[error("searchmoves contains {0:?}, which is not legal in the root position")]
     IllegalSearchMove(Move),
     /// The hash table could not be allocated at the requested size.
+    #[error("a search on the calling thread cannot be infinite or pondering: nothing could stop it")]
+    NeedsStop,
     #[error("cannot allocate a {0} MiB hash table")]
     HashAllocation(usize),
     /// A bad option value.

@@ -295,12 +295,16 @@ impl Engine {
     /// For programs that search many positions one after another, such as data generation:
     /// no thread is started per search (with `Threads` above 1 the helpers still are). The
     /// calling thread needs a stack of [`SEARCH_STACK_SIZE`] bytes; the main thread's 8 MiB
-    /// is not always enough. Stopping it takes another thread, as for [`Engine::go`]: a
-    /// limit that ends it by itself (depth, nodes, time) is the usual way.
+    /// is not always enough. Nothing can call [`Engine::stop`] meanwhile, so the limits
+    /// must end the search by themselves (depth, nodes, time).
     ///
     /// # Errors
-    /// As [`Engine::go`].
+    /// As [`Engine::go`], and [`EngineError::NeedsStop`] for `infinite` or `ponder` limits,
+    /// which only `stop` or `ponderhit` would end.
     pub fn search(&mut self, limits: Limits, on_event: impl FnMut(Event) + Send) -> Result<(), EngineError> {
+        if limits.infinite || limits.ponder {
+            return Err(EngineError::NeedsStop);
+        }
         match self.prepare(limits, Box::new(on_event))? {
             Prepared::Book(book) => book.answer(),
             Prepared::Search(job) => job.run(),

@@ -169,6 +169,8 @@ fn a_search_on_the_calling_thread_reports_as_one_in_the_background() {
     let bad = Move::normal(Square::new(0).unwrap(), Square::new(63).unwrap());
     let (engine, err) = search_here(engine, Limits { searchmoves: vec![bad], ..Limits::default() });
     assert_eq!(err.unwrap_err(), EngineError::IllegalSearchMove(bad));
+    let (engine, infinite) = search_here(engine, Limits { infinite: true, ..Limits::default() });
+    assert_eq!(infinite.unwrap_err(), EngineError::NeedsStop);
     let (_, again) = search_here(engine, Limits::depth(3));
     assert!(best(&again.unwrap()).is_some());
 }
