@@ -1,7 +1,7 @@
 //! The search: iterative deepening with aspiration windows over a principal variation
 //! search, quiescence search at the leaves, and the usual selectivity (null move, reverse
-//! futility, futility, late move pruning and reductions, SEE pruning; singular, check and
-//! negative extensions, multi-cut). One [`Worker`] runs
+//! futility, futility, late move pruning and reductions, SEE and history pruning; singular
+//! (single and double), check and negative extensions, multi-cut). One [`Worker`] runs
 //! per thread; threads share only the transposition table and the stop flag (Lazy SMP).
 
 use crate::eval::nnue::stack::AccumulatorStack;
@@ -146,13 +146,22 @@ struct StackEntry {
     current: Option<Move>,
     /// The move a singular-extension search leaves out at this ply.
     excluded: Option<Move>,
+    /// Double extensions on the path to this ply (bounded: each one deepens the whole line).
+    double_extensions: u8,
 }
 
 const NO_EVAL: Value = -INFINITE;
 
 impl Default for StackEntry {
     fn default() -> StackEntry {
-        StackEntry { static_eval: NO_EVAL, killers: [None; 2], context: NO_CONTEXT, current: None, excluded: None }
+        StackEntry {
+            static_eval: NO_EVAL,
+            killers: [None; 2],
+            context: NO_CONTEXT,
+            current: None,
+            excluded: None,
+            double_extensions: 0,
+        }
     }
 }
 
@@ -612,6 +621,7 @@ impl Worker {
                 }
                 self.st_mut(ply).current = None;
                 self.st_mut(ply).context = NO_CONTEXT;
+                self.st_mut(ply + 1).double_extensions = self.st(ply).double_extensions;
                 self.keys.push(key);
                 let v = -self.search::<false>(sh, &child, -beta, -beta + 1, depth - r, ply + 1, !cut_node, report);
                 self.keys.pop();
@@ -702,6 +712,11 @@ impl Worker {
                     if !in_check && lmr_depth <= 8 && eval + 100 + 100 * lmr_depth <= alpha {
                         continue;
                     }
+                    // History pruning: a quiet move that has failed again and again in
+                    // similar positions (its ordering score is its history).
+                    if lmr_depth <= 4 && order_score < -3000 * depth {
+                        continue;
+                    }
                     // SEE pruning: the move hangs material.
                     if lmr_depth <= 8 && !see_ge(pos, m, -25 * lmr_depth * lmr_depth) {
                         continue;
@@ -745,7 +760,9 @@ impl Worker {
                         return DRAW;
                     }
                     if value < singular_beta {
-                        extension = 1;
+                        // Far below: the hash move is the only move at all, worth two plies.
+                        let doubles = self.st(ply).double_extensions;
+                        extension = if !PV && value < singular_beta - 20 && doubles < 6 { 2 } else { 1 };
                     } else if singular_beta >= beta {
                         return singular_beta;
                     } else if e.value >= beta {
@@ -767,6 +784,8 @@ impl Worker {
                 nnue.push_move(ply, pos, m);
             }
             let context = move_context(pos, m);
+            let doubles = self.st(ply).double_extensions + u8::from(extension >= 2);
+            self.st_mut(ply + 1).double_extensions = doubles;
             self.st_mut(ply).current = Some(m);
             self.st_mut(ply).context = context;
             self.keys.push(key);
