@@ -2,6 +2,11 @@
 //! with the built-in engine. One line per position (id, expected, found, verdict) and a last
 //! line `N passed, M failed`; a progress bar on a terminal.
 //!
+//! `--nodes N` or `--depth D` instead of a time make the run independent of the machine and
+//! its load (a single-threaded search with a fixed limit is deterministic), which is what a
+//! before/after comparison of a search change wants; `--jobs N` then searches N positions at
+//! once, each with its own engine, and still prints in file order.
+//!
 //! A record that cannot be run (not EPD, an invalid position, a `bm`/`am` move that is not
 //! legal there) is one failed line naming its file and line, and the suite goes on: one typo
 //! must not hide the results of the other positions. Missed positions are results, so the
@@ -11,8 +16,10 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 use tempo_core::{Move, Position};
@@ -26,12 +33,23 @@ pub struct EpdArgs {
     /// The EPD suite: positions with `bm` (best moves) and/or `am` (moves to avoid).
     /// Records with neither are not tests and are skipped.
     file: PathBuf,
-    /// Thinking time per position in milliseconds.
-    #[arg(long, default_value_t = 1000)]
-    movetime: u64,
-    /// Search threads.
+    /// Thinking time per position in milliseconds (the default limit: 1000).
+    #[arg(long, conflicts_with_all = ["nodes", "depth"])]
+    movetime: Option<u64>,
+    /// Nodes per position instead of a time: the same result on any machine and under any
+    /// load (with one search thread).
+    #[arg(long, conflicts_with = "depth")]
+    nodes: Option<u64>,
+    /// Depth per position instead of a time.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search threads of each engine.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Positions searched at once, each by its own engine (with `--movetime`, keep
+    /// `jobs x threads` at most the number of cores).
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
@@ -81,13 +99,36 @@ fn read_suite(path: &Path) -> Result<Vec<Record>> {
     Ok(records)
 }
 
-/// The engine's move after `movetime` on a fresh game.
-fn search(engine: &mut Engine, position: Position, movetime: Duration) -> Result<Option<Move>> {
+impl EpdArgs {
+    /// The search limit of every position.
+    fn limits(&self) -> Limits {
+        match (self.nodes, self.depth) {
+            (Some(nodes), _) => Limits::nodes(nodes),
+            (None, Some(depth)) => Limits::depth(depth),
+            (None, None) => Limits::movetime(Duration::from_millis(self.movetime.unwrap_or(1000))),
+        }
+    }
+
+    /// An engine with this run's options.
+    fn engine(&self) -> Result<Engine> {
+        let mut engine = Engine::new();
+        engine.set_option(EngineOption::Threads(self.threads.max(1))).context("setting Threads")?;
+        engine.set_option(EngineOption::Hash(self.hash.max(1))).context("setting Hash")?;
+        for option in &self.options {
+            let option = engine_option::parse(option)?;
+            engine.set_option(option).with_context(|| format!("setting {option:?}"))?;
+        }
+        Ok(engine)
+    }
+}
+
+/// The engine's move within `limits` on a fresh game.
+fn search(engine: &mut Engine, position: Position, limits: Limits) -> Result<Option<Move>> {
     engine.new_game().context("clearing the engine")?;
     engine.set_position(position, &[]).context("setting the position")?;
     let (tx, rx) = mpsc::channel();
     engine
-        .go(Limits::movetime(movetime), move |event| {
+        .go(limits, move |event| {
             if let Event::BestMove { best, .. } = event {
                 let _ = tx.send(best);
             }
@@ -95,6 +136,29 @@ fn search(engine: &mut Engine, position: Position, movetime: Duration) -> Result
         .context("starting the search")?;
     engine.wait();
     Ok(rx.recv().ok().flatten())
+}
+
+/// The verdict of one record: its output line and whether it passed.
+struct Verdict {
+    line: String,
+    passed: bool,
+    unreadable: bool,
+}
+
+fn judge(engine: &mut Engine, record: &Record, limits: &Limits) -> Result<Verdict> {
+    let case = match record {
+        Record::Unreadable { origin, error } => {
+            let line = format!("{origin}: unreadable record ({error}): FAIL");
+            return Ok(Verdict { line, passed: false, unreadable: true });
+        }
+        Record::Case(case) => case,
+    };
+    let found = search(engine, case.position, limits.clone())?;
+    let passed = found.is_some_and(|m| (case.best.is_empty() || case.best.contains(&m)) && !case.avoid.contains(&m));
+    let found = found.map_or_else(|| "(none)".to_owned(), |m| san(&case.position, m));
+    let line =
+        format!("{}: expected {}, found {found}: {}", case.id, expected_text(case), if passed { "ok" } else { "FAIL" });
+    Ok(Verdict { line, passed, unreadable: false })
 }
 
 /// `bm X Y`, `am Z` or both, in SAN.
@@ -111,45 +175,65 @@ fn expected_text(case: &Case) -> String {
 /// result, not a failure of the command).
 pub fn run(args: &EpdArgs) -> Result<bool> {
     let records = read_suite(&args.file)?;
-    let mut engine = Engine::new();
-    engine.set_option(EngineOption::Threads(args.threads.max(1))).context("setting Threads")?;
-    engine.set_option(EngineOption::Hash(args.hash.max(1))).context("setting Hash")?;
-    for option in &args.options {
-        let option = engine_option::parse(option)?;
-        engine.set_option(option).with_context(|| format!("setting {option:?}"))?;
-    }
+    let limits = args.limits();
+    // Each job builds its engine first, so that a bad option is reported before any search.
+    let jobs = args.jobs.clamp(1, records.len().max(1));
     let bar =
         if std::io::stderr().is_terminal() { ProgressBar::new(records.len() as u64) } else { ProgressBar::hidden() };
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} positions, eta {eta}").expect("valid template"));
 
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(usize, Result<Verdict>)>();
     let (mut passed, mut failed, mut unreadable) = (0, 0, 0);
-    for record in &records {
-        let line = match record {
-            Record::Unreadable { origin, error } => {
-                unreadable += 1;
-                format!("{origin}: unreadable record ({error}): FAIL")
-            }
-            Record::Case(case) => {
-                let found = search(&mut engine, case.position, Duration::from_millis(args.movetime))?;
-                let ok =
-                    found.is_some_and(|m| (case.best.is_empty() || case.best.contains(&m)) && !case.avoid.contains(&m));
-                if ok {
-                    passed += 1;
-                } else {
-                    failed += 1;
+    std::thread::scope(|scope| -> Result<()> {
+        for _ in 0..jobs {
+            let (tx, next, records, limits) = (tx.clone(), &next, &records, &limits);
+            scope.spawn(move || {
+                let mut engine = match args.engine() {
+                    Ok(engine) => engine,
+                    Err(error) => {
+                        let _ = tx.send((usize::MAX, Err(error)));
+                        return;
+                    }
+                };
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(record) = records.get(index) else { return };
+                    let verdict = judge(&mut engine, record, limits);
+                    let failed = verdict.is_err();
+                    if tx.send((index, verdict)).is_err() || failed {
+                        return;
+                    }
                 }
-                let found = found.map_or_else(|| "(none)".to_owned(), |m| san(&case.position, m));
-                format!(
-                    "{}: expected {}, found {found}: {}",
-                    case.id,
-                    expected_text(case),
-                    if ok { "ok" } else { "FAIL" }
-                )
+            });
+        }
+        drop(tx);
+        // Verdicts arrive in any order; print them in file order.
+        let mut pending = BTreeMap::new();
+        let mut printed = 0;
+        let mut print_in_order = |index: usize, verdict: Result<Verdict>| -> Result<()> {
+            pending.insert(index, verdict?);
+            while let Some(verdict) = pending.remove(&printed) {
+                match (verdict.passed, verdict.unreadable) {
+                    (true, _) => passed += 1,
+                    (false, true) => unreadable += 1,
+                    (false, false) => failed += 1,
+                }
+                bar.suspend(|| outln!("{}", verdict.line))?;
+                bar.inc(1);
+                printed += 1;
             }
+            Ok(())
         };
-        bar.suspend(|| outln!("{line}"))?;
-        bar.inc(1);
-    }
+        for (index, verdict) in rx {
+            if let Err(error) = print_in_order(index, verdict) {
+                // The other jobs stop after their current position.
+                next.store(records.len(), Ordering::Relaxed);
+                return Err(error);
+            }
+        }
+        Ok(())
+    })?;
     bar.finish_and_clear();
     outln!("{passed} passed, {} failed", failed + unreadable)?;
     Ok(unreadable == 0)

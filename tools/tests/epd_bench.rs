@@ -52,6 +52,31 @@ fn epd_takes_engine_options_and_rejects_unknown_ones() {
 }
 
 #[test]
+fn epd_node_limited_runs_are_reproducible_and_jobs_keep_the_file_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("suite.epd");
+    // Ten positions of Win At Chess: real searches, whose moves depend on every node.
+    let wac = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/epd/wac.epd")).unwrap();
+    std::fs::write(&path, wac.lines().take(10).collect::<Vec<_>>().join("\n")).unwrap();
+    let suite = path.to_str().unwrap();
+    let one = tools(&["epd", suite, "--nodes", "20000"]);
+    let again = tools(&["epd", suite, "--nodes", "20000"]);
+    let three = tools(&["epd", suite, "--nodes", "20000", "--jobs", "3"]);
+    let text = String::from_utf8(one.stdout).unwrap();
+    assert!(one.status.success(), "{text}");
+    let ids: Vec<&str> = text.lines().take(10).map(|line| line.split(':').next().unwrap()).collect();
+    let expected: Vec<String> = (1..=10).map(|n| format!("WAC.{n:03}")).collect();
+    assert_eq!(ids, expected, "{text}");
+    assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
+    assert_eq!(String::from_utf8(three.stdout).unwrap(), text, "three jobs, the same lines in the same order");
+    let depth = tools(&["epd", suite, "--depth", "3", "--jobs", "2"]);
+    assert!(depth.status.success());
+    assert_eq!(String::from_utf8(depth.stdout).unwrap().lines().count(), 11);
+    let both = tools(&["epd", suite, "--nodes", "1000", "--movetime", "10"]);
+    assert!(!both.status.success(), "one limit at a time");
+}
+
+#[test]
 fn epd_suite_reports_unreadable_records_and_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("suite.epd");
