@@ -145,6 +145,7 @@ struct Verdict {
     unreadable: bool,
 }
 
+/// Searches one record (or reports why it cannot be searched).
 fn judge(engine: &mut Engine, record: &Record, limits: &Limits) -> Result<Verdict> {
     let case = match record {
         Record::Unreadable { origin, error } => {
@@ -176,7 +177,6 @@ fn expected_text(case: &Case) -> String {
 pub fn run(args: &EpdArgs) -> Result<bool> {
     let records = read_suite(&args.file)?;
     let limits = args.limits();
-    // Each job builds its engine first, so that a bad option is reported before any search.
     let jobs = args.jobs.clamp(1, records.len().max(1));
     let bar =
         if std::io::stderr().is_terminal() { ProgressBar::new(records.len() as u64) } else { ProgressBar::hidden() };
@@ -189,6 +189,8 @@ pub fn run(args: &EpdArgs) -> Result<bool> {
         for _ in 0..jobs {
             let (tx, next, records, limits) = (tx.clone(), &next, &records, &limits);
             scope.spawn(move || {
+                // Every job builds its engine before its first search, so that a bad option
+                // stops the command before any position is searched.
                 let mut engine = match args.engine() {
                     Ok(engine) => engine,
                     Err(error) => {
