@@ -138,11 +138,17 @@ fn search(engine: &mut Engine, position: Position, limits: Limits) -> Result<Opt
     Ok(rx.recv().ok().flatten())
 }
 
-/// The verdict of one record: its output line and whether it passed.
+/// How one record came out.
+enum Outcome {
+    Passed,
+    Failed,
+    Unreadable,
+}
+
+/// The verdict of one record: its output line and how it came out.
 struct Verdict {
     line: String,
-    passed: bool,
-    unreadable: bool,
+    outcome: Outcome,
 }
 
 /// Searches one record (or reports why it cannot be searched).
@@ -150,7 +156,7 @@ fn judge(engine: &mut Engine, record: &Record, limits: &Limits) -> Result<Verdic
     let case = match record {
         Record::Unreadable { origin, error } => {
             let line = format!("{origin}: unreadable record ({error}): FAIL");
-            return Ok(Verdict { line, passed: false, unreadable: true });
+            return Ok(Verdict { line, outcome: Outcome::Unreadable });
         }
         Record::Case(case) => case,
     };
@@ -159,7 +165,8 @@ fn judge(engine: &mut Engine, record: &Record, limits: &Limits) -> Result<Verdic
     let found = found.map_or_else(|| "(none)".to_owned(), |m| san(&case.position, m));
     let line =
         format!("{}: expected {}, found {found}: {}", case.id, expected_text(case), if passed { "ok" } else { "FAIL" });
-    Ok(Verdict { line, passed, unreadable: false })
+    let outcome = if passed { Outcome::Passed } else { Outcome::Failed };
+    Ok(Verdict { line, outcome })
 }
 
 /// `bm X Y`, `am Z` or both, in SAN.
@@ -216,10 +223,10 @@ pub fn run(args: &EpdArgs) -> Result<bool> {
         let mut print_in_order = |index: usize, verdict: Result<Verdict>| -> Result<()> {
             pending.insert(index, verdict?);
             while let Some(verdict) = pending.remove(&printed) {
-                match (verdict.passed, verdict.unreadable) {
-                    (true, _) => passed += 1,
-                    (false, true) => unreadable += 1,
-                    (false, false) => failed += 1,
+                match verdict.outcome {
+                    Outcome::Passed => passed += 1,
+                    Outcome::Failed => failed += 1,
+                    Outcome::Unreadable => unreadable += 1,
                 }
                 bar.suspend(|| outln!("{}", verdict.line))?;
                 bar.inc(1);
