@@ -395,6 +395,9 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
 mod tests {
     use super::*;
 
+    /// Every kind of move at once: castling both ways, captures, a promotion one move away.
+    const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
     #[test]
     fn gives_check_agrees_with_playing_the_move() {
         let fens = [
@@ -417,17 +420,11 @@ mod tests {
 
     #[test]
     fn picker_yields_every_move_once_hash_move_first() {
-        let pos: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+        let pos: Position = KIWIPETE.parse().unwrap();
         let moves = pos.legal_moves();
         let history = History::new();
         let tt_move = moves[7];
-        let ctx = OrderingContext {
-            tt_move: Some(tt_move),
-            killers: [None, None],
-            countermove: None,
-            prev_contexts: [crate::history::NO_CONTEXT; 2],
-        };
-        let mut picker = MovePicker::new(ctx);
+        let mut picker = MovePicker::new(OrderingContext { tt_move: Some(tt_move), ..OrderingContext::NONE });
         assert!(picker.start(&pos, &history));
         let mut seen = Vec::new();
         let mut scores = Vec::new();
@@ -448,7 +445,7 @@ mod tests {
     fn a_hash_move_that_is_not_legal_here_is_never_handed_out() {
         // After a key collision the table offers a move of another position: a move of the
         // other side, a move from an empty square, a move through a piece.
-        let pos: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+        let pos: Position = KIWIPETE.parse().unwrap();
         let legal = pos.legal_moves();
         let history = History::new();
         let square = |s: &str| s.parse::<tempo_core::Square>().unwrap();
@@ -459,8 +456,7 @@ mod tests {
         ];
         let control = Move::castle(square("e1"), square("a1")); // O-O-O, legal here
         for (tt_move, legal_here) in impostors.iter().map(|&m| (m, false)).chain([(control, true)]) {
-            let ctx = OrderingContext { tt_move: Some(tt_move), ..OrderingContext::NONE };
-            let mut picker = MovePicker::new(ctx);
+            let mut picker = MovePicker::new(OrderingContext { tt_move: Some(tt_move), ..OrderingContext::NONE });
             assert!(picker.start(&pos, &history));
             let mut seen = Vec::new();
             while let Some((m, _)) = picker.next(&pos, &history) {
@@ -475,16 +471,10 @@ mod tests {
 
     #[test]
     fn skipping_quiets_still_hands_out_every_noisy_move() {
-        let pos: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+        let pos: Position = KIWIPETE.parse().unwrap();
         let moves = pos.legal_moves();
         let history = History::new();
-        let ctx = OrderingContext {
-            tt_move: None,
-            killers: [None, None],
-            countermove: None,
-            prev_contexts: [crate::history::NO_CONTEXT; 2],
-        };
-        let mut picker = MovePicker::new(ctx);
+        let mut picker = MovePicker::new(OrderingContext::NONE);
         assert!(picker.start(&pos, &history));
         let mut seen = Vec::new();
         // The first move is the best capture; then the search gives up on quiet moves.

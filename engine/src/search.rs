@@ -429,6 +429,21 @@ impl Worker {
         self.completed_depth >= 1 && sh.control.stopped()
     }
 
+    /// Enters a node at `ply`: `false` when the search must stop instead, otherwise the node
+    /// is counted and, in a PV node, its line reset and the selective depth raised.
+    #[inline]
+    fn enter<const PV: bool>(&mut self, sh: &Shared<'_>, ply: usize) -> bool {
+        if self.stopped(sh) {
+            return false;
+        }
+        self.visit(sh);
+        if PV {
+            self.pv_len[ply] = ply;
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        true
+    }
+
     /// Counts a node and, on the main thread, checks the node and time limits.
     #[inline]
     fn visit(&mut self, sh: &Shared<'_>) {
@@ -513,13 +528,8 @@ impl Worker {
         }
 
         // Step 2. Check the stop flag, count the node, check the limits.
-        if self.stopped(sh) {
+        if !self.enter::<PV>(sh, ply) {
             return DRAW;
-        }
-        self.visit(sh);
-        if PV {
-            self.pv_len[ply] = ply;
-            self.seldepth = self.seldepth.max(ply + 1);
         }
         let in_check = pos.is_check();
 
@@ -547,13 +557,8 @@ impl Worker {
         let tt_move = if root { Some(self.root_moves[self.pv_index].mv) } else { tt_entry.and_then(|e| e.mv) };
         if !PV {
             if let Some(e) = tt_entry {
-                let cutoff = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.value >= beta,
-                    Bound::Upper => e.value <= alpha,
-                };
                 // Near the fifty-move horizon stored scores ignore the coming draw.
-                if e.depth >= depth && cutoff && pos.halfmove_clock() < 90 {
+                if e.depth >= depth && e.cuts_off(alpha, beta) && pos.halfmove_clock() < 90 {
                     return e.value;
                 }
             }
@@ -564,12 +569,7 @@ impl Worker {
             (NO_EVAL, NO_EVAL)
         } else if let Some(e) = tt_entry {
             let raw = if e.eval.abs() < MATE_BOUND { e.eval } else { self.evaluate(pos, ply) };
-            let better = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.value > raw,
-                Bound::Upper => e.value < raw,
-            };
-            (raw, if better && !is_mate_score(e.value) { e.value } else { raw })
+            (raw, e.refine(raw))
         } else {
             let raw = self.evaluate(pos, ply);
             (raw, raw)
@@ -914,13 +914,7 @@ impl Worker {
 
         // Step 21. Store the result (not of a search that left a move out: it is incomplete).
         if excluded.is_none() && (!root || self.pv_index == 0) {
-            let bound = if best_value >= beta {
-                Bound::Lower
-            } else if PV && best_value > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of_result(best_value, original_alpha, beta, PV);
             sh.tt.store(key, ply, best_move, best_value, static_eval, depth, bound);
         }
         best_value
@@ -935,13 +929,8 @@ impl Worker {
         ply: usize,
     ) -> Value {
         // Step 1. Check the stop flag, count the node, then draws and the maximum ply.
-        if self.stopped(sh) {
+        if !self.enter::<PV>(sh, ply) {
             return DRAW;
-        }
-        self.visit(sh);
-        if PV {
-            self.pv_len[ply] = ply;
-            self.seldepth = self.seldepth.max(ply + 1);
         }
         if self.is_draw(pos) {
             return DRAW;
@@ -956,12 +945,7 @@ impl Worker {
         let tt_entry = sh.tt.probe(key, ply);
         if !PV {
             if let Some(e) = tt_entry {
-                let cutoff = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.value >= beta,
-                    Bound::Upper => e.value <= alpha,
-                };
-                if cutoff {
+                if e.cuts_off(alpha, beta) {
                     return e.value;
                 }
             }
@@ -978,17 +962,7 @@ impl Worker {
                 Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
                 _ => self.evaluate(pos, ply),
             };
-            best_value = static_eval;
-            if let Some(e) = tt_entry {
-                let better = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.value > best_value,
-                    Bound::Upper => e.value < best_value,
-                };
-                if better && !is_mate_score(e.value) {
-                    best_value = e.value;
-                }
-            }
+            best_value = tt_entry.map_or(static_eval, |e| e.refine(static_eval));
             if best_value >= beta {
                 return best_value;
             }
@@ -1057,13 +1031,7 @@ impl Worker {
         }
 
         // Step 8. Store the result.
-        let bound = if best_value >= beta {
-            Bound::Lower
-        } else if PV && best_value > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_result(best_value, original_alpha, beta, PV);
         sh.tt.store(key, ply, best_move, best_value, static_eval, 0, bound);
         best_value
     }

@@ -7,7 +7,7 @@
 //! "lockless hashing" of Hyatt and Mann). A move read from the table is still only a hint:
 //! the search plays it only if `Position::is_legal` accepts it.
 
-use crate::score::{Value, MATE_BOUND};
+use crate::score::{is_mate_score, Value, MATE_BOUND};
 use std::alloc::Layout;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -25,6 +25,20 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// What a node's `value` bounds, searched with the window (`alpha`, `beta`): a fail high
+    /// is a lower bound, a fail low an upper bound, and a score inside the window is exact in
+    /// a PV node only (elsewhere the window is null and no score lands inside it).
+    #[must_use]
+    pub fn of_result(value: Value, alpha: Value, beta: Value, pv: bool) -> Bound {
+        if value >= beta {
+            Bound::Lower
+        } else if pv && value > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
     fn bits(self) -> u64 {
         match self {
             Bound::Lower => 1,
@@ -56,6 +70,37 @@ pub struct TtEntry {
     pub depth: i32,
     /// What the score bounds.
     pub bound: Bound,
+}
+
+impl TtEntry {
+    /// Whether the stored score settles a search of the window (`alpha`, `beta`) on its own:
+    /// it is exact, or a lower bound at or above `beta`, or an upper bound at or below `alpha`.
+    /// The caller checks that the stored depth is enough.
+    #[must_use]
+    pub fn cuts_off(&self, alpha: Value, beta: Value) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.value >= beta,
+            Bound::Upper => self.value <= alpha,
+        }
+    }
+
+    /// `eval` corrected by the stored score where that score says more: when it is exact, or
+    /// a bound on the far side of `eval`. Mate scores are no estimate of a position's value,
+    /// so they never replace it.
+    #[must_use]
+    pub fn refine(&self, eval: Value) -> Value {
+        let beyond = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.value > eval,
+            Bound::Upper => self.value < eval,
+        };
+        if beyond && !is_mate_score(self.value) {
+            self.value
+        } else {
+            eval
+        }
+    }
 }
 
 /// Depths are stored with this offset so that quiescence depths (0 and -1) fit in a byte.
@@ -358,6 +403,38 @@ mod tests {
         for (i, &key) in keys.iter().enumerate() {
             assert_eq!(tt.probe(key, 0).map(|e| e.value), Some(i as Value), "key {key:#x}");
         }
+    }
+
+    #[test]
+    fn a_stored_bound_cuts_off_only_on_its_side_of_the_window() {
+        let entry = |value, bound| TtEntry { mv: None, value, eval: 0, depth: 5, bound };
+        assert!(entry(0, Bound::Exact).cuts_off(-50, 50));
+        assert!(entry(50, Bound::Lower).cuts_off(-50, 50));
+        assert!(!entry(49, Bound::Lower).cuts_off(-50, 50));
+        assert!(entry(-50, Bound::Upper).cuts_off(-50, 50));
+        assert!(!entry(-49, Bound::Upper).cuts_off(-50, 50));
+    }
+
+    #[test]
+    fn a_stored_score_refines_the_evaluation_when_its_bound_points_past_it() {
+        let entry = |value, bound| TtEntry { mv: None, value, eval: 0, depth: 5, bound };
+        assert_eq!(entry(30, Bound::Exact).refine(10), 30);
+        assert_eq!(entry(30, Bound::Lower).refine(10), 30);
+        assert_eq!(entry(5, Bound::Lower).refine(10), 10);
+        assert_eq!(entry(5, Bound::Upper).refine(10), 5);
+        assert_eq!(entry(30, Bound::Upper).refine(10), 10);
+        // A mate score is no estimate of the position's value.
+        assert_eq!(entry(mate_in(3), Bound::Exact).refine(10), 10);
+    }
+
+    #[test]
+    fn a_result_bounds_by_where_it_fell_in_the_window() {
+        assert_eq!(Bound::of_result(50, -50, 50, true), Bound::Lower);
+        assert_eq!(Bound::of_result(0, -50, 50, true), Bound::Exact);
+        assert_eq!(Bound::of_result(-50, -50, 50, true), Bound::Upper);
+        // Outside PV nodes the window is null: nothing is exact.
+        assert_eq!(Bound::of_result(0, -1, 0, false), Bound::Lower);
+        assert_eq!(Bound::of_result(-1, -1, 0, false), Bound::Upper);
     }
 
     #[test]
