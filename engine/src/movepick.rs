@@ -395,7 +395,7 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
 mod tests {
     use super::*;
 
-    /// Every kind of move at once: castling both ways, captures, a promotion one move away.
+    /// A crowded middlegame: castling both ways, captures for both sides, pins and checks.
     const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
     #[test]
