@@ -781,7 +781,7 @@ impl Worker {
             child.play_unchecked(m);
             sh.tt.prefetch(child.key());
             if let Some(nnue) = &mut self.nnue {
-                nnue.push_move(ply, pos, m);
+                nnue.push_move(ply, pos, m, &child);
             }
             let context = move_context(pos, m);
             let doubles = self.st(ply).double_extensions + u8::from(extension >= 2);
@@ -1003,7 +1003,7 @@ impl Worker {
             child.play_unchecked(m);
             sh.tt.prefetch(child.key());
             if let Some(nnue) = &mut self.nnue {
-                nnue.push_move(ply, pos, m);
+                nnue.push_move(ply, pos, m, &child);
             }
             self.st_mut(ply).current = Some(m);
             self.st_mut(ply).context = move_context(pos, m);

@@ -1,19 +1,22 @@
 //! Float checkpoints: everything needed to continue a run exactly where it stopped.
 //!
-//! Layout (little-endian): magic `b"TEMPOCKP"`, `u32` version 2, `u32` H, `u32` output
-//! buckets B, `u32` activation code, `u32` epochs done, `u64` optimiser steps, `u32` best epoch, `f64` best loss, `u32`
-//! number of epoch records followed by that many `(f64 train loss, f64 validation loss or NaN,
-//! f64 positions/s, f64 learning rate)`; then four `f32` vectors of the parameter count:
-//! the current parameters, AdamW's two moments, and the best-validation parameters. Version 1
-//! is the same without B (one bucket) and is still read.
+//! Layout (little-endian): magic `b"TEMPOCKP"`, `u32` version 3, `u32` H, `u32` output
+//! buckets B, `u32` input mapping (0 plain, 1 mirrored), `u32` activation code, `u32` epochs
+//! done, `u64` optimiser steps, `u32` best epoch, `f64` best loss, `u32` number of epoch
+//! records followed by that many `(f64 train loss, f64 validation loss or NaN, f64
+//! positions/s, f64 learning rate)`; then four `f32` vectors of the parameter count: the
+//! current parameters, AdamW's two moments, and the best-validation parameters. Version 2 is
+//! the same without the input mapping (plain inputs), version 1 without B either (one
+//! bucket); both are still read.
 
+use super::data::Inputs;
 use super::model::{Activation, Network, Shape};
 use super::optim::AdamW;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"TEMPOCKP";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// One epoch's figures.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,7 +57,15 @@ impl Checkpoint {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
         let shape = self.net.shape();
-        for word in [VERSION, shape.hidden as u32, shape.buckets as u32, self.net.activation().code(), self.epoch] {
+        let words = [
+            VERSION,
+            shape.hidden as u32,
+            shape.buckets as u32,
+            shape.inputs.code(),
+            self.net.activation().code(),
+            self.epoch,
+        ];
+        for word in words {
             out.extend_from_slice(&word.to_le_bytes());
         }
         out.extend_from_slice(&self.opt.t.to_le_bytes());
@@ -81,12 +92,14 @@ impl Checkpoint {
             bail!("not a Tempo training checkpoint");
         }
         let version = reader.u32()?;
-        if version != 1 && version != VERSION {
-            bail!("checkpoint version {version}, expected 1 or {VERSION}");
+        if !(1..=VERSION).contains(&version) {
+            bail!("checkpoint version {version}, expected 1 to {VERSION}");
         }
         let hidden = reader.u32()? as usize;
         let buckets = if version == 1 { 1 } else { reader.u32()? as usize };
-        let shape = Shape { hidden, buckets };
+        let inputs = if version < 3 { 0 } else { reader.u32()? };
+        let inputs = Inputs::from_code(inputs).with_context(|| format!("unknown input mapping {inputs}"))?;
+        let shape = Shape { hidden, buckets, inputs };
         if !shape.is_valid() || hidden > 1 << 16 {
             bail!("hidden size {hidden} with {buckets} output buckets: H must be a positive multiple of 8 (and not absurdly large), B 1, 2, 4 or 8");
         }
@@ -168,7 +181,13 @@ mod tests {
 
     #[test]
     fn a_checkpoint_reads_back_as_written() {
-        let shape = Shape { hidden: 8, buckets: 4 };
+        for inputs in [Inputs::Plain, Inputs::Mirrored] {
+            a_checkpoint_of_these_inputs_reads_back(inputs);
+        }
+    }
+
+    fn a_checkpoint_of_these_inputs_reads_back(inputs: Inputs) {
+        let shape = Shape { hidden: 8, buckets: 4, inputs };
         let net = Network::random(shape, Activation::Screlu, 1);
         let mut opt = AdamW::new(net.params().len());
         opt.m[3] = 0.5;
@@ -194,7 +213,7 @@ mod tests {
 
     /// The checkpoint of a tiny run after its first epoch, with `buckets` output buckets.
     fn after_one_epoch(buckets: usize) -> Checkpoint {
-        let net = Network::random(Shape { hidden: 8, buckets }, Activation::Screlu, 3);
+        let net = Network::random(Shape { hidden: 8, buckets, inputs: Inputs::Plain }, Activation::Screlu, 3);
         Checkpoint {
             epoch: 1,
             best: net.clone(),
@@ -207,15 +226,27 @@ mod tests {
     }
 
     #[test]
-    fn a_version_1_checkpoint_is_a_network_of_one_bucket() {
+    fn older_checkpoints_are_plain_networks_of_their_buckets() {
+        // Version 2: the version word is 2 and the input mapping word is absent.
+        let checkpoint = after_one_epoch(4);
+        let v3 = checkpoint.to_bytes();
+        let mut v2 = v3[..8].to_vec();
+        v2.extend_from_slice(&2u32.to_le_bytes());
+        v2.extend_from_slice(&v3[12..20]);
+        v2.extend_from_slice(&v3[24..]);
+        assert_eq!(Checkpoint::from_bytes(&v2).unwrap(), checkpoint);
+        // Version 1: the version word is 1 and the bucket word is absent too.
         let checkpoint = after_one_epoch(1);
-        // Version 1: the version word is 1 and the bucket word is absent.
-        let v2 = checkpoint.to_bytes();
-        let mut v1 = v2[..8].to_vec();
+        let v3 = checkpoint.to_bytes();
+        let mut v1 = v3[..8].to_vec();
         v1.extend_from_slice(&1u32.to_le_bytes());
-        v1.extend_from_slice(&v2[12..16]);
-        v1.extend_from_slice(&v2[20..]);
+        v1.extend_from_slice(&v3[12..16]);
+        v1.extend_from_slice(&v3[24..]);
         assert_eq!(Checkpoint::from_bytes(&v1).unwrap(), checkpoint);
+        // An unknown input mapping is an error.
+        let mut bad = checkpoint.to_bytes();
+        bad[20..24].copy_from_slice(&2u32.to_le_bytes());
+        assert!(Checkpoint::from_bytes(&bad).unwrap_err().to_string().contains("input mapping 2"));
     }
 
     proptest::proptest! {
@@ -226,7 +257,7 @@ mod tests {
         #[test]
         fn checkpoints_never_panic(
             noise in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
-            word in 0usize..8,
+            word in 0usize..9,
             value in proptest::prelude::any::<u32>(),
             cut in proptest::prelude::any::<usize>(),
         ) {

@@ -15,6 +15,9 @@
 //!
 //! "own pieces first, the board seen from `p`'s side". A horizontal mirror (files a <-> h) is
 //! `index ^ 7` in both perspectives, since the rank flip (`^ 56`) and the file flip commute.
+//! With [`Inputs::Mirrored`] each perspective also flips the files (`^ 7`) while its own
+//! king stands on files e to h, as the engine's network format (version 3) says; the king's
+//! wing of each side is stored with the position for that.
 //!
 //! Inputs, both labelled from White's view:
 //! - viriformat game files (`tempo-tools datagen`'s default), one record per game, of which
@@ -36,7 +39,52 @@ pub const INPUTS: usize = 768;
 /// At most this many features are active per perspective (one per piece).
 pub const MAX_ACTIVE: usize = 32;
 
-/// The feature of `piece` on `square` for the accumulator of `perspective`.
+/// How each perspective's features see the board: the network file's input mapping.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Inputs {
+    /// From the perspective's own side of the board (format versions 1 and 2).
+    #[default]
+    Plain,
+    /// Also with the files flipped while the perspective's own king stands on files e to h
+    /// (format version 3, input mapping 1).
+    Mirrored,
+}
+
+impl Inputs {
+    /// The input mapping's code in network files and checkpoints.
+    pub fn code(self) -> u32 {
+        match self {
+            Inputs::Plain => 0,
+            Inputs::Mirrored => 1,
+        }
+    }
+
+    /// The input mapping with this code.
+    pub fn from_code(code: u32) -> Option<Inputs> {
+        match code {
+            0 => Some(Inputs::Plain),
+            1 => Some(Inputs::Mirrored),
+            _ => None,
+        }
+    }
+
+    /// What is XORed into `perspective`'s features of `pos` for the file flip (7 or 0).
+    fn files(self, pos: &Position, perspective: Color) -> u16 {
+        if self == Inputs::Mirrored && king_side(pos.king_of(perspective)) {
+            7
+        } else {
+            0
+        }
+    }
+}
+
+/// Whether a king on `square` stands on files e to h.
+fn king_side(square: Square) -> bool {
+    square.index() & 7 >= 4
+}
+
+/// The feature of `piece` on `square` for the accumulator of `perspective` (plain inputs).
 #[inline]
 pub fn feature(perspective: Color, piece: Piece, square: Square) -> u16 {
     let side = if piece.color == perspective { 0 } else { 6 };
@@ -52,15 +100,16 @@ pub fn black_view(white: u16) -> u16 {
     swapped ^ 56
 }
 
-/// The active features of `pos` for `perspective`, in a fixed order (White's pieces, then
-/// Black's, each by role and square). Returns how many were written.
-pub fn position_features(pos: &Position, perspective: Color, out: &mut [u16; MAX_ACTIVE]) -> usize {
+/// The active features of `pos` for `perspective` under `inputs`, in a fixed order (White's
+/// pieces, then Black's, each by role and square). Returns how many were written.
+pub fn position_features(pos: &Position, perspective: Color, inputs: Inputs, out: &mut [u16; MAX_ACTIVE]) -> usize {
+    let files = inputs.files(pos, perspective);
     let mut n = 0;
     for color in Color::ALL {
         for role in Role::ALL {
             for square in pos.pieces(color, role) {
                 if n < MAX_ACTIVE {
-                    out[n] = feature(perspective, Piece::new(color, role), square);
+                    out[n] = feature(perspective, Piece::new(color, role), square) ^ files;
                 }
                 n += 1;
             }
@@ -70,17 +119,20 @@ pub fn position_features(pos: &Position, perspective: Color, out: &mut [u16; MAX
 }
 
 /// A position's entry packs, in one `u64` (one memory access per position when the training
-/// order jumps around the set): where its features start (bits 0..38), how many there are
-/// (38..44), its flags (44..48: the result from the side to move's view, 0 loss 1 draw 2 win,
+/// order jumps around the set): where its features start (bits 0..36), how many there are
+/// (36..42), its flags (42..48: the result from the side to move's view, 0 loss 1 draw 2 win,
 /// in two bits; Black to move; no castling right left, so that the file mirror is a legal
-/// position of the same value) and its score (48..64, an `i16`).
-const START_BITS: u32 = 38;
+/// position of the same value; White's king on files e to h; Black's king there) and its
+/// score (48..64, an `i16`).
+const START_BITS: u32 = 36;
 const COUNT_SHIFT: u32 = START_BITS;
 const FLAGS_SHIFT: u32 = COUNT_SHIFT + 6;
 const SCORE_SHIFT: u32 = 48;
 const RESULT_MASK: u64 = 0b11;
 const BLACK_TO_MOVE: u64 = 0b100;
 const MIRRORABLE: u64 = 0b1000;
+const WHITE_KING_SIDE: u64 = 0b1_0000;
+const BLACK_KING_SIDE: u64 = 0b10_0000;
 
 /// Labelled positions, stored compactly (see the module docs).
 #[derive(Default)]
@@ -109,13 +161,13 @@ impl Dataset {
 
     /// Adds a position with its score (centipawns) and result (1, 0.5 or 0), both from
     /// White's view. Returns `false` (and adds nothing) for a position with more than 32
-    /// pieces, or when the set is full (2^38 features).
+    /// pieces, or when the set is full (2^36 features).
     pub fn push(&mut self, pos: &Position, white_score: i16, white_result: f32) -> bool {
         let mut features = [0u16; MAX_ACTIVE];
         if pos.occupied().count() as usize > MAX_ACTIVE || self.features.len() + MAX_ACTIVE >= 1 << START_BITS {
             return false;
         }
-        let n = position_features(pos, Color::White, &mut features);
+        let n = position_features(pos, Color::White, Inputs::Plain, &mut features);
         let white = pos.turn() == Color::White;
         let score = if white { white_score } else { white_score.saturating_neg() };
         let white_result = u64::from((white_result * 2.0).round().clamp(0.0, 2.0) as u8);
@@ -125,6 +177,12 @@ impl Dataset {
         }
         if pos.castling_rights().is_empty() {
             flags |= MIRRORABLE;
+        }
+        if king_side(pos.king_of(Color::White)) {
+            flags |= WHITE_KING_SIDE;
+        }
+        if king_side(pos.king_of(Color::Black)) {
+            flags |= BLACK_KING_SIDE;
         }
         self.entries.push(
             self.features.len() as u64
@@ -146,24 +204,32 @@ impl Dataset {
     }
 
     #[inline(always)]
-    fn fill_entry(&self, entry: u64, mirror: bool, stm: &mut [u16], other: &mut [u16]) -> usize {
+    fn fill_entry(&self, entry: u64, mirror: bool, inputs: Inputs, stm: &mut [u16], other: &mut [u16]) -> usize {
         let start = (entry & ((1 << START_BITS) - 1)) as usize;
         let n = (entry >> COUNT_SHIFT & 63) as usize;
         let white = &self.features[start..start + n];
+        let flags = entry >> FLAGS_SHIFT;
         let flip = if mirror { 7 } else { 0 };
-        let black_to_move = entry >> FLAGS_SHIFT & BLACK_TO_MOVE != 0;
-        let (us, them) = if black_to_move { (other, stm) } else { (stm, other) };
+        // A mirrored position's kings stand on the other wing, which a mirrored input
+        // mapping flips back: with it, the mirror changes no feature.
+        let files = |king_side: u64| match inputs {
+            Inputs::Mirrored if (flags & king_side != 0) != mirror => 7,
+            _ => 0,
+        };
+        let (white_flip, black_flip) = (flip ^ files(WHITE_KING_SIDE), flip ^ files(BLACK_KING_SIDE));
+        let (us, them) = if flags & BLACK_TO_MOVE != 0 { (other, stm) } else { (stm, other) };
         for ((&f, us), them) in white.iter().zip(us).zip(them) {
-            *us = f ^ flip;
-            *them = black_view(f) ^ flip;
+            *us = f ^ white_flip;
+            *them = black_view(f) ^ black_flip;
         }
         n
     }
 
-    /// Copies the positions `indices` out of the set for a batch: features per side (mirrored
-    /// where the epoch's coin says so) and targets. Their entries are read first in a pass of
-    /// their own, then their features, so that the scattered memory accesses overlap.
-    pub fn gather(&self, indices: &[u32], mirror: Option<u64>, wdl: f32) -> Gathered {
+    /// Copies the positions `indices` out of the set for a batch: features per side under
+    /// `inputs` (mirrored where the epoch's coin says so) and targets. Their entries are read
+    /// first in a pass of their own, then their features, so that the scattered memory
+    /// accesses overlap.
+    pub fn gather(&self, indices: &[u32], mirror: Option<u64>, inputs: Inputs, wdl: f32) -> Gathered {
         let entries: Vec<u64> = indices.iter().map(|&i| self.entries[i as usize]).collect();
         let mut gathered = Gathered {
             features: vec![0; indices.len() * 2 * MAX_ACTIVE],
@@ -175,7 +241,7 @@ impl Dataset {
             let mirror =
                 mirror.is_some_and(|salt| entry >> FLAGS_SHIFT & MIRRORABLE != 0 && mix(salt ^ u64::from(i)) & 1 == 1);
             let (stm, other) = gathered.features[at..at + 2 * MAX_ACTIVE].split_at_mut(MAX_ACTIVE);
-            let n = self.fill_entry(entry, mirror, stm, other);
+            let n = self.fill_entry(entry, mirror, inputs, stm, other);
             // The other side's features follow the side to move's directly.
             gathered.features.copy_within(at + MAX_ACTIVE..at + MAX_ACTIVE + n, at + n);
             at += 2 * n;
@@ -196,11 +262,19 @@ impl Dataset {
         self.entries[i] >> FLAGS_SHIFT & MIRRORABLE != 0
     }
 
-    /// Writes position `i`'s features for the side to move and for the other side (mirrored
-    /// files if `mirror`); returns their number (the same for both).
+    /// Writes position `i`'s features under `inputs` for the side to move and for the other
+    /// side (of the position with mirrored files if `mirror`); returns their number (the same
+    /// for both).
     #[inline]
-    pub fn fill(&self, i: usize, mirror: bool, stm: &mut [u16; MAX_ACTIVE], other: &mut [u16; MAX_ACTIVE]) -> usize {
-        self.fill_entry(self.entries[i], mirror, stm, other)
+    pub fn fill(
+        &self,
+        i: usize,
+        mirror: bool,
+        inputs: Inputs,
+        stm: &mut [u16; MAX_ACTIVE],
+        other: &mut [u16; MAX_ACTIVE],
+    ) -> usize {
+        self.fill_entry(self.entries[i], mirror, inputs, stm, other)
     }
 
     /// Position `i`'s score (centipawns) from the side to move's view.
@@ -451,8 +525,8 @@ mod tests {
     fn features_follow_the_format() {
         let pos: Position = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1".parse().unwrap();
         let (mut w, mut b) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
-        assert_eq!(position_features(&pos, Color::White, &mut w), 3);
-        assert_eq!(position_features(&pos, Color::Black, &mut b), 3);
+        assert_eq!(position_features(&pos, Color::White, Inputs::Plain, &mut w), 3);
+        assert_eq!(position_features(&pos, Color::Black, Inputs::Plain, &mut b), 3);
         // White rook a1, White king e1, Black king e8, from White's view ...
         assert_eq!(&w[..3], &[3 * 64, 5 * 64 + 4, (6 + 5) * 64 + 60]);
         // ... and from Black's: White's pieces are the opponent's, ranks flipped.
@@ -460,6 +534,48 @@ mod tests {
         for (&w, &b) in w[..3].iter().zip(&b[..3]) {
             assert_eq!(black_view(w), b);
             assert_eq!(black_view(b), w);
+        }
+        // Mirrored inputs: both kings on the e-file, so both views flip the files too.
+        assert_eq!(position_features(&pos, Color::White, Inputs::Mirrored, &mut w), 3);
+        assert_eq!(&w[..3], &[3 * 64 + 7, 5 * 64 + 3, (6 + 5) * 64 + 59]);
+        assert_eq!(position_features(&pos, Color::Black, Inputs::Mirrored, &mut b), 3);
+        assert_eq!(&b[..3], &[(6 + 3) * 64 + 63, (6 + 5) * 64 + 59, 5 * 64 + 3]);
+        // With White's king on d1, only Black's view flips.
+        let pos: Position = "4k3/8/8/8/8/8/8/R2K4 w - - 0 1".parse().unwrap();
+        position_features(&pos, Color::White, Inputs::Mirrored, &mut w);
+        assert_eq!(&w[..3], &[3 * 64, 5 * 64 + 3, (6 + 5) * 64 + 60]);
+        position_features(&pos, Color::Black, Inputs::Mirrored, &mut b);
+        assert_eq!(&b[..3], &[(6 + 3) * 64 + 63, (6 + 5) * 64 + 60, 5 * 64 + 3]);
+    }
+
+    #[test]
+    fn stored_positions_give_their_features_under_either_mapping() {
+        let fens = [
+            "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
+            "2k5/1p6/8/3q4/8/5N2/6P1/6K1 b - - 3 40",
+            "7k/8/8/8/8/8/8/K7 w - - 0 1",
+            "k7/8/8/8/8/8/8/7K b - - 0 1",
+        ];
+        let mut set = Dataset::new();
+        for fen in fens {
+            set.push(&fen.parse().unwrap(), 0, 0.5);
+        }
+        for (i, fen) in fens.iter().enumerate() {
+            let pos: Position = fen.parse().unwrap();
+            for inputs in [Inputs::Plain, Inputs::Mirrored] {
+                let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+                let (mut expect_stm, mut expect_other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+                let n = set.fill(i, false, inputs, &mut stm, &mut other);
+                position_features(&pos, pos.turn(), inputs, &mut expect_stm);
+                position_features(&pos, !pos.turn(), inputs, &mut expect_other);
+                assert_eq!((&stm[..n], &other[..n]), (&expect_stm[..n], &expect_other[..n]), "{fen} {inputs:?}");
+                // The file mirror of a position changes no mirrored feature.
+                if inputs == Inputs::Mirrored && set.mirrorable(i) {
+                    let (mut stm2, mut other2) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+                    set.fill(i, true, inputs, &mut stm2, &mut other2);
+                    assert_eq!((stm, other), (stm2, other2), "{fen}");
+                }
+            }
         }
     }
 
@@ -477,9 +593,9 @@ mod tests {
 
         let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
         let (mut expect_stm, mut expect_other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
-        assert_eq!(set.fill(1, false, &mut stm, &mut other), 3);
-        position_features(&black, Color::Black, &mut expect_stm);
-        position_features(&black, Color::White, &mut expect_other);
+        assert_eq!(set.fill(1, false, Inputs::Plain, &mut stm, &mut other), 3);
+        position_features(&black, Color::Black, Inputs::Plain, &mut expect_stm);
+        position_features(&black, Color::White, Inputs::Plain, &mut expect_other);
         assert_eq!((stm, other), (expect_stm, expect_other));
     }
 
@@ -491,10 +607,10 @@ mod tests {
         set.push(&pos, 0, 0.5);
         assert!(set.mirrorable(0));
         let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
-        let n = set.fill(0, true, &mut stm, &mut other);
+        let n = set.fill(0, true, Inputs::Plain, &mut stm, &mut other);
         let (mut expect_stm, mut expect_other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
-        position_features(&mirrored, Color::Black, &mut expect_stm);
-        position_features(&mirrored, Color::White, &mut expect_other);
+        position_features(&mirrored, Color::Black, Inputs::Plain, &mut expect_stm);
+        position_features(&mirrored, Color::White, Inputs::Plain, &mut expect_other);
         let sorted = |s: &[u16]| {
             let mut v = s.to_vec();
             v.sort_unstable();
@@ -513,12 +629,12 @@ mod tests {
             set.push(&castling, 0, 0.5);
         }
         let indices: Vec<u32> = (0..set.len() as u32).collect();
-        let gathered = set.gather(&indices, Some(12345), 0.0);
+        let gathered = set.gather(&indices, Some(12345), Inputs::Plain, 0.0);
         let (mut plain, mut flipped) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
         let mut mirrored = [0, 0];
         for (k, (stm, _, _)) in gathered.positions().enumerate() {
-            set.fill(k, false, &mut plain, &mut other);
-            set.fill(k, true, &mut flipped, &mut other);
+            set.fill(k, false, Inputs::Plain, &mut plain, &mut other);
+            set.fill(k, true, Inputs::Plain, &mut flipped, &mut other);
             if stm == &flipped[..stm.len()] {
                 mirrored[k % 2] += 1;
             } else {
@@ -526,7 +642,7 @@ mod tests {
             }
         }
         assert!((70..=130).contains(&mirrored[0]) && mirrored[1] == 0, "{mirrored:?}");
-        let same = set.gather(&indices, Some(12345), 0.0);
+        let same = set.gather(&indices, Some(12345), Inputs::Plain, 0.0);
         assert_eq!(gathered.positions().collect::<Vec<_>>(), same.positions().collect::<Vec<_>>());
     }
 

@@ -6,8 +6,11 @@
 //! piece-square features ([`data`] gives the feature index), then SCReLU (`clamp(x, 0, 1)^2`)
 //! and one output neuron over both accumulators, side to move's first, out of `B` output
 //! buckets (`--output-buckets`) chosen by the number of pieces on the board. The output
-//! times 400 is the evaluation in centipawns from the side to move's view. [`model`] has the
-//! float network, [`quantise`] the integer network the engine runs and its file format (v2).
+//! times 400 is the evaluation in centipawns from the side to move's view. With `--inputs
+//! mirrored` each side's features also flip the files while its own king stands on files e
+//! to h, so that every view has its king on files a to d. [`model`] has the float network,
+//! [`quantise`] the integer network the engine runs and its file format (v3; v2 for plain
+//! inputs).
 //!
 //! # Training
 //! - Data: `FEN | score | result` lines from `tempo-tools datagen` or viriformat games, both
@@ -29,6 +32,7 @@
 //!   a position of the same game). A position without castling rights, mirrored, is a
 //!   legal position with the same value and the same game result; each epoch, every such
 //!   position is mirrored with probability 1/2 (a coin seeded by the epoch and the position).
+//!   Mirrored inputs see a position and its mirror alike, so `--mirror` is refused with them.
 //! - Parallelism: each batch is cut into one chunk per thread (`--threads`), each chunk's
 //!   gradient accumulated into its own buffer (only the rows of active features of the first
 //!   layer are touched), then the buffers are summed in a fixed order.
@@ -38,7 +42,7 @@
 //!   exactly as if it had not stopped.
 //!
 //! # Files
-//! - `--out net.nnue`: the quantised network (format v2), written at the end from the best
+//! - `--out net.nnue`: the quantised network (format v3, or v2 for plain inputs), written at the end from the best
 //!   epoch; its SHA-256 is printed with the suggested lineage name
 //!   `tempo-<first 12 hex digits>.nnue`.
 //! - `net.nnue.json`: a summary (settings, data, positions, losses per epoch, best epoch,
@@ -47,7 +51,11 @@
 //!   every epoch, float weights and optimiser state ([`checkpoint`]). `--resume FILE` goes on
 //!   from one (same data and options); `--init FILE` starts a new run (fresh optimiser) from
 //!   a network file (the shipped `.nnue`, dequantised by [`quantise::read`]) or a
-//!   checkpoint's best network, to fine-tune a previous generation.
+//!   checkpoint's best network, to fine-tune a previous generation. A network of plain
+//!   inputs may start a run of mirrored ones: its weights, read through the mirrored
+//!   mapping, judge each position as the plain network judges its file mirror (the same
+//!   position for the game without castling rights, and for a network trained with
+//!   `--mirror` about the same value).
 
 mod checkpoint;
 pub mod data;
@@ -60,7 +68,7 @@ pub mod scale;
 use anyhow::{bail, Context, Result};
 use checkpoint::{Checkpoint, EpochRecord};
 use clap::Args;
-use data::{Dataset, Format};
+use data::{Dataset, Format, Inputs};
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{Activation, Batch, Flat, Network, Shape};
 use optim::AdamW;
@@ -80,7 +88,8 @@ pub struct TrainArgs {
     /// viriformat otherwise).
     #[arg(long, value_enum, default_value_t = Format::Auto)]
     format: Format,
-    /// The network file to write (quantised, format v2); a summary goes to FILE.json.
+    /// The network file to write (quantised, format v3, or v2 for plain inputs); a summary
+    /// goes to FILE.json.
     #[arg(long)]
     out: PathBuf,
     /// Hidden neurons per accumulator (H, a multiple of 8).
@@ -89,6 +98,10 @@ pub struct TrainArgs {
     /// Output buckets (1, 2, 4 or 8), chosen by the number of pieces on the board.
     #[arg(long, default_value_t = 8)]
     output_buckets: usize,
+    /// How each side's features see the board: from its own side (plain), or also with
+    /// the files flipped while its king stands on files e to h (mirrored).
+    #[arg(long, value_enum, default_value_t = Inputs::Plain)]
+    inputs: Inputs,
     /// Hidden activation; the file format supports only SCReLU (CReLU runs write checkpoints
     /// only).
     #[arg(long, value_enum, default_value_t = Activation::Screlu)]
@@ -117,7 +130,8 @@ pub struct TrainArgs {
     /// Fraction of the games held out for validation.
     #[arg(long, default_value_t = 0.05)]
     val: f64,
-    /// Mirror positions without castling rights across the centre files, at random each epoch.
+    /// Mirror positions without castling rights across the centre files, at random each epoch
+    /// (plain inputs only: mirrored inputs see both alike).
     #[arg(long)]
     mirror: bool,
     /// Seed of the initial weights, shuffles and mirror coins.
@@ -146,7 +160,7 @@ pub struct TrainArgs {
 impl TrainArgs {
     /// The network's shape.
     fn shape(&self) -> Shape {
-        Shape { hidden: self.hidden, buckets: self.output_buckets }
+        Shape { hidden: self.hidden, buckets: self.output_buckets, inputs: self.inputs }
     }
 }
 
@@ -267,10 +281,12 @@ fn initial_state(args: &TrainArgs, train: &Dataset, val: &Dataset) -> Result<Che
     let net = match &args.init {
         Some(path) => {
             let best = initial_network(path)?;
-            if best.shape() != args.shape() {
+            // The input mapping may change (see the module documentation); the sizes may not.
+            let resized = Shape { inputs: args.inputs, ..best.shape() };
+            if resized != args.shape() {
                 bail!("{} has {:?}; this run asks for {:?}", path.display(), best.shape(), args.shape());
             }
-            Network::from_params(best.shape(), args.activation, best.params().to_vec())
+            Network::from_params(args.shape(), args.activation, best.params().to_vec())
         }
         None => Network::random(args.shape(), args.activation, args.seed),
     };
@@ -350,6 +366,9 @@ pub fn run(args: &TrainArgs) -> Result<bool> {
     }
     if args.batch == 0 || !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.val) {
         bail!("--batch must be positive, --wdl in [0, 1], --val in [0, 1)");
+    }
+    if args.mirror && args.inputs == Inputs::Mirrored {
+        bail!("--mirror changes nothing with --inputs mirrored (a position and its mirror have the same features)");
     }
     let threads = args.threads.unwrap_or_else(num_threads).max(1);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("starting threads")?;
@@ -479,10 +498,11 @@ fn summary(
         "network": name(&args.out),
         "sha256": sha,
         "suggested_name": suggested,
-        "format_version": quantise::VERSION,
+        "format_version": quantise::version(args.inputs),
         "architecture": format!("(768 -> {})x2 -> {}", args.hidden, args.output_buckets),
         "hidden": args.hidden,
         "output_buckets": args.output_buckets,
+        "inputs": args.inputs,
         "activation": args.activation,
         "data": args.data.iter().map(|p| name(p)).collect::<Vec<_>>(),
         "data_format": args.format,
@@ -584,7 +604,7 @@ mod tests {
         ));
         assert!(run(&a).unwrap());
         let file = std::fs::read(&out).unwrap();
-        assert_eq!(file.len(), quantise::file_size(16, 4));
+        assert_eq!(file.len(), quantise::file_size(2, 16, 4));
         let summary = read_summary(&out);
         let epochs = summary["epochs"].as_array().unwrap();
         assert_eq!(epochs.len(), 6);
@@ -648,6 +668,37 @@ mod tests {
         assert_eq!(quantise::write(&state.net).unwrap(), std::fs::read(&straight).unwrap());
         let wrong = args(&format!("{} --out x --hidden 16 --init {}", data.display(), straight.display()));
         assert!(initial_state(&wrong, &split.train, &split.val).is_err());
+
+        // A plain network starts a mirrored run with its weights as they are.
+        let line = format!("{} --out x --hidden 8 --inputs mirrored --init {}", data.display(), straight.display());
+        let state = initial_state(&args(&line), &split.train, &split.val).unwrap();
+        assert_eq!(state.net.shape().inputs, Inputs::Mirrored);
+        assert_eq!(state.net.params(), quantise::read(&std::fs::read(&straight).unwrap()).unwrap().params());
+        // Resuming is stricter: a checkpoint of plain inputs does not go on as mirrored.
+        let line = format!("{} --out x --hidden 8 --inputs mirrored --resume {}", data.display(), init.display());
+        assert!(initial_state(&args(&line), &split.train, &split.val).is_err());
+    }
+
+    #[test]
+    fn mirrored_inputs_train_into_a_version_3_file_the_engine_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data.txt");
+        synthetic_file(&data, 30, 4);
+        let out = dir.path().join("net.nnue");
+        let hidden = tempo_engine::HIDDEN;
+        let line = format!(
+            "{} --out {} --hidden {hidden} --inputs mirrored --epochs 2 --batch 64 --threads 2",
+            data.display(),
+            out.display()
+        );
+        assert!(run(&args(&line)).unwrap());
+        let file = std::fs::read(&out).unwrap();
+        assert_eq!(file.len(), quantise::file_size(3, hidden, 8));
+        let network = tempo_engine::Network::from_bytes(&file).unwrap();
+        assert!(network.mirrors_inputs());
+        let summary = read_summary(&out);
+        assert_eq!((summary["format_version"].as_u64(), summary["inputs"].as_str()), (Some(3), Some("mirrored")));
+        assert!(run(&args(&format!("{line} --mirror"))).unwrap_err().to_string().contains("--mirror"));
     }
 
     #[test]

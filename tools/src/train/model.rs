@@ -20,7 +20,7 @@
 //! vectorises; on x86-64 with AVX2 the batch functions are compiled a second time for it and
 //! chosen at run time.
 
-use super::data::{position_features, Dataset, INPUTS, MAX_ACTIVE};
+use super::data::{position_features, Dataset, Inputs, INPUTS, MAX_ACTIVE};
 use super::rng::Rng;
 use tempo_core::Position;
 use tempo_engine::output_bucket;
@@ -99,14 +99,17 @@ impl Act for Crelu {
     }
 }
 
-/// The size of a network: hidden neurons per accumulator (a positive multiple of 8) and
-/// output buckets (1, 2, 4 or 8: see [`tempo_engine::output_bucket`]).
+/// The architecture of a network: hidden neurons per accumulator (a positive multiple of
+/// 8), output buckets (1, 2, 4 or 8: see [`tempo_engine::output_bucket`]) and the input
+/// mapping (which changes which weights a position uses, not how many there are).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     /// Hidden neurons per accumulator, H.
     pub hidden: usize,
     /// Output buckets, B.
     pub buckets: usize,
+    /// How each perspective's features see the board.
+    pub inputs: Inputs,
 }
 
 impl Shape {
@@ -274,7 +277,8 @@ impl Network {
     }
 
     /// The raw output for the active features of the side to move and of the other side (one
-    /// per piece on the board, which chooses the output bucket).
+    /// per piece on the board, which chooses the output bucket), under this network's input
+    /// mapping.
     pub fn output(&self, stm: &[u16], other: &[u16]) -> f32 {
         let hv = self.hidden() / 8;
         let (w1, b1, w2, b2) = split(&self.params.lanes, hv, self.shape.buckets);
@@ -298,8 +302,8 @@ impl Network {
     /// `tempo_engine`, a dependency of the crate).
     pub fn float_eval_cp(&self, pos: &Position) -> f32 {
         let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
-        let n = position_features(pos, pos.turn(), &mut stm);
-        position_features(pos, !pos.turn(), &mut other);
+        let n = position_features(pos, pos.turn(), self.shape.inputs, &mut stm);
+        position_features(pos, !pos.turn(), self.shape.inputs, &mut other);
         self.output(&stm[..n], &other[..n]) * SCALE
     }
 }
@@ -428,7 +432,7 @@ fn forward<A: Act>(
 /// loss.
 #[inline(always)]
 fn gradient_body<A: Act>(
-    (hv, buckets): (usize, usize),
+    (hv, buckets, inputs): (usize, usize, Inputs),
     params: &[F32x8],
     batch: Batch<'_>,
     scale: f32,
@@ -440,7 +444,7 @@ fn gradient_body<A: Act>(
     let (acc, delta) = scratch.split_at_mut(2 * hv);
     let (acc_stm, acc_other) = acc.split_at_mut(hv);
     let (d_stm, d_other) = delta.split_at_mut(hv);
-    let gathered = batch.data.gather(batch.indices, batch.mirror, batch.wdl);
+    let gathered = batch.data.gather(batch.indices, batch.mirror, inputs, batch.wdl);
     let mut loss = 0.0f64;
     for (stm, other, target) in gathered.positions() {
         let bucket = output_bucket(stm.len(), buckets);
@@ -469,11 +473,11 @@ fn gradient_body<A: Act>(
 
 /// The summed loss of a batch, forward passes only.
 #[inline(always)]
-fn loss_body<A: Act>((hv, buckets): (usize, usize), params: &[F32x8], batch: Batch<'_>) -> f64 {
+fn loss_body<A: Act>((hv, buckets, inputs): (usize, usize, Inputs), params: &[F32x8], batch: Batch<'_>) -> f64 {
     let (w1, b1, w2, b2) = split(params, hv, buckets);
     let mut acc = vec![F32x8::default(); 2 * hv];
     let (acc_stm, acc_other) = acc.split_at_mut(hv);
-    let gathered = batch.data.gather(batch.indices, batch.mirror, batch.wdl);
+    let gathered = batch.data.gather(batch.indices, batch.mirror, inputs, batch.wdl);
     let mut loss = 0.0f64;
     for (stm, other, target) in gathered.positions() {
         let bucket = output_bucket(stm.len(), buckets);
@@ -487,7 +491,7 @@ fn loss_body<A: Act>((hv, buckets): (usize, usize), params: &[F32x8], batch: Bat
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn gradient_avx2<A: Act>(
-    hv: (usize, usize),
+    hv: (usize, usize, Inputs),
     params: &[F32x8],
     batch: Batch<'_>,
     scale: f32,
@@ -498,7 +502,7 @@ unsafe fn gradient_avx2<A: Act>(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn loss_avx2<A: Act>(hv: (usize, usize), params: &[F32x8], batch: Batch<'_>) -> f64 {
+unsafe fn loss_avx2<A: Act>(hv: (usize, usize, Inputs), params: &[F32x8], batch: Batch<'_>) -> f64 {
     loss_body::<A>(hv, params, batch)
 }
 
@@ -514,7 +518,7 @@ fn has_avx2() -> bool {
 }
 
 fn gradient_with<A: Act>(net: &Network, batch: Batch<'_>, scale: f32, grad: &mut [F32x8]) -> f64 {
-    let (hv, params) = ((net.hidden() / 8, net.shape.buckets), &net.params.lanes[..]);
+    let (hv, params) = ((net.hidden() / 8, net.shape.buckets, net.shape.inputs), &net.params.lanes[..]);
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU has AVX2 and FMA (checked just above).
@@ -524,7 +528,7 @@ fn gradient_with<A: Act>(net: &Network, batch: Batch<'_>, scale: f32, grad: &mut
 }
 
 fn loss_with<A: Act>(net: &Network, batch: Batch<'_>) -> f64 {
-    let (hv, params) = ((net.hidden() / 8, net.shape.buckets), &net.params.lanes[..]);
+    let (hv, params) = ((net.hidden() / 8, net.shape.buckets, net.shape.inputs), &net.params.lanes[..]);
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU has AVX2 and FMA (checked just above).
@@ -575,8 +579,8 @@ mod tests {
 
     /// A tiny network whose parameters are spread enough for the activations to be neither
     /// all zero nor all saturated.
-    fn tiny(hidden: usize, buckets: usize, activation: Activation) -> Network {
-        let mut net = Network::random(Shape { hidden, buckets }, activation, 7);
+    fn tiny(hidden: usize, buckets: usize, inputs: Inputs, activation: Activation) -> Network {
+        let mut net = Network::random(Shape { hidden, buckets, inputs }, activation, 7);
         let mut rng = Rng::new(99);
         for p in net.params_mut() {
             *p = (rng.unit() * 2.0 - 1.0) * 0.3;
@@ -590,14 +594,15 @@ mod tests {
         let indices: Vec<u32> = (0..data.len() as u32).collect();
         // 72 neurons: a register block of 64 and a remainder. With 8 buckets the positions
         // (2 to 32 pieces) fall into different buckets.
-        for (hidden, buckets, activation) in [
-            (8, 1, Activation::Screlu),
-            (8, 1, Activation::Crelu),
-            (72, 1, Activation::Screlu),
-            (16, 8, Activation::Screlu),
+        for (hidden, buckets, inputs, activation) in [
+            (8, 1, Inputs::Plain, Activation::Screlu),
+            (8, 1, Inputs::Plain, Activation::Crelu),
+            (72, 1, Inputs::Plain, Activation::Screlu),
+            (16, 8, Inputs::Plain, Activation::Screlu),
+            (16, 8, Inputs::Mirrored, Activation::Screlu),
         ] {
             for mirror in [None, Some(5)] {
-                let net = tiny(hidden, buckets, activation);
+                let net = tiny(hidden, buckets, inputs, activation);
                 let batch = Batch { data: &data, indices: &indices, mirror, wdl: 0.3 };
                 let mut grad = Flat::zeros(net.params().len());
                 net.add_gradient(batch, 1.0, &mut grad);
@@ -629,16 +634,25 @@ mod tests {
 
     #[test]
     fn the_float_eval_is_the_output_times_the_scale_from_the_side_to_move() {
-        let net = tiny(72, 8, Activation::Screlu);
-        let white: Position = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap();
-        // The same position with colours swapped and Black to move: the same for the mover.
-        let black: Position = "4k3/4p3/8/8/8/8/8/4K3 b - - 0 1".parse().unwrap();
-        let (a, b) = (net.float_eval_cp(&white), net.float_eval_cp(&black));
-        assert!((a - b).abs() < 1e-3, "{a} {b}");
-        let mut data = Dataset::new();
-        data.push(&white, 0, 0.5);
-        let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
-        let n = data.fill(0, false, &mut stm, &mut other);
-        assert!((net.output(&stm[..n], &other[..n]) * SCALE - a).abs() < 1e-3);
+        for inputs in [Inputs::Plain, Inputs::Mirrored] {
+            let net = tiny(72, 8, inputs, Activation::Screlu);
+            let white: Position = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap();
+            // The same position with colours swapped and Black to move: the same for the mover.
+            let black: Position = "4k3/4p3/8/8/8/8/8/4K3 b - - 0 1".parse().unwrap();
+            let (a, b) = (net.float_eval_cp(&white), net.float_eval_cp(&black));
+            assert!((a - b).abs() < 1e-3, "{a} {b}");
+            let mut data = Dataset::new();
+            data.push(&white, 0, 0.5);
+            let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+            let n = data.fill(0, false, inputs, &mut stm, &mut other);
+            assert!((net.output(&stm[..n], &other[..n]) * SCALE - a).abs() < 1e-3);
+        }
+        // With mirrored inputs, the wings are alike: the same position a file over.
+        let net = tiny(72, 8, Inputs::Mirrored, Activation::Screlu);
+        let (a, b): (Position, Position) =
+            ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap(), "3k4/8/8/8/8/8/3P4/3K4 w - - 0 1".parse().unwrap());
+        assert_eq!(net.float_eval_cp(&a), net.float_eval_cp(&b));
+        let plain = tiny(72, 8, Inputs::Plain, Activation::Screlu);
+        assert_ne!(plain.float_eval_cp(&a), plain.float_eval_cp(&b));
     }
 }

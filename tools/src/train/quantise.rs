@@ -1,4 +1,5 @@
-//! The quantised network file, format version 2: what the engine loads.
+//! The quantised network file, format version 3 (version 2 for plain inputs): what the
+//! engine loads.
 //!
 //! Quantisation (`QA = 255`, `QB = 64`, rounding half away from zero):
 //!
@@ -23,7 +24,7 @@
 //! ```text
 //! offset  type            field
 //! 0       [u8; 8]         magic b"TEMPONNU"
-//! 8       u32             format version = 2
+//! 8       u32             format version = 3
 //! 12      u32             input features = 768
 //! 16      u32             hidden size H
 //! 20      u32             activation: 1 = SCReLU (the only one supported)
@@ -31,7 +32,8 @@
 //! 28      i32             QB = 64
 //! 32      i32             SCALE = 400
 //! 36      u32             output buckets B: 1, 2, 4 or 8
-//! 40      i16[768 * H]    W1q, feature-major: the H weights of feature f at [f*H .. f*H + H)
+//! 40      u32             input mapping: 0 = plain, 1 = mirrored by the own king's file
+//! 44      i16[768 * H]    W1q, feature-major: the H weights of feature f at [f*H .. f*H + H)
 //!         i16[H]          b1q
 //!         i16[B * 2 * H]  W2q, bucket by bucket: H for the side to move's accumulator, then
 //!                         H for the other's
@@ -39,48 +41,72 @@
 //! ```
 //!
 //! The weights were clipped to `[-1.98, 1.98]` in training, so `|W2q| <= 127` and the
-//! engine's `v * W2q` fits `i16`.
+//! engine's `v * W2q` fits `i16`. A network with plain inputs is written as version 2, the
+//! same without the input mapping field (the weights at offset 40), which every engine since
+//! the format's second version loads.
 
-use super::data::INPUTS;
+use super::data::{Inputs, INPUTS};
 use super::model::{Activation, Network, Shape, SCALE};
 use anyhow::{bail, Result};
 
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"TEMPONNU";
-/// The format version written.
-pub const VERSION: u32 = 2;
+/// The newest format version (mirrored inputs need it).
+pub const VERSION: u32 = 3;
 /// Quantisation of the first layer (and of the activations).
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
 pub const QB: i32 = 64;
-/// Bytes before the weights.
+/// Bytes before the weights in version 2; version 3 adds the input mapping.
 pub const HEADER_SIZE: usize = 40;
 
-/// The size of a file for `hidden` neurons and `buckets` output buckets.
-pub fn file_size(hidden: usize, buckets: usize) -> usize {
-    HEADER_SIZE + 2 * INPUTS * hidden + 2 * hidden + buckets * (4 * hidden + 4)
+/// The format version a network of these inputs is written in: the oldest that holds it.
+pub fn version(inputs: Inputs) -> u32 {
+    match inputs {
+        Inputs::Plain => 2,
+        Inputs::Mirrored => VERSION,
+    }
+}
+
+/// Bytes before the weights in a file of `version`.
+fn header_size(version: u32) -> usize {
+    if version >= 3 {
+        HEADER_SIZE + 4
+    } else {
+        HEADER_SIZE
+    }
+}
+
+/// The size of a file of `version` for `hidden` neurons and `buckets` output buckets.
+pub fn file_size(version: u32, hidden: usize, buckets: usize) -> usize {
+    header_size(version) + 2 * INPUTS * hidden + 2 * hidden + buckets * (4 * hidden + 4)
 }
 
 fn q16(x: f32, factor: i32) -> i16 {
     (x * factor as f32).round() as i16
 }
 
-/// The network quantised into a version 2 file. Only SCReLU networks can be written.
+/// The network quantised into a file, version 3 for mirrored inputs and 2 for plain ones.
+/// Only SCReLU networks can be written.
 pub fn write(net: &Network) -> Result<Vec<u8>> {
     if net.activation() != Activation::Screlu {
         bail!("the network file format supports only the SCReLU activation, not {:?}", net.activation());
     }
-    let (h, buckets) = (net.hidden(), net.shape().buckets);
+    let Shape { hidden: h, buckets, inputs } = net.shape();
+    let version = version(inputs);
     let (w1, b1, w2, b2) = net.parts();
-    let mut out = Vec::with_capacity(file_size(h, buckets));
+    let mut out = Vec::with_capacity(file_size(version, h, buckets));
     out.extend_from_slice(MAGIC);
-    for word in [VERSION, INPUTS as u32, h as u32, Activation::Screlu.code()] {
+    for word in [version, INPUTS as u32, h as u32, Activation::Screlu.code()] {
         out.extend_from_slice(&word.to_le_bytes());
     }
     for word in [QA, QB, SCALE as i32] {
         out.extend_from_slice(&word.to_le_bytes());
     }
     out.extend_from_slice(&(buckets as u32).to_le_bytes());
+    if version >= 3 {
+        out.extend_from_slice(&inputs.code().to_le_bytes());
+    }
     for &w in w1.iter().chain(b1) {
         out.extend_from_slice(&q16(w, QA).to_le_bytes());
     }
@@ -90,19 +116,19 @@ pub fn write(net: &Network) -> Result<Vec<u8>> {
     for &b in b2 {
         out.extend_from_slice(&((b * (QA * QB) as f32).round() as i32).to_le_bytes());
     }
-    debug_assert_eq!(out.len(), file_size(h, buckets));
+    debug_assert_eq!(out.len(), file_size(version, h, buckets));
     Ok(out)
 }
 
-/// The float network a version 2 file holds: every weight divided by its quantisation
+/// The float network a version 2 or 3 file holds: every weight divided by its quantisation
 /// factor, the exact inverse of [`write()`] on the quantisation grid. This is how a shipped
 /// network (only its quantised file is kept in the repository) is fine-tuned by a later
 /// generation (`train --init net.nnue`).
 ///
 /// # Errors
-/// If the bytes are not a version 2 file of 768 inputs, SCReLU and this trainer's `QA`,
-/// `QB` and scale, if its shape is one the trainer cannot have, or if its size is not the
-/// one its header implies.
+/// If the bytes are not a version 2 or 3 file of 768 inputs, SCReLU and this trainer's `QA`,
+/// `QB` and scale, if its shape or input mapping is one the trainer cannot have, or if its
+/// size is not the one its header implies.
 pub fn read(bytes: &[u8]) -> Result<Network> {
     if bytes.len() < HEADER_SIZE || &bytes[..8] != MAGIC {
         bail!("not a Tempo network file (no {:?} header)", String::from_utf8_lossy(MAGIC));
@@ -110,8 +136,11 @@ pub fn read(bytes: &[u8]) -> Result<Network> {
     let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"));
     let (version, inputs, hidden, activation) = (word(8), word(12), word(16) as usize, word(20));
     let (qa, qb, scale, buckets) = (word(24) as i32, word(28) as i32, word(32) as i32, word(36) as usize);
-    if version != VERSION {
-        bail!("network format version {version}; this trainer reads version {VERSION}");
+    if !(2..=VERSION).contains(&version) {
+        bail!("network format version {version}; this trainer reads versions 2 and {VERSION}");
+    }
+    if bytes.len() < header_size(version) {
+        bail!("the network file has {} bytes, too few for a version {version} header", bytes.len());
     }
     if inputs as usize != INPUTS || Activation::from_code(activation) != Some(Activation::Screlu) {
         bail!("the network has {inputs} inputs and activation code {activation}; the trainer has {INPUTS} and SCReLU");
@@ -119,14 +148,19 @@ pub fn read(bytes: &[u8]) -> Result<Network> {
     if (qa, qb, scale) != (QA, QB, SCALE as i32) {
         bail!("the network is quantised with QA {qa}, QB {qb}, scale {scale}; the trainer uses {QA}, {QB}, {SCALE}");
     }
-    let shape = Shape { hidden, buckets };
+    let mapping = if version >= 3 { word(40) } else { Inputs::Plain.code() };
+    let Some(inputs) = Inputs::from_code(mapping) else {
+        bail!("the network has input mapping {mapping}; the trainer knows 0 (plain) and 1 (mirrored)");
+    };
+    let shape = Shape { hidden, buckets, inputs };
     if !shape.is_valid() {
         bail!("the network has {hidden} hidden neurons and {buckets} output buckets, a shape the trainer cannot have");
     }
-    if bytes.len() != file_size(hidden, buckets) {
-        bail!("the network file has {} bytes; its header implies {}", bytes.len(), file_size(hidden, buckets));
+    let size = file_size(version, hidden, buckets);
+    if bytes.len() != size {
+        bail!("the network file has {} bytes; its header implies {size}", bytes.len());
     }
-    let body = &bytes[HEADER_SIZE..];
+    let body = &bytes[header_size(version)..];
     let i16_count = shape.output_start() + 2 * hidden * buckets;
     let mut params = Vec::with_capacity(shape.param_count());
     for (k, pair) in body[..2 * i16_count].chunks_exact(2).enumerate() {
@@ -164,15 +198,20 @@ mod tests {
         let h = u32_at(file, 16) as usize;
         let (qa, qb, scale) = (i32_at(file, 24), i32_at(file, 28), i32_at(file, 32));
         let buckets = u32_at(file, 36) as usize;
+        let (start, mirrored) = if u32_at(file, 8) == 3 { (44, u32_at(file, 40) == 1) } else { (40, false) };
         let pieces = pos.occupied().count() as usize;
         let bucket = ((pieces - 2) / (32 / buckets)).min(buckets - 1);
-        let w1 = |f: usize, j: usize| i16_at(file, 40 + 2 * (f * h + j));
-        let b1 = |j: usize| i16_at(file, 40 + 2 * (768 * h + j));
-        let w2 = |j: usize| i32::from(i16_at(file, 40 + 2 * (769 * h + bucket * 2 * h + j)));
-        let b2 = i32_at(file, 40 + 2 * 769 * h + 4 * buckets * h + 4 * bucket);
+        let w1 = |f: usize, j: usize| i16_at(file, start + 2 * (f * h + j));
+        let b1 = |j: usize| i16_at(file, start + 2 * (768 * h + j));
+        let w2 = |j: usize| i32::from(i16_at(file, start + 2 * (769 * h + bucket * 2 * h + j)));
+        let b2 = i32_at(file, start + 2 * 769 * h + 4 * buckets * h + 4 * bucket);
         let accumulator = |perspective| {
             let mut features = [0u16; MAX_ACTIVE];
-            let n = position_features(pos, perspective, &mut features);
+            let n = position_features(pos, perspective, Inputs::Plain, &mut features);
+            // The format's file flip, by hand: the perspective's king on files e to h.
+            if mirrored && pos.king_of(perspective).index() % 8 >= 4 {
+                features.iter_mut().for_each(|f| *f ^= 7);
+            }
             (0..h)
                 .map(|j| features[..n].iter().fold(b1(j), |acc, &f| acc.wrapping_add(w1(usize::from(f), j))))
                 .collect::<Vec<i16>>()
@@ -239,22 +278,29 @@ mod tests {
 
     #[test]
     fn the_file_has_the_exact_header_and_size() {
-        for (hidden, buckets) in [(16, 1), (128, 1), (16, 8)] {
-            let net = network(Shape { hidden, buckets }, 3, 0.25, 1.98);
+        for (hidden, buckets, inputs) in
+            [(16, 1, Inputs::Plain), (128, 1, Inputs::Plain), (16, 8, Inputs::Plain), (16, 8, Inputs::Mirrored)]
+        {
+            let net = network(Shape { hidden, buckets, inputs }, 3, 0.25, 1.98);
             let file = write(&net).unwrap();
-            assert_eq!(file.len(), 40 + 2 * 768 * hidden + 2 * hidden + buckets * (4 * hidden + 4));
-            assert_eq!(file.len(), file_size(hidden, buckets));
+            let (version, start) = if inputs == Inputs::Mirrored { (3, 44) } else { (2, 40) };
+            assert_eq!(file.len(), start + 2 * 768 * hidden + 2 * hidden + buckets * (4 * hidden + 4));
+            assert_eq!(file.len(), file_size(version, hidden, buckets));
             assert_eq!(&file[..8], b"TEMPONNU");
-            let header: Vec<u32> = (8..40).step_by(4).map(|at| u32_at(&file, at)).collect();
-            assert_eq!(header, [2, 768, hidden as u32, 1, 255, 64, 400, buckets as u32]);
+            let header: Vec<u32> = (8..start).step_by(4).map(|at| u32_at(&file, at)).collect();
+            let mut expected = vec![version, 768, hidden as u32, 1, 255, 64, 400, buckets as u32];
+            if version == 3 {
+                expected.push(1);
+            }
+            assert_eq!(header, expected);
             // First weights and last field at their offsets.
             let (w1, b1, w2, b2) = net.parts();
-            assert_eq!(i16_at(&file, 40), (w1[0] * 255.0).round() as i16);
-            assert_eq!(i16_at(&file, 40 + 2 * 768 * hidden), (b1[0] * 255.0).round() as i16);
-            assert_eq!(i16_at(&file, 40 + 2 * 769 * hidden + 2), (w2[1] * 64.0).round() as i16);
+            assert_eq!(i16_at(&file, start), (w1[0] * 255.0).round() as i16);
+            assert_eq!(i16_at(&file, start + 2 * 768 * hidden), (b1[0] * 255.0).round() as i16);
+            assert_eq!(i16_at(&file, start + 2 * 769 * hidden + 2), (w2[1] * 64.0).round() as i16);
             assert_eq!(i32_at(&file, file.len() - 4), (b2[buckets - 1] * 255.0 * 64.0).round() as i32);
         }
-        let crelu = Network::random(Shape { hidden: 8, buckets: 1 }, Activation::Crelu, 1);
+        let crelu = Network::random(Shape { hidden: 8, buckets: 1, inputs: Inputs::Plain }, Activation::Crelu, 1);
         assert!(write(&crelu).unwrap_err().to_string().contains("SCReLU"));
     }
 
@@ -262,8 +308,14 @@ mod tests {
     fn the_float_model_the_format_and_the_engine_agree() {
         // The engine's own size (where it can load the file too) and a smaller one.
         let engine_hidden = tempo_engine::HIDDEN;
-        for (hidden, buckets, seed) in [(engine_hidden, 8, 11), (engine_hidden, 1, 13), (32, 4, 12)] {
-            let shape = Shape { hidden, buckets };
+        for (hidden, buckets, inputs, seed) in [
+            (engine_hidden, 8, Inputs::Plain, 11),
+            (engine_hidden, 1, Inputs::Plain, 13),
+            (engine_hidden, 8, Inputs::Mirrored, 14),
+            (32, 4, Inputs::Plain, 12),
+            (32, 4, Inputs::Mirrored, 15),
+        ] {
+            let shape = Shape { hidden, buckets, inputs };
             let positions = random_positions(300, seed);
             // On the quantisation grid, only the integer divisions' truncations separate them.
             let net = snapped(&network(shape, seed, 0.25, 1.98));
@@ -308,8 +360,10 @@ mod tests {
 
     #[test]
     fn reading_a_file_gives_back_the_network_on_the_quantisation_grid() {
-        for (hidden, buckets, seed) in [(16, 8, 21), (32, 1, 22)] {
-            let net = snapped(&network(Shape { hidden, buckets }, seed, 0.25, 1.98));
+        for (hidden, buckets, inputs, seed) in
+            [(16, 8, Inputs::Plain, 21), (32, 1, Inputs::Plain, 22), (16, 4, Inputs::Mirrored, 23)]
+        {
+            let net = snapped(&network(Shape { hidden, buckets, inputs }, seed, 0.25, 1.98));
             let file = write(&net).unwrap();
             assert_eq!(read(&file).unwrap(), net);
             assert_eq!(write(&read(&file).unwrap()).unwrap(), file);
@@ -318,7 +372,7 @@ mod tests {
 
     #[test]
     fn a_damaged_file_is_an_error() {
-        let file = write(&network(Shape { hidden: 16, buckets: 2 }, 5, 0.25, 1.98)).unwrap();
+        let file = write(&network(Shape { hidden: 16, buckets: 2, inputs: Inputs::Plain }, 5, 0.25, 1.98)).unwrap();
         for cut in [0, 7, 39, 40, file.len() - 1] {
             assert!(read(&file[..cut]).is_err(), "{cut} bytes");
         }
@@ -333,20 +387,29 @@ mod tests {
         let mut odd = file.clone();
         odd[16..20].copy_from_slice(&12u32.to_le_bytes());
         assert!(read(&odd).unwrap_err().to_string().contains("shape"));
+        let mirrored =
+            write(&network(Shape { hidden: 16, buckets: 2, inputs: Inputs::Mirrored }, 5, 0.25, 1.98)).unwrap();
+        for cut in [40, 43, mirrored.len() - 1] {
+            assert!(read(&mirrored[..cut]).is_err(), "{cut} bytes");
+        }
+        let mut damaged = mirrored.clone();
+        damaged[40..44].copy_from_slice(&2u32.to_le_bytes());
+        assert!(read(&damaged).unwrap_err().to_string().contains("input mapping 2"));
     }
 
     proptest::proptest! {
         #[test]
         fn network_files_never_panic_the_reader(
             noise in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
-            word in 0usize..8,
+            word in 0usize..9,
             value in proptest::prelude::any::<u32>(),
             cut in proptest::prelude::any::<usize>(),
         ) {
             let mut prefixed = MAGIC.to_vec();
             prefixed.extend_from_slice(&noise);
             let _ = read(&prefixed);
-            let mut file = write(&network(Shape { hidden: 8, buckets: 2 }, 7, 0.25, 1.98)).unwrap();
+            let inputs = if word % 2 == 0 { Inputs::Plain } else { Inputs::Mirrored };
+            let mut file = write(&network(Shape { hidden: 8, buckets: 2, inputs }, 7, 0.25, 1.98)).unwrap();
             file[8 + 4 * word..12 + 4 * word].copy_from_slice(&value.to_le_bytes());
             let cut = cut % (file.len() + 1);
             let _ = read(&file[..cut]);

@@ -47,11 +47,13 @@ pub fn fit(parent: &Network, child: &Network, data: &Dataset) -> Option<ScaleFit
     let sums: Vec<(f64, f64, usize)> = indices
         .par_chunks(4096)
         .map(|chunk| {
-            let gathered = data.gather(chunk, None, 0.0);
+            // Each network sees the positions through its own input mapping.
+            let for_parent = data.gather(chunk, None, parent.shape().inputs, 0.0);
+            let for_child = data.gather(chunk, None, child.shape().inputs, 0.0);
             let mut sums = (0.0, 0.0, 0);
-            for (stm, other, _) in gathered.positions() {
+            for ((stm, other, _), (child_stm, child_other, _)) in for_parent.positions().zip(for_child.positions()) {
                 let p = parent.output(stm, other) * SCALE;
-                let c = child.output(stm, other) * SCALE;
+                let c = child.output(child_stm, child_other) * SCALE;
                 if p.abs() <= DECIDED_CP && c.abs() <= DECIDED_CP {
                     sums.0 += f64::from(p) * f64::from(p);
                     sums.1 += f64::from(c) * f64::from(c);
@@ -83,11 +85,20 @@ pub fn apply(net: &mut Network, factor: f32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::data::Inputs;
     use crate::train::model::{Activation, Shape};
     use tempo_core::{CastlingMode, Position};
 
     fn dataset() -> Dataset {
         let mut data = Dataset::new();
+        for pos in positions() {
+            assert!(data.push(&pos, 0, 0.5));
+        }
+        data
+    }
+
+    fn positions() -> Vec<Position> {
+        let mut positions = Vec::new();
         for fen in [
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
             "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
@@ -95,14 +106,14 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
         ] {
-            assert!(data.push(&Position::from_fen(fen, CastlingMode::Standard).unwrap(), 0, 0.5));
+            positions.push(Position::from_fen(fen, CastlingMode::Standard).unwrap());
         }
-        data
+        positions
     }
 
     #[test]
     fn the_factor_undoes_a_known_scaling() {
-        let shape = Shape { hidden: 16, buckets: 4 };
+        let shape = Shape { hidden: 16, buckets: 4, inputs: Inputs::Plain };
         let parent = Network::random(shape, Activation::Screlu, 3);
         let mut child = parent.clone();
         assert_eq!(apply(&mut child, 1.25), 0);
@@ -110,13 +121,32 @@ mod tests {
         let fit = fit(&parent, &child, &data).unwrap();
         assert_eq!(fit.positions, data.len());
         assert!((fit.factor - 0.8).abs() < 1e-5, "{fit:?}");
-        for (stm, other, _) in data.gather(&[0, 1, 2, 3, 4], None, 0.0).positions() {
+        for (stm, other, _) in data.gather(&[0, 1, 2, 3, 4], None, Inputs::Plain, 0.0).positions() {
             assert!((child.output(stm, other) - 1.25 * parent.output(stm, other)).abs() < 1e-5);
         }
 
         // A parent of another size is fine: only the evaluations are compared.
-        let other = Network::random(Shape { hidden: 8, buckets: 1 }, Activation::Screlu, 4);
+        let other = Network::random(Shape { hidden: 8, buckets: 1, inputs: Inputs::Plain }, Activation::Screlu, 4);
         assert!(fit_is_finite(&other, &child, &data));
+    }
+
+    #[test]
+    fn each_network_is_judged_through_its_own_inputs() {
+        let plain = Network::random(Shape { hidden: 16, buckets: 4, inputs: Inputs::Plain }, Activation::Screlu, 6);
+        let shape = Shape { inputs: Inputs::Mirrored, ..plain.shape() };
+        let mirrored = Network::from_params(shape, Activation::Screlu, plain.params().to_vec());
+        let (mut parent_sq, mut child_sq) = (0.0f64, 0.0f64);
+        for pos in positions() {
+            parent_sq += f64::from(plain.float_eval_cp(&pos)).powi(2);
+            child_sq += f64::from(mirrored.float_eval_cp(&pos)).powi(2);
+        }
+        let fit = fit(&plain, &mirrored, &dataset()).unwrap();
+        assert_eq!(fit.positions, positions().len());
+        let expected = (parent_sq / child_sq).sqrt();
+        assert!(
+            (fit.factor - expected).abs() < 1e-4 && (fit.factor - 1.0).abs() > 1e-3,
+            "{fit:?}, expected {expected}"
+        );
     }
 
     fn fit_is_finite(parent: &Network, child: &Network, data: &Dataset) -> bool {
@@ -125,7 +155,7 @@ mod tests {
 
     #[test]
     fn scaling_keeps_the_clip_and_decided_positions_are_left_out() {
-        let shape = Shape { hidden: 8, buckets: 1 };
+        let shape = Shape { hidden: 8, buckets: 1, inputs: Inputs::Plain };
         let mut net = Network::random(shape, Activation::Screlu, 5);
         let start = shape.output_start();
         net.params_mut()[start] = 1.5;

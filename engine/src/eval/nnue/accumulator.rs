@@ -1,7 +1,7 @@
 //! A position's pair of accumulators (one per perspective): computed from scratch, updated by
 //! a move's feature changes, and turned into an evaluation by the output layer.
 
-use super::features::{feature_index, placements, Delta, Placement};
+use super::features::{king_side, placements, Delta, Placement, View};
 use super::network::Network;
 use super::simd::{Row, Simd};
 use super::{output_bucket, QA, QB, SCALE};
@@ -23,36 +23,66 @@ impl Accumulator {
     pub(crate) fn refresh(network: &Network, pos: &Position, simd: Simd) -> Accumulator {
         let mut acc = Accumulator([*network.biases(); 2]);
         for perspective in Color::ALL {
-            let dst = &mut acc.0[perspective.index()];
-            let mut rows = [network.biases(); BATCH];
-            let mut count = 0;
-            let mut pieces = placements(pos).peekable();
-            while let Some((piece, square)) = pieces.next() {
-                rows[count] = network.feature_weights(feature_index(perspective, piece, square));
-                count += 1;
-                if count == BATCH || pieces.peek().is_none() {
-                    let sum = *dst;
-                    simd.update(dst, &sum, &rows[..count], &[]);
-                    count = 0;
-                }
-            }
+            Accumulator::refresh_view(
+                &mut acc.0[perspective.index()],
+                network,
+                pos,
+                View::of(network, pos, perspective),
+                simd,
+            );
         }
         acc
     }
 
-    /// Sets `self` to `parent`'s accumulators changed by a move's `delta`.
+    /// One perspective's accumulator of `pos`, as `view` sees it, computed from scratch.
+    fn refresh_view(dst: &mut Row, network: &Network, pos: &Position, view: View, simd: Simd) {
+        *dst = *network.biases();
+        let mut rows = [network.biases(); BATCH];
+        let mut count = 0;
+        let mut pieces = placements(pos).peekable();
+        while let Some((piece, square)) = pieces.next() {
+            rows[count] = network.feature_weights(view.index(piece, square));
+            count += 1;
+            if count == BATCH || pieces.peek().is_none() {
+                let sum = *dst;
+                simd.update(dst, &sum, &rows[..count], &[]);
+                count = 0;
+            }
+        }
+    }
+
+    /// Sets `self` to the accumulators of `child`, the position after the move whose changes
+    /// are `delta` in the position of `parent`'s accumulators. A perspective whose king
+    /// crossed between files d and e in a network with mirrored inputs sees every piece on
+    /// another square: its accumulator is computed from scratch; every other is `parent`'s
+    /// changed by `delta`.
     #[inline]
-    pub(crate) fn update_from(&mut self, parent: &Accumulator, delta: &Delta, network: &Network, simd: Simd) {
+    pub(crate) fn update_from(
+        &mut self,
+        parent: &Accumulator,
+        delta: &Delta,
+        child: &Position,
+        network: &Network,
+        simd: Simd,
+    ) {
+        let crossed =
+            network.mirrors_inputs() && delta.king_move().is_some_and(|(from, to)| king_side(from) != king_side(to));
+        let mover = !child.turn();
         for perspective in Color::ALL {
+            let i = perspective.index();
+            let view = View::of(network, child, perspective);
+            if crossed && perspective == mover {
+                Accumulator::refresh_view(&mut self.0[i], network, child, view, simd);
+                continue;
+            }
             let rows = |placements: &[Placement]| -> [&Row; 2] {
                 let mut rows = [network.biases(); 2];
                 for (row, &(piece, square)) in rows.iter_mut().zip(placements) {
-                    *row = network.feature_weights(feature_index(perspective, piece, square));
+                    *row = network.feature_weights(view.index(piece, square));
                 }
                 rows
             };
             let (added, removed) = (delta.added(), delta.removed());
-            let i = perspective.index();
             simd.update(&mut self.0[i], &parent.0[i], &rows(added)[..added.len()], &rows(removed)[..removed.len()]);
         }
     }

@@ -1,19 +1,48 @@
 //! Input features: which feature a piece on a square activates in each perspective, and
 //! which pieces a move lifts and puts down.
 
+use super::network::Network;
 use tempo_core::{Color, Move, MoveKind, Piece, Position, Role, Square};
 
-/// The feature `piece` on `square` activates in `perspective`'s accumulator: own pieces
-/// first, then the opponent's, each by role, and the board seen from `perspective`'s side
-/// (Black's view flips the ranks).
+/// How one perspective sees the board: from its own side (Black's view flips the ranks)
+/// and, in a network with mirrored inputs, with the files flipped while that side's king
+/// stands on files e to h, so that its king is always on files a to d.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct View {
+    perspective: Color,
+    /// XORed into a square's index: 56 flips the ranks, 7 the files.
+    flip: usize,
+}
+
+impl View {
+    /// `perspective`'s view of `pos` for `network`.
+    #[inline]
+    pub(crate) fn of(network: &Network, pos: &Position, perspective: Color) -> View {
+        let mirrored = network.mirrors_inputs() && king_side(pos.king_of(perspective));
+        View::new(perspective, mirrored)
+    }
+
+    /// `perspective`'s view, with the files flipped if `mirrored`.
+    #[inline]
+    pub(crate) fn new(perspective: Color, mirrored: bool) -> View {
+        let ranks = if perspective == Color::White { 0 } else { 56 };
+        View { perspective, flip: ranks ^ if mirrored { 7 } else { 0 } }
+    }
+
+    /// The feature `piece` on `square` activates: own pieces first, then the opponent's,
+    /// each by role, on the square as this view sees it.
+    #[inline]
+    pub(crate) fn index(self, piece: Piece, square: Square) -> usize {
+        let side = if piece.color == self.perspective { 0 } else { 6 };
+        (side + piece.role.index()) * 64 + (square.index() ^ self.flip)
+    }
+}
+
+/// Whether a king on `square` makes its side's view of a mirrored network flip the files
+/// (files e to h).
 #[inline]
-pub(crate) fn feature_index(perspective: Color, piece: Piece, square: Square) -> usize {
-    let side = if piece.color == perspective { 0 } else { 6 };
-    let square = match perspective {
-        Color::White => square.index(),
-        Color::Black => square.index() ^ 56,
-    };
-    (side + piece.role.index()) * 64 + square
+pub(crate) fn king_side(square: Square) -> bool {
+    square.index() & 7 >= 4
 }
 
 /// A piece on a square: one feature in each perspective.
@@ -88,6 +117,14 @@ impl Delta {
         self.added_len += 1;
     }
 
+    /// Where the king went, if the move is a king's (castling included): `(from, to)`.
+    /// The mover is always the first piece removed and the first put down.
+    #[inline]
+    pub(crate) fn king_move(&self) -> Option<(Square, Square)> {
+        let ((piece, from), (_, to)) = (self.removed[0], self.added[0]);
+        (self.removed_len > 0 && piece.role == Role::King).then_some((from, to))
+    }
+
     /// The pieces removed.
     #[inline]
     pub(crate) fn removed(&self) -> &[Placement] {
@@ -114,6 +151,7 @@ mod tests {
 
     #[test]
     fn indices_follow_the_contract() {
+        let feature_index = |perspective, piece, square| View::new(perspective, false).index(piece, square);
         let white_pawn = Piece::new(Color::White, Role::Pawn);
         let black_king = Piece::new(Color::Black, Role::King);
         let e2 = Square::new(12).unwrap();
@@ -137,6 +175,32 @@ mod tests {
                 }
             }
             assert!(seen.iter().all(|&s| s));
+        }
+    }
+
+    #[test]
+    fn a_mirrored_view_flips_the_files_too() {
+        let white_pawn = Piece::new(Color::White, Role::Pawn);
+        let e2 = Square::new(12).unwrap();
+        // e2 is d2 mirrored; for Black also rank 7.
+        assert_eq!(View::new(Color::White, true).index(white_pawn, e2), 11);
+        assert_eq!(View::new(Color::Black, true).index(white_pawn, e2), 6 * 64 + 51);
+        assert!(king_side(Square::E8) && king_side(Square::H1));
+        assert!(!king_side(Square::D1) && !king_side(Square::A8));
+    }
+
+    #[test]
+    fn the_king_move_of_a_delta_follows_the_king() {
+        let pos: Position = "r3k2r/8/8/8/8/8/4P3/R3K2R w KQkq - 0 1".parse().unwrap();
+        for &m in &pos.legal_moves() {
+            let delta = Delta::of_move(&pos, m);
+            let mut child = pos;
+            child.play_unchecked(m);
+            if pos.role_at(m.from()) == Some(Role::King) {
+                assert_eq!(delta.king_move(), Some((m.from(), child.king_of(Color::White))), "{m:?}");
+            } else {
+                assert_eq!(delta.king_move(), None, "{m:?}");
+            }
         }
     }
 }

@@ -27,6 +27,18 @@
 //! its own side, one set of weights serves both colours, and the output layer only needs to
 //! know which accumulator belongs to the side to move.
 //!
+//! A network with *mirrored inputs* (version 3, input mapping 1) also flips the files in
+//! `p`'s view while `p`'s own king stands on files e to h:
+//!
+//! ```text
+//! index(p, c, r, s) = ((if c == p { 0 } else { 6 }) + r) * 64 + (s ^ (if p == White { 0 } else { 56 }) ^ m_p)
+//! m_p = 7 if the file of p's king is e, f, g or h (square index & 7 >= 4), else 0
+//! ```
+//!
+//! so each perspective sees its king on files a to d, and the weights need not learn every
+//! pattern on both wings. A king move between files d and e changes every feature of its
+//! side's view: that accumulator is computed from scratch.
+//!
 //! ## Output buckets
 //!
 //! The output layer has `B` sets of weights and biases; a position uses set
@@ -67,12 +79,12 @@
 //! arithmetic wraps (as the vector instructions do), so the incremental and from-scratch
 //! accumulators agree even for a network whose weights could overflow.
 //!
-//! ## File format, version 2 (all integers little-endian)
+//! ## File format, version 3 (all integers little-endian)
 //!
 //! ```text
 //! offset  type            field
 //! 0       [u8; 8]         magic b"TEMPONNU"
-//! 8       u32             format version = 2
+//! 8       u32             format version = 3
 //! 12      u32             input features = 768
 //! 16      u32             hidden size H
 //! 20      u32             activation: 1 = SCReLU (the only one supported)
@@ -80,16 +92,18 @@
 //! 28      i32             QB = 64
 //! 32      i32             SCALE = 400
 //! 36      u32             output buckets B: 1, 2, 4 or 8
-//! 40      i16[768 * H]    W1q, feature-major: the H weights of feature f at [f*H .. f*H + H)
+//! 40      u32             input mapping: 0 = plain, 1 = mirrored by the own king's file
+//! 44      i16[768 * H]    W1q, feature-major: the H weights of feature f at [f*H .. f*H + H)
 //!         i16[H]          b1q
 //!         i16[B * 2 * H]  W2q, bucket by bucket: H for the side to move's accumulator, then
 //!                         H for the other's
 //!         i32[B]          b2q
-//! total size = 40 + 2*768*H + 2*H + B*(4*H + 4) bytes; any other size is an error.
+//! total size = 44 + 2*768*H + 2*H + B*(4*H + 4) bytes; any other size is an error.
 //! ```
 //!
-//! Version 1 is the same with one bucket and the field at offset 36 reserved (0); it is
-//! still read.
+//! Version 2 is the same without the input mapping (plain inputs, the weights at offset 40);
+//! version 1 is version 2 with one bucket and the field at offset 36 reserved (0). Both are
+//! still read, and a network with plain inputs is written as version 2.
 //!
 //! [`Network::from_bytes`] checks every header field, the exact size and the `W2q` range,
 //! and names what is wrong ([`NetworkError`]).
@@ -101,7 +115,8 @@
 //! accumulator is the parent's minus one weight row plus another. The search keeps one pair
 //! of accumulators per ply ([`stack`]) and updates the next ply's by the move's feature
 //! changes whenever it makes a move (measured faster than deferring the update until an
-//! evaluation is needed; see [`stack`]). Only the root is computed from scratch; a null move
+//! evaluation is needed; see [`stack`]). Only the root is computed from scratch (and, with
+//! mirrored inputs, the view of a king that crosses between files d and e); a null move
 //! copies. The output layer (2 x H multiply-adds) runs at every evaluation.
 //!
 //! Layout, one job per module: [`network`] (the weights and the file format), [`features`]

@@ -1,5 +1,6 @@
-//! The network's weights and the file format that carries them, version 2 (and version 1,
-//! its one-bucket predecessor); see the module documentation of `eval::nnue` for the layout.
+//! The network's weights and the file format that carries them, version 3 (and versions 2
+//! and 1, its predecessors without mirrored inputs and with one bucket); see the module
+//! documentation of `eval::nnue` for the layout.
 
 use super::simd::Row;
 use super::{HIDDEN, INPUTS, OUTPUT_BUCKET_COUNTS, QA, QB, SCALE};
@@ -7,33 +8,49 @@ use std::fmt;
 
 /// The file's first 8 bytes.
 const MAGIC: [u8; 8] = *b"TEMPONNU";
-/// The format version this build writes; it also reads version 1 (one output bucket).
-const VERSION: u32 = 2;
+/// The newest format version: the input mapping after the header's version 2 fields. This
+/// build reads versions 1 to 3 and writes the oldest one that holds a network (version 2
+/// unless its inputs are mirrored), so that a file read and written again is unchanged.
+const VERSION: u32 = 3;
+/// Input mapping codes of version 3: plain (as versions 1 and 2), or mirrored by the own
+/// king's file.
+const PLAIN: u32 = 0;
+const MIRRORED: u32 = 1;
 /// Activation code of SCReLU, the only activation of the format.
 const SCRELU: u32 = 1;
-/// Bytes before the weights.
+/// Bytes before the weights in versions 1 and 2; version 3 adds a 4-byte field.
 const HEADER_BYTES: usize = 40;
 /// Largest output weight magnitude: `round(1.98 * QB)`. The AVX2 output kernel multiplies
 /// a weight by an activation (at most 255) in 16 bits, which this bound keeps exact.
 const MAX_OUTPUT_WEIGHT: i16 = 127;
 
-/// The size of a file for a network of `hidden` neurons and `buckets` output buckets.
-const fn file_size(hidden: usize, buckets: usize) -> usize {
-    HEADER_BYTES + 2 * INPUTS * hidden + 2 * hidden + buckets * (4 * hidden + 4)
+/// Bytes before the weights in a file of `version`.
+const fn header_bytes(version: u32) -> usize {
+    if version >= 3 {
+        HEADER_BYTES + 4
+    } else {
+        HEADER_BYTES
+    }
+}
+
+/// The size of a file of `version` for a network of `hidden` neurons and `buckets` output
+/// buckets.
+const fn file_size(version: u32, hidden: usize, buckets: usize) -> usize {
+    header_bytes(version) + 2 * INPUTS * hidden + 2 * hidden + buckets * (4 * hidden + 4)
 }
 
 /// Why bytes are not a network this build can use. Each message says what was found and
 /// what was expected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NetworkError {
-    /// Fewer bytes than the header.
-    #[error("file is {} bytes, too short for the {HEADER_BYTES}-byte header of a network file", grouped(*.0))]
+    /// Fewer bytes than the header (40 bytes, 44 in version 3).
+    #[error("file is {} bytes, too short for the header of a network file", grouped(*.0))]
     TooShort(usize),
     /// The first 8 bytes are not `TEMPONNU`.
     #[error("not a Tempo network: the file starts with {}, not \"TEMPONNU\"", escaped(.0))]
     Magic([u8; 8]),
-    /// A format version other than 1 and 2.
-    #[error("network format version {0} is not supported; this build reads versions 1 and {VERSION}")]
+    /// A format version other than 1, 2 and 3.
+    #[error("network format version {0} is not supported; this build reads versions 1 to {VERSION}")]
     Version(u32),
     /// An input count other than 768.
     #[error("network has {0} input features; the format has {INPUTS}")]
@@ -57,19 +74,24 @@ pub enum NetworkError {
     /// A version 1 header whose reserved field is not zero.
     #[error("network header's reserved field is {0}; it must be 0 in version 1")]
     Reserved(u32),
-    /// An output bucket count other than 1, 2, 4 and 8 (version 2).
+    /// An input mapping other than 0 (plain) and 1 (mirrored), version 3.
+    #[error("network input mapping {0} is not supported; the format knows {PLAIN} (plain) and {MIRRORED} (mirrored by the king's file)")]
+    InputMapping(u32),
+    /// An output bucket count other than 1, 2, 4 and 8 (versions 2 and 3).
     #[error("network has {0} output buckets; the format allows 1, 2, 4 or 8")]
     OutputBuckets(u32),
     /// The file is not exactly the size its header implies.
     #[error(
-        "file is {} bytes; a {HIDDEN}-neuron network with {buckets} output bucket{} is {} bytes",
+        "file is {} bytes; a version {version} file of a {HIDDEN}-neuron network with {buckets} output bucket{} is {} bytes",
         grouped(*found),
         if *buckets == 1 { "" } else { "s" },
-        grouped(file_size(HIDDEN, *buckets))
+        grouped(file_size(*version, HIDDEN, *buckets))
     )]
     Size {
         /// The file's size.
         found: usize,
+        /// The format version its header declares.
+        version: u32,
         /// The output buckets its header declares.
         buckets: usize,
     },
@@ -118,6 +140,8 @@ pub struct Network {
     w2: Box<[[Row; 2]]>,
     /// `b2q` of each output bucket.
     b2: Box<[i32]>,
+    /// Whether each perspective sees the files flipped while its king stands on files e to h.
+    mirrored: bool,
 }
 
 impl fmt::Debug for Network {
@@ -127,6 +151,7 @@ impl fmt::Debug for Network {
             .field("inputs", &INPUTS)
             .field("hidden", &HIDDEN)
             .field("buckets", &self.b2.len())
+            .field("mirrored", &self.mirrored)
             .field("b2", &self.b2)
             .finish()
     }
@@ -162,21 +187,22 @@ impl Reader<'_> {
 }
 
 impl Network {
-    /// Size in bytes of a network file for this build with `buckets` output buckets (40-byte
-    /// header, then the weights).
-    pub const fn file_size(buckets: usize) -> usize {
-        file_size(HIDDEN, buckets)
+    /// Size in bytes of the file [`Network::to_bytes`] writes for this build's networks of
+    /// `buckets` output buckets, with mirrored inputs (version 3, a 44-byte header) or
+    /// without (version 2, 40 bytes), then the weights.
+    pub const fn file_size(buckets: usize, mirrored: bool) -> usize {
+        file_size(if mirrored { VERSION } else { 2 }, HIDDEN, buckets)
     }
 
-    /// Parses a network file, version 2 or 1 (the format is described in the documentation
-    /// of the `eval::nnue` module).
+    /// Parses a network file, version 3, 2 or 1 (the format is described in the
+    /// documentation of the `eval::nnue` module).
     ///
     /// # Errors
     /// A [`NetworkError`] naming the first problem: a file shorter than the header, a wrong
     /// magic, version, input count, hidden size (it must be [`HIDDEN`]), activation, `QA`,
-    /// `QB` or `SCALE`, an output bucket count other than 1, 2, 4 or 8 (version 2) or a
-    /// non-zero reserved field (version 1), a size other than [`Network::file_size`] of the
-    /// buckets, or an output weight outside `-127..=127`.
+    /// `QB` or `SCALE`, an output bucket count other than 1, 2, 4 or 8 (versions 2 and 3) or
+    /// a non-zero reserved field (version 1), an input mapping other than 0 and 1 (version
+    /// 3), a size other than the header implies, or an output weight outside `-127..=127`.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         if bytes.len() < HEADER_BYTES {
             return Err(NetworkError::TooShort(bytes.len()));
@@ -187,8 +213,11 @@ impl Network {
             return Err(NetworkError::Magic(magic));
         }
         let version = r.u32();
-        if version != 1 && version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(NetworkError::Version(version));
+        }
+        if bytes.len() < header_bytes(version) {
+            return Err(NetworkError::TooShort(bytes.len()));
         }
         let inputs = r.u32();
         if inputs as usize != INPUTS {
@@ -215,8 +244,13 @@ impl Network {
             _ if !OUTPUT_BUCKET_COUNTS.contains(&(field as usize)) => return Err(NetworkError::OutputBuckets(field)),
             _ => field as usize,
         };
-        if bytes.len() != Network::file_size(buckets) {
-            return Err(NetworkError::Size { found: bytes.len(), buckets });
+        let mirrored = match (version, if version >= 3 { r.u32() } else { PLAIN }) {
+            (_, PLAIN) => false,
+            (_, MIRRORED) => true,
+            (_, mapping) => return Err(NetworkError::InputMapping(mapping)),
+        };
+        if bytes.len() != file_size(version, HIDDEN, buckets) {
+            return Err(NetworkError::Size { found: bytes.len(), version, buckets });
         }
 
         // Built in a vector, not on the stack: the rows take 768 x 2 x HIDDEN bytes.
@@ -232,21 +266,26 @@ impl Network {
         {
             return Err(NetworkError::OutputWeight { index, value });
         }
-        Ok(Network { w1, b1, w2, b2 })
+        Ok(Network { w1, b1, w2, b2, mirrored })
     }
 
-    /// The network as a version 2 file: [`Network::from_bytes`] of the result gives it back.
+    /// The network as a file, version 3 if its inputs are mirrored and 2 otherwise:
+    /// [`Network::from_bytes`] of the result gives it back.
     pub fn to_bytes(&self) -> Vec<u8> {
         let buckets = self.output_buckets();
-        let mut out = Vec::with_capacity(Network::file_size(buckets));
+        let mut out = Vec::with_capacity(Network::file_size(buckets, self.mirrored));
         out.extend_from_slice(&MAGIC);
-        for field in [VERSION, INPUTS as u32, HIDDEN as u32, SCRELU] {
+        let version = if self.mirrored { VERSION } else { 2 };
+        for field in [version, INPUTS as u32, HIDDEN as u32, SCRELU] {
             out.extend_from_slice(&field.to_le_bytes());
         }
         for constant in [QA, QB, SCALE] {
             out.extend_from_slice(&constant.to_le_bytes());
         }
         out.extend_from_slice(&(buckets as u32).to_le_bytes());
+        if self.mirrored {
+            out.extend_from_slice(&MIRRORED.to_le_bytes());
+        }
         for row in self.w1.iter().chain([&self.b1]).chain(self.w2.iter().flatten()) {
             for w in row.0 {
                 out.extend_from_slice(&w.to_le_bytes());
@@ -255,7 +294,7 @@ impl Network {
         for b in &self.b2 {
             out.extend_from_slice(&b.to_le_bytes());
         }
-        debug_assert_eq!(out.len(), Network::file_size(buckets));
+        debug_assert_eq!(out.len(), Network::file_size(buckets, self.mirrored));
         out
     }
 
@@ -263,6 +302,13 @@ impl Network {
     #[inline]
     pub fn output_buckets(&self) -> usize {
         self.b2.len()
+    }
+
+    /// Whether the inputs are mirrored: each perspective sees the files flipped while its own
+    /// king stands on files e to h (version 3 files with input mapping 1).
+    #[inline]
+    pub fn mirrors_inputs(&self) -> bool {
+        self.mirrored
     }
 
     /// The first layer's weights for input feature `feature` (below 768).

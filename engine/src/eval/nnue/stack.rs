@@ -5,8 +5,9 @@
 //! at ply `n` after the move the search is trying there. When it makes a move, the search
 //! calls [`AccumulatorStack::push_move`], which computes the next ply's accumulators from
 //! this ply's and the move's [`Delta`] (one to four weight rows added or subtracted per
-//! perspective). Only the root is computed from scratch; a null move changes no piece, so
-//! its entry is a copy of the previous one.
+//! perspective). Only the root is computed from scratch, and, in a network with mirrored
+//! inputs, the accumulator of a side whose king crosses between files d and e; a null move
+//! changes no piece, so its entry is a copy of the previous one.
 //!
 //! Why eager: updating only when an evaluation is asked for (recording the delta at make
 //! time, applying the pending ones from the nearest computed ply) skips the nodes that
@@ -56,13 +57,13 @@ impl AccumulatorStack {
         self.entries[0] = Accumulator::refresh(&self.network, root, self.simd);
     }
 
-    /// The search plays `m` in `pos`, the position at `ply`: the position at `ply + 1` is
-    /// `pos` after `m`.
+    /// The search plays `m` in `pos`, the position at `ply`, giving `child`, the position at
+    /// `ply + 1`.
     #[inline]
-    pub(crate) fn push_move(&mut self, ply: usize, pos: &Position, m: Move) {
+    pub(crate) fn push_move(&mut self, ply: usize, pos: &Position, m: Move, child: &Position) {
         let delta = Delta::of_move(pos, m);
         let (below, above) = self.entries.split_at_mut(ply + 1);
-        above[0].update_from(&below[ply], &delta, &self.network, self.simd);
+        above[0].update_from(&below[ply], &delta, child, &self.network, self.simd);
     }
 
     /// The search passes at `ply` (null move): the pieces at `ply + 1` are those at `ply`.

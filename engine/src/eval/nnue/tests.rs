@@ -44,12 +44,20 @@ struct Weights {
     b1: Vec<i16>, // HIDDEN
     w2: Vec<i16>, // buckets * 2 * HIDDEN, bucket-major
     b2: Vec<i32>, // buckets
+    /// Mirrored inputs (a version 3 file) or plain (version 2).
+    mirrored: bool,
 }
 
 impl Weights {
     /// All zero, one output bucket.
     fn zero() -> Weights {
-        Weights { w1: vec![0; INPUTS * HIDDEN], b1: vec![0; HIDDEN], w2: vec![0; 2 * HIDDEN], b2: vec![0] }
+        Weights {
+            w1: vec![0; INPUTS * HIDDEN],
+            b1: vec![0; HIDDEN],
+            w2: vec![0; 2 * HIDDEN],
+            b2: vec![0],
+            mirrored: false,
+        }
     }
 
     /// Weights within the trainer's clipping (`|W| <= 1.98`), spread so that accumulators
@@ -61,7 +69,13 @@ impl Weights {
             b1: (0..HIDDEN).map(|_| rng.range(-100, 300) as i16).collect(),
             w2: (0..8 * 2 * HIDDEN).map(|_| rng.range(-127, 127) as i16).collect(),
             b2: (0..8).map(|_| rng.range(-200_000, 200_000)).collect(),
+            mirrored: false,
         }
+    }
+
+    /// [`Weights::random`] with mirrored inputs.
+    fn random_mirrored(seed: u64) -> Weights {
+        Weights { mirrored: true, ..Weights::random(seed) }
     }
 
     fn buckets(&self) -> usize {
@@ -69,7 +83,15 @@ impl Weights {
     }
 
     fn to_bytes(&self) -> Vec<u8> {
-        header(HIDDEN as u32, self.buckets() as u32, |_| {}).into_iter().chain(self.body()).collect()
+        let header = if self.mirrored {
+            header(HIDDEN as u32, self.buckets() as u32, |h| {
+                put_u32(h, 8, 3);
+                h.extend_from_slice(&1u32.to_le_bytes());
+            })
+        } else {
+            header(HIDDEN as u32, self.buckets() as u32, |_| {})
+        };
+        header.into_iter().chain(self.body()).collect()
     }
 
     fn body(&self) -> Vec<u8> {
@@ -96,10 +118,12 @@ impl Weights {
             for j in 0..HIDDEN {
                 acc[p][j] = i32::from(self.b1[j]);
             }
+            let king_file = pos.king_of(perspective).index() % 8;
+            let files = if self.mirrored && king_file >= 4 { 7 } else { 0 };
             for sq in pos.occupied() {
                 let piece = pos.piece_at(sq).unwrap();
                 let own = if piece.color == perspective { 0 } else { 6 };
-                let s = if perspective == Color::White { sq.index() } else { sq.index() ^ 56 };
+                let s = if perspective == Color::White { sq.index() } else { sq.index() ^ 56 } ^ files;
                 let f = (own + piece.role as usize) * 64 + s;
                 for j in 0..HIDDEN {
                     acc[p][j] += i32::from(self.w1[f * HIDDEN + j]);
@@ -183,6 +207,8 @@ struct Played {
     promotions: usize,
     captures: usize,
     nulls: usize,
+    /// King moves between files d and e (which change a mirrored network's view).
+    crossings: usize,
 }
 
 /// A random move of `pos`, preferring castling, en passant and promotions when there are any.
@@ -223,8 +249,9 @@ fn random_walks(seed: u64, games_per_start: usize, mut visit: impl FnMut(usize, 
     }
 }
 
-/// The size of a network file, counted from the format (independently of `file_size`):
-/// header, W1 and B1 as i16, then per bucket W2 (2 x hidden i16) and B2 (one i32).
+/// The size of a version 2 network file, counted from the format (independently of
+/// `file_size`): header, W1 and B1 as i16, then per bucket W2 (2 x hidden i16) and B2 (one
+/// i32). Version 3 has 4 bytes more.
 fn bytes_of_format(hidden: usize, buckets: usize) -> usize {
     40 + 2 * 768 * hidden + 2 * hidden + buckets * (4 * hidden + 4)
 }
@@ -234,14 +261,51 @@ fn a_written_network_reads_back() {
     let weights = Weights::random(1);
     let bytes = weights.to_bytes();
     assert_eq!(bytes.len(), bytes_of_format(HIDDEN, 8));
-    assert_eq!(Network::file_size(8), bytes.len());
-    assert_eq!(Network::file_size(1), bytes_of_format(HIDDEN, 1));
+    assert_eq!(Network::file_size(8, false), bytes.len());
+    assert_eq!(Network::file_size(1, false), bytes_of_format(HIDDEN, 1));
     let network = Network::from_bytes(&bytes).unwrap();
-    assert_eq!(network.output_buckets(), 8);
+    assert_eq!((network.output_buckets(), network.mirrors_inputs()), (8, false));
     assert_eq!(network.to_bytes(), bytes);
     let one = Weights::zero().to_bytes();
-    assert_eq!(one.len(), Network::file_size(1));
+    assert_eq!(one.len(), Network::file_size(1, false));
     assert_eq!(Network::from_bytes(&one).unwrap().to_bytes(), one);
+}
+
+#[test]
+fn a_mirrored_network_is_a_version_3_file() {
+    let weights = Weights::random_mirrored(1);
+    let bytes = weights.to_bytes();
+    assert_eq!(bytes.len(), bytes_of_format(HIDDEN, 8) + 4);
+    assert_eq!(Network::file_size(8, true), bytes.len());
+    let network = Network::from_bytes(&bytes).unwrap();
+    assert_eq!((network.output_buckets(), network.mirrors_inputs()), (8, true));
+    assert_eq!(network.to_bytes(), bytes);
+    // The same weights with plain inputs are another network.
+    assert_ne!(network, Weights::random(1).network());
+
+    // Version 3 with plain inputs reads as the version 2 network, which writes as version 2.
+    let mut plain = bytes.clone();
+    put_u32(&mut plain, 40, 0);
+    assert_eq!(Network::from_bytes(&plain).unwrap().to_bytes(), Weights::random(1).to_bytes());
+    for mapping in [2, 7, u32::MAX] {
+        put_u32(&mut plain, 40, mapping);
+        let err = Network::from_bytes(&plain).unwrap_err();
+        assert_eq!(err, NetworkError::InputMapping(mapping));
+    }
+    assert_eq!(
+        NetworkError::InputMapping(2).to_string(),
+        "network input mapping 2 is not supported; the format knows 0 (plain) and 1 (mirrored by the king's file)"
+    );
+    // A version 3 file cut inside its longer header.
+    for len in [40, 43] {
+        assert_eq!(Network::from_bytes(&bytes[..len]).unwrap_err(), NetworkError::TooShort(len));
+    }
+    // The body of a version 2 file under a version 3 header: four bytes short.
+    let mut v2_body = Weights::random(1).to_bytes();
+    put_u32(&mut v2_body, 8, 3);
+    put_u32(&mut v2_body, 40, 1);
+    let found = v2_body.len();
+    assert_eq!(Network::from_bytes(&v2_body).unwrap_err(), NetworkError::Size { found, version: 3, buckets: 8 });
 }
 
 #[test]
@@ -302,9 +366,12 @@ fn every_header_field_is_checked() {
     let err = with_header(&|h| h[..8].copy_from_slice(b"PK\x03\x04\0\0\0\0")).unwrap_err();
     assert!(err.to_string().contains(r#""PK\x03\x04\x00\x00\x00\x00""#), "{err}");
 
-    let err = with_header(&|h| put_u32(h, 8, 3)).unwrap_err();
-    assert_eq!(err, NetworkError::Version(3));
-    assert_eq!(err.to_string(), "network format version 3 is not supported; this build reads versions 1 and 2");
+    for version in [0, 4, u32::MAX] {
+        let err = with_header(&|h| put_u32(h, 8, version)).unwrap_err();
+        assert_eq!(err, NetworkError::Version(version));
+    }
+    let err = NetworkError::Version(4);
+    assert_eq!(err.to_string(), "network format version 4 is not supported; this build reads versions 1 to 3");
 
     let err = with_header(&|h| put_u32(h, 12, 769)).unwrap_err();
     assert_eq!(err, NetworkError::Inputs(769));
@@ -333,7 +400,7 @@ fn every_header_field_is_checked() {
     assert_eq!(err.to_string(), "network has 7 output buckets; the format allows 1, 2, 4 or 8");
     // A header claiming fewer buckets than the body holds: a size error naming the buckets.
     let err = with_header(&|h| put_u32(h, 36, 4)).unwrap_err();
-    assert_eq!(err, NetworkError::Size { found: Network::file_size(8), buckets: 4 });
+    assert_eq!(err, NetworkError::Size { found: Network::file_size(8, false), version: 2, buckets: 4 });
 }
 
 #[test]
@@ -343,28 +410,27 @@ fn the_size_must_be_exact() {
         let err = Network::from_bytes(&bytes[..len]).unwrap_err();
         assert_eq!(err, NetworkError::TooShort(len));
     }
-    assert_eq!(
-        NetworkError::TooShort(39).to_string(),
-        "file is 39 bytes, too short for the 40-byte header of a network file"
-    );
+    assert_eq!(NetworkError::TooShort(39).to_string(), "file is 39 bytes, too short for the header of a network file");
     for len in [40, 1234, bytes.len() - 4, bytes.len() - 1] {
-        assert_eq!(Network::from_bytes(&bytes[..len]).unwrap_err(), NetworkError::Size { found: len, buckets: 8 });
+        let err = Network::from_bytes(&bytes[..len]).unwrap_err();
+        assert_eq!(err, NetworkError::Size { found: len, version: 2, buckets: 8 });
     }
     let mut longer = bytes.clone();
     longer.push(0);
-    assert_eq!(Network::from_bytes(&longer).unwrap_err(), NetworkError::Size { found: bytes.len() + 1, buckets: 8 });
+    let err = Network::from_bytes(&longer).unwrap_err();
+    assert_eq!(err, NetworkError::Size { found: bytes.len() + 1, version: 2, buckets: 8 });
     assert_eq!(
-        NetworkError::Size { found: 1234, buckets: 1 }.to_string(),
+        NetworkError::Size { found: 1234, version: 2, buckets: 1 }.to_string(),
         format!(
-            "file is 1,234 bytes; a {HIDDEN}-neuron network with 1 output bucket is {} bytes",
-            grouped(Network::file_size(1))
+            "file is 1,234 bytes; a version 2 file of a {HIDDEN}-neuron network with 1 output bucket is {} bytes",
+            grouped(Network::file_size(1, false))
         )
     );
     assert_eq!(
-        NetworkError::Size { found: 1_234_567, buckets: 8 }.to_string(),
+        NetworkError::Size { found: 1_234_567, version: 3, buckets: 8 }.to_string(),
         format!(
-            "file is 1,234,567 bytes; a {HIDDEN}-neuron network with 8 output buckets is {} bytes",
-            grouped(Network::file_size(8))
+            "file is 1,234,567 bytes; a version 3 file of a {HIDDEN}-neuron network with 8 output buckets is {} bytes",
+            grouped(Network::file_size(8, true))
         )
     );
     // A network of another size is reported as such, not as a size mismatch.
@@ -478,18 +544,53 @@ fn the_side_to_move_owns_the_first_output_half() {
 
 #[test]
 fn evaluation_matches_the_naive_formula_and_colour_symmetry() {
-    let weights = Weights::random(5);
-    let network = weights.network();
-    let mut count = 0;
-    random_walks(6, 2, |_, _, _, child| {
-        let value = nnue_evaluate(&network, child);
-        assert_eq!(value, weights.evaluate(child), "{}", child.fen());
-        // The mirrored position (colours swapped, ranks flipped) is the same for the network.
-        let mirrored = mirror(child);
-        assert_eq!(nnue_evaluate(&network, &mirrored), value, "{} / {}", child.fen(), mirrored.fen());
+    for weights in [Weights::random(5), Weights::random_mirrored(5)] {
+        let network = weights.network();
+        let mut count = 0;
+        random_walks(6, 2, |_, _, _, child| {
+            let value = nnue_evaluate(&network, child);
+            assert_eq!(value, weights.evaluate(child), "{}", child.fen());
+            // The mirrored position (colours swapped, ranks flipped) is the same for the network.
+            let mirrored = mirror(child);
+            assert_eq!(nnue_evaluate(&network, &mirrored), value, "{} / {}", child.fen(), mirrored.fen());
+            count += 1;
+        });
+        assert!(count > 1000);
+    }
+}
+
+/// With mirrored inputs, a position and its reflection across the d/e file line (no
+/// castling rights, which would not reflect to rights of a legal position) have exactly the
+/// same features, so the same value; with plain inputs, random weights tell them apart.
+#[test]
+fn mirrored_inputs_make_the_wings_alike() {
+    let (mirrored, plain) = (Weights::random_mirrored(15).network(), Weights::random(15).network());
+    let (mut count, mut differ) = (0, 0);
+    random_walks(16, 2, |_, _, _, child| {
+        if !child.castling_rights().is_empty() {
+            return;
+        }
+        let reflected = reflect_files(child);
+        assert_eq!(nnue_evaluate(&mirrored, &reflected), nnue_evaluate(&mirrored, child), "{}", child.fen());
+        differ += usize::from(nnue_evaluate(&plain, &reflected) != nnue_evaluate(&plain, child));
         count += 1;
     });
-    assert!(count > 1000);
+    assert!(count > 200 && differ > count / 2, "{count} positions, {differ} told apart by plain inputs");
+}
+
+/// `pos` reflected across the line between files d and e (a position without castling
+/// rights; the en passant square follows).
+fn reflect_files(pos: &Position) -> Position {
+    let fen = pos.fen();
+    let fields: Vec<&str> = fen.split(' ').collect();
+    assert_eq!(fields[2], "-", "{fen}: castling rights do not reflect");
+    let board: Vec<String> = fields[0].split('/').map(|rank| rank.chars().rev().collect()).collect();
+    let ep = match fields[3] {
+        "-" => "-".to_owned(),
+        ep => format!("{}{}", (b'a' + b'h' - ep.as_bytes()[0]) as char, &ep[1..]),
+    };
+    let fen = format!("{} {} - {ep} {} {}", board.join("/"), fields[1], fields[4], fields[5]);
+    Position::from_fen(&fen, pos.castling_mode()).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 /// `pos` with the colours swapped and the board flipped top to bottom (castling rights and
@@ -535,7 +636,9 @@ fn check_incremental(weights: &Weights, simd_label: &str) -> Played {
                 played.en_passant += usize::from(m.is_en_passant());
                 played.promotions += usize::from(m.is_promotion());
                 played.captures += usize::from(parent.is_capture(m));
-                stack.push_move(ply, parent, m);
+                let king = |pos: &Position| pos.king_of(parent.turn()).index() % 8 >= 4;
+                played.crossings += usize::from(king(parent) != king(child));
+                stack.push_move(ply, parent, m, child);
             }
             None => {
                 played.nulls += 1;
@@ -556,16 +659,19 @@ fn check_incremental(weights: &Weights, simd_label: &str) -> Played {
 
 #[test]
 fn incremental_accumulators_equal_from_scratch_ones() {
-    let played = check_incremental(&Weights::random(9), "random");
-    assert!(
-        played.castles > 20
-            && played.castles960 > 10
-            && played.en_passant > 10
-            && played.promotions > 20
-            && played.captures > 100
-            && played.nulls > 50,
-        "{played:?}"
-    );
+    for (label, weights) in [("random", Weights::random(9)), ("mirrored", Weights::random_mirrored(9))] {
+        let played = check_incremental(&weights, label);
+        assert!(
+            played.castles > 20
+                && played.castles960 > 10
+                && played.en_passant > 10
+                && played.promotions > 20
+                && played.captures > 100
+                && played.nulls > 50
+                && played.crossings > 50,
+            "{label}: {played:?}"
+        );
+    }
 }
 
 /// Weights at the extremes of i16: accumulators overflow and wrap, identically whichever
@@ -617,7 +723,9 @@ fn avx2_and_scalar_kernels_agree() {
         eprintln!("skipped: this CPU has no AVX2");
         return;
     };
-    for (label, weights) in [("random", Weights::random(12)), ("extreme", extreme_weights(13))] {
+    for (label, weights) in
+        [("random", Weights::random(12)), ("extreme", extreme_weights(13)), ("mirrored", Weights::random_mirrored(12))]
+    {
         let network = weights.network();
         let mut positions = 0;
         random_walks(14, 2, |_, parent, m, child| {
@@ -637,8 +745,8 @@ fn avx2_and_scalar_kernels_agree() {
                 let delta = Delta::of_move(parent, m);
                 let mut by_scalar = Accumulator::ZERO;
                 let mut by_vector = Accumulator::ZERO;
-                by_scalar.update_from(&parent_acc, &delta, &network, Simd::SCALAR);
-                by_vector.update_from(&parent_acc, &delta, &network, avx2);
+                by_scalar.update_from(&parent_acc, &delta, child, &network, Simd::SCALAR);
+                by_vector.update_from(&parent_acc, &delta, child, &network, avx2);
                 assert_eq!(by_scalar, by_vector, "{label}: {}", child.fen());
                 assert_eq!(by_scalar, scalar, "{label}: {}", child.fen());
             }
@@ -690,12 +798,12 @@ fn roles_are_in_contract_order() {
     assert_eq!(Role::ALL.map(Role::index), [0, 1, 2, 3, 4, 5]);
 }
 
-/// Valid files of one and eight buckets, to damage.
-fn valid_files() -> [Vec<u8>; 2] {
+/// Valid files of one and eight buckets, and of mirrored inputs, to damage.
+fn valid_files() -> [Vec<u8>; 3] {
     let mut one = Weights::random(31);
     one.w2.truncate(2 * HIDDEN);
     one.b2.truncate(1);
-    [one.to_bytes(), Weights::random(32).to_bytes()]
+    [one.to_bytes(), Weights::random(32).to_bytes(), Weights::random_mirrored(33).to_bytes()]
 }
 
 proptest::proptest! {
@@ -707,8 +815,8 @@ proptest::proptest! {
     #[test]
     fn network_files_never_panic(
         noise in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200),
-        which in 0usize..2,
-        word in 0usize..10,
+        which in 0usize..3,
+        word in 0usize..11,
         value in proptest::prelude::any::<u32>(),
         at in proptest::prelude::any::<usize>(),
         cut in proptest::prelude::any::<usize>(),
@@ -716,14 +824,14 @@ proptest::proptest! {
         let mut prefixed = b"TEMPONNU".to_vec();
         prefixed.extend_from_slice(&noise);
         let mut damaged = valid_files()[which].clone();
-        if word < 8 {
+        if word < 9 {
             put_u32(&mut damaged, 8 + 4 * word, value);
         } else {
             let at = at % damaged.len();
             damaged[at] = value as u8;
         }
         let len = damaged.len();
-        let cut = if word == 9 { cut % (len + 1) } else { len };
+        let cut = if word == 10 { cut % (len + 1) } else { len };
         for bytes in [&noise[..], &prefixed[..], &damaged[..cut]] {
             if let Ok(network) = Network::from_bytes(bytes) {
                 let written = network.to_bytes();
