@@ -498,11 +498,12 @@ fn summary(
         "network": name(&args.out),
         "sha256": sha,
         "suggested_name": suggested,
-        "format_version": quantise::version(args.inputs),
+        "format_version": quantise::version(&state.best),
         "architecture": format!("(768 -> {})x2 -> {}", args.hidden, args.output_buckets),
         "hidden": args.hidden,
         "output_buckets": args.output_buckets,
         "inputs": args.inputs,
+        "qb": quantise::output_scales(&state.best),
         "activation": args.activation,
         "data": args.data.iter().map(|p| name(p)).collect::<Vec<_>>(),
         "data_format": args.format,
@@ -604,7 +605,8 @@ mod tests {
         ));
         assert!(run(&a).unwrap());
         let file = std::fs::read(&out).unwrap();
-        assert_eq!(file.len(), quantise::file_size(2, 16, 4));
+        let version = u32::from_le_bytes(file[8..12].try_into().unwrap());
+        assert_eq!(file.len(), quantise::file_size(version, 16, 4));
         let summary = read_summary(&out);
         let epochs = summary["epochs"].as_array().unwrap();
         assert_eq!(epochs.len(), 6);

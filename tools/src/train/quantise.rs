@@ -1,7 +1,8 @@
-//! The quantised network file, format version 3 (version 2 for plain inputs): what the
-//! engine loads.
+//! The quantised network file, format version 3 (version 2 for plain inputs and one output
+//! quantisation): what the engine loads.
 //!
-//! Quantisation (`QA = 255`, `QB = 64`, rounding half away from zero):
+//! Quantisation (`QA = 255`, `QB` chosen per output bucket by [`output_scales`], rounding
+//! half away from zero):
 //!
 //! ```text
 //! W1q = round(W1 * QA) as i16,  b1q = round(b1 * QA) as i16
@@ -29,7 +30,7 @@
 //! 16      u32             hidden size H
 //! 20      u32             activation: 1 = SCReLU (the only one supported)
 //! 24      i32             QA = 255
-//! 28      i32             QB = 64
+//! 28      i32             0 (each bucket's QB follows the weights)
 //! 32      i32             SCALE = 400
 //! 36      u32             output buckets B: 1, 2, 4 or 8
 //! 40      u32             input mapping: 0 = plain, 1 = mirrored by the own king's file
@@ -38,12 +39,18 @@
 //!         i16[B * 2 * H]  W2q, bucket by bucket: H for the side to move's accumulator, then
 //!                         H for the other's
 //!         i32[B]          b2q
+//!         i32[B]          QB of each bucket: a power of two from 64 to 4096
 //! ```
 //!
-//! The weights were clipped to `[-1.98, 1.98]` in training, so `|W2q| <= 127` and the
-//! engine's `v * W2q` fits `i16`. A network with plain inputs is written as version 2, the
-//! same without the input mapping field (the weights at offset 40), which every engine since
-//! the format's second version loads.
+//! The weights were clipped to `[-1.98, 1.98]` in training, so at `QB = 64` every `|W2q| <=
+//! 127` and the engine's `v * W2q` fits `i16`. Trained output weights stay far inside the
+//! clip (a tenth of it in the many-piece buckets), and at 64 they would keep only a few
+//! steps of resolution each: rounding them alone moved the start position's evaluation by
+//! 23 cp in a 256-neuron network. So each bucket's `QB` is the largest power of two up to
+//! 4096 at which its weights still round into `-127..=127`. A network with plain inputs and
+//! one `QB` for all buckets is written as version 2: without the input mapping field (the
+//! weights at offset 40), with that `QB` at offset 28 and no list at the end, which every
+//! engine since the format's second version loads.
 
 use super::data::{Inputs, INPUTS};
 use super::model::{Activation, Network, Shape, SCALE};
@@ -55,16 +62,20 @@ pub const MAGIC: &[u8; 8] = b"TEMPONNU";
 pub const VERSION: u32 = 3;
 /// Quantisation of the first layer (and of the activations).
 pub const QA: i32 = 255;
-/// Quantisation of the output weights.
-pub const QB: i32 = 64;
+/// The output weights' quantisation ranges from this (always enough, given the clip) ...
+pub const QB_MIN: i32 = 64;
+/// ... to this.
+pub const QB_MAX: i32 = 4096;
 /// Bytes before the weights in version 2; version 3 adds the input mapping.
 pub const HEADER_SIZE: usize = 40;
 
-/// The format version a network of these inputs is written in: the oldest that holds it.
-pub fn version(inputs: Inputs) -> u32 {
-    match inputs {
-        Inputs::Plain => 2,
-        Inputs::Mirrored => VERSION,
+/// The format version `net` is written in: the oldest that holds it.
+pub fn version(net: &Network) -> u32 {
+    let scales = output_scales(net);
+    if net.shape().inputs == Inputs::Plain && scales.iter().all(|&qb| qb == scales[0]) {
+        2
+    } else {
+        VERSION
     }
 }
 
@@ -79,11 +90,29 @@ fn header_size(version: u32) -> usize {
 
 /// The size of a file of `version` for `hidden` neurons and `buckets` output buckets.
 pub fn file_size(version: u32, hidden: usize, buckets: usize) -> usize {
-    header_size(version) + 2 * INPUTS * hidden + 2 * hidden + buckets * (4 * hidden + 4)
+    let scales = if version >= 3 { 4 * buckets } else { 0 };
+    header_size(version) + 2 * INPUTS * hidden + 2 * hidden + buckets * (4 * hidden + 4) + scales
 }
 
 fn q16(x: f32, factor: i32) -> i16 {
     (x * factor as f32).round() as i16
+}
+
+/// The output quantisation `QB` of each of `net`'s buckets: the largest power of two from
+/// [`QB_MIN`] to [`QB_MAX`] at which every output weight of the bucket rounds into
+/// `-127..=127`.
+pub fn output_scales(net: &Network) -> Vec<i32> {
+    let (_, _, w2, _) = net.parts();
+    w2.chunks(2 * net.hidden())
+        .map(|bucket| {
+            let largest = bucket.iter().fold(0.0f32, |m, w| m.max(w.abs()));
+            let mut qb = QB_MAX;
+            while qb > QB_MIN && (largest * qb as f32).round() > 127.0 {
+                qb /= 2;
+            }
+            qb
+        })
+        .collect()
 }
 
 /// The network quantised into a file, version 3 for mirrored inputs and 2 for plain ones.
@@ -93,14 +122,16 @@ pub fn write(net: &Network) -> Result<Vec<u8>> {
         bail!("the network file format supports only the SCReLU activation, not {:?}", net.activation());
     }
     let Shape { hidden: h, buckets, inputs } = net.shape();
-    let version = version(inputs);
+    let version = version(net);
+    let scales = output_scales(net);
     let (w1, b1, w2, b2) = net.parts();
     let mut out = Vec::with_capacity(file_size(version, h, buckets));
     out.extend_from_slice(MAGIC);
     for word in [version, INPUTS as u32, h as u32, Activation::Screlu.code()] {
         out.extend_from_slice(&word.to_le_bytes());
     }
-    for word in [QA, QB, SCALE as i32] {
+    let header_qb = if version >= 3 { 0 } else { scales[0] };
+    for word in [QA, header_qb, SCALE as i32] {
         out.extend_from_slice(&word.to_le_bytes());
     }
     out.extend_from_slice(&(buckets as u32).to_le_bytes());
@@ -110,11 +141,18 @@ pub fn write(net: &Network) -> Result<Vec<u8>> {
     for &w in w1.iter().chain(b1) {
         out.extend_from_slice(&q16(w, QA).to_le_bytes());
     }
-    for &w in w2 {
-        out.extend_from_slice(&q16(w, QB).to_le_bytes());
+    for (bucket, weights) in w2.chunks(2 * h).enumerate() {
+        for &w in weights {
+            out.extend_from_slice(&q16(w, scales[bucket]).to_le_bytes());
+        }
     }
-    for &b in b2 {
-        out.extend_from_slice(&((b * (QA * QB) as f32).round() as i32).to_le_bytes());
+    for (&b, &qb) in b2.iter().zip(&scales) {
+        out.extend_from_slice(&((b * (QA * qb) as f32).round() as i32).to_le_bytes());
+    }
+    if version >= 3 {
+        for qb in &scales {
+            out.extend_from_slice(&qb.to_le_bytes());
+        }
     }
     debug_assert_eq!(out.len(), file_size(version, h, buckets));
     Ok(out)
@@ -127,7 +165,7 @@ pub fn write(net: &Network) -> Result<Vec<u8>> {
 ///
 /// # Errors
 /// If the bytes are not a version 2 or 3 file of 768 inputs, SCReLU and this trainer's `QA`,
-/// `QB` and scale, if its shape or input mapping is one the trainer cannot have, or if its
+/// scale and a `QB` from 64 to 4096, if its shape or input mapping is one the trainer cannot have, or if its
 /// size is not the one its header implies.
 pub fn read(bytes: &[u8]) -> Result<Network> {
     if bytes.len() < HEADER_SIZE || &bytes[..8] != MAGIC {
@@ -145,8 +183,11 @@ pub fn read(bytes: &[u8]) -> Result<Network> {
     if inputs as usize != INPUTS || Activation::from_code(activation) != Some(Activation::Screlu) {
         bail!("the network has {inputs} inputs and activation code {activation}; the trainer has {INPUTS} and SCReLU");
     }
-    if (qa, qb, scale) != (QA, QB, SCALE as i32) {
-        bail!("the network is quantised with QA {qa}, QB {qb}, scale {scale}; the trainer uses {QA}, {QB}, {SCALE}");
+    let header_qb_valid = if version >= 3 { qb == 0 } else { (QB_MIN..=QB_MAX).contains(&qb) };
+    if (qa, scale) != (QA, SCALE as i32) || !header_qb_valid {
+        bail!(
+            "the network is quantised with QA {qa}, QB {qb}, scale {scale}; the trainer uses QA {QA}, QB {QB_MIN} to {QB_MAX}, scale {SCALE}"
+        );
     }
     let mapping = if version >= 3 { word(40) } else { Inputs::Plain.code() };
     let Some(inputs) = Inputs::from_code(mapping) else {
@@ -162,13 +203,23 @@ pub fn read(bytes: &[u8]) -> Result<Network> {
     }
     let body = &bytes[header_size(version)..];
     let i16_count = shape.output_start() + 2 * hidden * buckets;
+    let (weights, rest) = body.split_at(2 * i16_count);
+    let (biases, listed) = rest.split_at(4 * buckets);
+    let int = |quad: &[u8]| i32::from_le_bytes(quad.try_into().expect("four bytes"));
+    let scales: Vec<i32> = if version >= 3 { listed.chunks_exact(4).map(int).collect() } else { vec![qb; buckets] };
+    if let Some(qb) = scales.iter().find(|qb| !(QB_MIN..=QB_MAX).contains(qb)) {
+        bail!("the network has an output bucket quantised with QB {qb}; the trainer uses {QB_MIN} to {QB_MAX}");
+    }
     let mut params = Vec::with_capacity(shape.param_count());
-    for (k, pair) in body[..2 * i16_count].chunks_exact(2).enumerate() {
-        let factor = if k < shape.output_start() { QA } else { QB };
+    for (k, pair) in weights.chunks_exact(2).enumerate() {
+        let factor = match k.checked_sub(shape.output_start()) {
+            None => QA,
+            Some(output) => scales[output / (2 * hidden)],
+        };
         params.push(f32::from(i16::from_le_bytes([pair[0], pair[1]])) / factor as f32);
     }
-    for quad in body[2 * i16_count..].chunks_exact(4) {
-        params.push(i32::from_le_bytes(quad.try_into().expect("four bytes")) as f32 / (QA * QB) as f32);
+    for (quad, qb) in biases.chunks_exact(4).zip(&scales) {
+        params.push(int(quad) as f32 / (QA * qb) as f32);
     }
     Ok(Network::from_params(shape, Activation::Screlu, params))
 }
@@ -196,11 +247,14 @@ mod tests {
     /// and computes with `i16` accumulators and `i64` sums, truncating divisions.
     fn reference_eval(file: &[u8], pos: &Position) -> i32 {
         let h = u32_at(file, 16) as usize;
-        let (qa, qb, scale) = (i32_at(file, 24), i32_at(file, 28), i32_at(file, 32));
+        let (qa, scale) = (i32_at(file, 24), i32_at(file, 32));
         let buckets = u32_at(file, 36) as usize;
-        let (start, mirrored) = if u32_at(file, 8) == 3 { (44, u32_at(file, 40) == 1) } else { (40, false) };
+        let v3 = u32_at(file, 8) == 3;
+        let (start, mirrored) = if v3 { (44, u32_at(file, 40) == 1) } else { (40, false) };
         let pieces = pos.occupied().count() as usize;
         let bucket = ((pieces - 2) / (32 / buckets)).min(buckets - 1);
+        // Version 3 lists each bucket's QB at the end; version 2 has one in the header.
+        let qb = if v3 { i32_at(file, file.len() - 4 * (buckets - bucket)) } else { i32_at(file, 28) };
         let w1 = |f: usize, j: usize| i16_at(file, start + 2 * (f * h + j));
         let b1 = |j: usize| i16_at(file, start + 2 * (768 * h + j));
         let w2 = |j: usize| i32::from(i16_at(file, start + 2 * (769 * h + bucket * 2 * h + j)));
@@ -262,14 +316,16 @@ mod tests {
     /// The network with every weight moved to the nearest value the file can represent.
     fn snapped(net: &Network) -> Network {
         let shape = net.shape();
+        let scales = output_scales(net);
+        let outputs = shape.output_start() + 2 * shape.hidden * shape.buckets;
         let mut snapped = net.clone();
         for (k, p) in snapped.params_mut().iter_mut().enumerate() {
             let factor = if k < shape.output_start() {
                 QA as f32
-            } else if k < shape.output_start() + 2 * shape.hidden * shape.buckets {
-                QB as f32
+            } else if k < outputs {
+                scales[(k - shape.output_start()) / (2 * shape.hidden)] as f32
             } else {
-                (QA * QB) as f32
+                (QA * scales[k - outputs]) as f32
             };
             *p = (*p * factor).round() / factor;
         }
@@ -283,14 +339,18 @@ mod tests {
         {
             let net = network(Shape { hidden, buckets, inputs }, 3, 0.25, 1.98);
             let file = write(&net).unwrap();
-            let (version, start) = if inputs == Inputs::Mirrored { (3, 44) } else { (2, 40) };
-            assert_eq!(file.len(), start + 2 * 768 * hidden + 2 * hidden + buckets * (4 * hidden + 4));
+            let (version, start, listed) = if inputs == Inputs::Mirrored { (3, 44, 4 * buckets) } else { (2, 40, 0) };
+            assert_eq!(file.len(), start + 2 * 768 * hidden + 2 * hidden + buckets * (4 * hidden + 4) + listed);
             assert_eq!(file.len(), file_size(version, hidden, buckets));
             assert_eq!(&file[..8], b"TEMPONNU");
             let header: Vec<u32> = (8..start).step_by(4).map(|at| u32_at(&file, at)).collect();
-            let mut expected = vec![version, 768, hidden as u32, 1, 255, 64, 400, buckets as u32];
+            let qb = if version == 3 { 0 } else { 64 };
+            let mut expected = vec![version, 768, hidden as u32, 1, 255, qb, 400, buckets as u32];
             if version == 3 {
                 expected.push(1);
+                let scales: Vec<u32> =
+                    (file.len() - listed..file.len()).step_by(4).map(|at| u32_at(&file, at)).collect();
+                assert_eq!(scales, vec![64; buckets]);
             }
             assert_eq!(header, expected);
             // First weights and last field at their offsets.
@@ -298,7 +358,7 @@ mod tests {
             assert_eq!(i16_at(&file, start), (w1[0] * 255.0).round() as i16);
             assert_eq!(i16_at(&file, start + 2 * 768 * hidden), (b1[0] * 255.0).round() as i16);
             assert_eq!(i16_at(&file, start + 2 * 769 * hidden + 2), (w2[1] * 64.0).round() as i16);
-            assert_eq!(i32_at(&file, file.len() - 4), (b2[buckets - 1] * 255.0 * 64.0).round() as i32);
+            assert_eq!(i32_at(&file, file.len() - 4 - listed), (b2[buckets - 1] * 255.0 * 64.0).round() as i32);
         }
         let crelu = Network::random(Shape { hidden: 8, buckets: 1, inputs: Inputs::Plain }, Activation::Crelu, 1);
         assert!(write(&crelu).unwrap_err().to_string().contains("SCReLU"));
@@ -356,6 +416,46 @@ mod tests {
                 "H {hidden}: difference mean {mean} cp, worst {worst} cp"
             );
         }
+    }
+
+    /// Output weights as small as trained ones get a finer `QB`, bucket by bucket, which the
+    /// engine reads, and the rounding costs a fraction of what it costs at 64.
+    #[test]
+    fn small_output_weights_get_a_finer_output_scale() {
+        let shape = Shape { hidden: tempo_engine::HIDDEN, buckets: 8, inputs: Inputs::Plain };
+        assert_eq!(output_scales(&network(shape, 16, 0.05, 1.98)), [64; 8]);
+        // Bucket b's output weights within 1.5 / 2^b: QB 64 for bucket 0, 4096 from bucket 6.
+        let mut net = network(shape, 16, 0.05, 1.5);
+        let start = shape.output_start();
+        let per_bucket = 2 * shape.hidden;
+        for (k, w) in net.params_mut()[start..start + 8 * per_bucket].iter_mut().enumerate() {
+            *w /= (1 << (k / per_bucket)) as f32;
+        }
+        assert_eq!(output_scales(&net), [64, 128, 256, 512, 1024, 2048, 4096, 4096]);
+        let file = write(&net).unwrap();
+        assert_eq!((u32_at(&file, 8), i32_at(&file, 28)), (3, 0));
+        assert_eq!(write(&read(&file).unwrap()).unwrap(), file);
+        let engine = tempo_engine::Network::from_bytes(&file).unwrap();
+        assert_eq!((0..8).map(|b| engine.output_scale(b)).collect::<Vec<_>>(), output_scales(&net));
+        // The same weights' output layer rounded at 64 instead, by hand.
+        let mut coarse = net.clone();
+        for w in &mut coarse.params_mut()[start..start + 8 * per_bucket] {
+            *w = (*w * 64.0).round() / 64.0;
+        }
+        let positions = random_positions(200, 16);
+        let mean_error = |reference: &Network| {
+            let total: f32 = positions
+                .iter()
+                .map(|p| {
+                    let quantised = tempo_engine::nnue_evaluate(&engine, p);
+                    assert_eq!(quantised, reference_eval(&file, p), "{}", p.fen());
+                    (reference.float_eval_cp(p) - quantised as f32).abs()
+                })
+                .sum();
+            total / positions.len() as f32
+        };
+        let (fine, rounded_at_64) = (mean_error(&net), mean_error(&coarse));
+        assert!(fine < 5.0 && rounded_at_64 > 1.5 * fine, "mean error {fine} cp; at QB 64 {rounded_at_64} cp");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use super::features::{king_side, placements, Delta, Placement, View};
 use super::network::Network;
 use super::simd::{Row, Simd};
-use super::{output_bucket, QA, QB, SCALE};
+use super::{output_bucket, QA, SCALE};
 use tempo_core::{Color, Position};
 
 /// The first layer's output for both perspectives: `b1q` plus the weight rows of the active
@@ -98,9 +98,9 @@ impl Accumulator {
         let them = &self.0[(!side_to_move).index()];
         let sum = simd.screlu_dot(us, them, w_us, w_them);
         // `sum / QA` truncates toward zero, as the format says. The rest is exact in i64:
-        // |sum / QA| < 2^26 and |b2q| <= 2^31, so |out * SCALE / (QA * QB)| < 2^26.
+        // |sum / QA| < 2^26 and |b2q| <= 2^31, so |out * SCALE / (QA * QB)| < 2^26 (QB >= 64).
         let out = sum / i64::from(QA) + i64::from(network.output_bias(bucket));
-        (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        (out * i64::from(SCALE) / i64::from(QA * network.output_scale(bucket))) as i32
     }
 
     /// One perspective's accumulator (for tests).

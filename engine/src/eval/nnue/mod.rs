@@ -59,7 +59,7 @@
 //! The trainer clips every `W1`, `b1` and `W2` entry to `[-1.98, 1.98]` after each step, so
 //! the quantised SIMD product below cannot overflow `i16`.
 //!
-//! ## Quantised model (what the engine computes), `QA = 255`, `QB = 64`
+//! ## Quantised model (what the engine computes), `QA = 255`, `QB` from the file
 //!
 //! ```text
 //! W1q = round(W1 * QA) as i16,  b1q = round(b1 * QA) as i16
@@ -70,6 +70,13 @@
 //! out      = sum / QA + b2q[b]                (i64, integer division truncating toward zero)
 //! eval_cp  = out * 400 / (QA * QB)            (i64, truncating)
 //! ```
+//!
+//! `QB`, the output layer's quantisation, is chosen per bucket by the trainer and written
+//! after the weights: the largest power of two from 64 to 4096 that keeps every `|W2q| <=
+//! 127` of the bucket (64 always does, given the clipping). Output weights are small (a
+//! tenth of the clip in the many-piece buckets), so 64 would leave them a few steps of
+//! resolution each, and the rounding alone moved evaluations by a fifth of a pawn; the
+//! engine reads any `QB` from 64 to 4096. In the formulas, `QB` is the position's bucket's.
 //!
 //! The SIMD form computes `v * W2q` in `i16` first, which fits since `|W2q| <= 127` and
 //! `v <= 255`, then multiplies by `v` and adds pairs into eight `i32` lanes, which it sums in
@@ -89,7 +96,7 @@
 //! 16      u32             hidden size H
 //! 20      u32             activation: 1 = SCReLU (the only one supported)
 //! 24      i32             QA = 255
-//! 28      i32             QB = 64
+//! 28      i32             0 (each bucket's QB follows the weights)
 //! 32      i32             SCALE = 400
 //! 36      u32             output buckets B: 1, 2, 4 or 8
 //! 40      u32             input mapping: 0 = plain, 1 = mirrored by the own king's file
@@ -98,12 +105,14 @@
 //!         i16[B * 2 * H]  W2q, bucket by bucket: H for the side to move's accumulator, then
 //!                         H for the other's
 //!         i32[B]          b2q
-//! total size = 44 + 2*768*H + 2*H + B*(4*H + 4) bytes; any other size is an error.
+//!         i32[B]          QB of each bucket, 64 to 4096
+//! total size = 44 + 2*768*H + 2*H + B*(4*H + 8) bytes; any other size is an error.
 //! ```
 //!
-//! Version 2 is the same without the input mapping (plain inputs, the weights at offset 40);
-//! version 1 is version 2 with one bucket and the field at offset 36 reserved (0). Both are
-//! still read, and a network with plain inputs is written as version 2.
+//! Version 2 is the same without the input mapping (plain inputs, the weights at offset 40)
+//! and with one `QB` for every bucket at offset 28 instead of the list; version 1 is version
+//! 2 with one bucket and the field at offset 36 reserved (0). Both are still read, and a
+//! network with plain inputs and one `QB` is written as version 2.
 //!
 //! [`Network::from_bytes`] checks every header field, the exact size and the `W2q` range,
 //! and names what is wrong ([`NetworkError`]).
@@ -169,8 +178,9 @@ pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
 pub(crate) const INPUTS: usize = 768;
 /// Quantisation of the first layer: 1.0 is stored as 255.
 pub(crate) const QA: i32 = 255;
-/// Quantisation of the output weights: 1.0 is stored as 64.
-pub(crate) const QB: i32 = 64;
+/// The output weights' quantisation a file may have (1.0 stored as `QB`): from 64, the
+/// coarsest the trainer's clipping allows, to 4096.
+pub(crate) const QB_RANGE: std::ops::RangeInclusive<i32> = 64..=4096;
 /// Centipawns per unit of the float model's output.
 pub(crate) const SCALE: i32 = 400;
 

@@ -3,14 +3,15 @@
 //! documentation of `eval::nnue` for the layout.
 
 use super::simd::Row;
-use super::{HIDDEN, INPUTS, OUTPUT_BUCKET_COUNTS, QA, QB, SCALE};
+use super::{HIDDEN, INPUTS, OUTPUT_BUCKET_COUNTS, QA, QB_RANGE, SCALE};
 use std::fmt;
 
 /// The file's first 8 bytes.
 const MAGIC: [u8; 8] = *b"TEMPONNU";
-/// The newest format version: the input mapping after the header's version 2 fields. This
-/// build reads versions 1 to 3 and writes the oldest one that holds a network (version 2
-/// unless its inputs are mirrored), so that a file read and written again is unchanged.
+/// The newest format version: the input mapping after the header's version 2 fields, and an
+/// output quantisation per bucket after the weights. This build reads versions 1 to 3 and
+/// writes the oldest one that holds a network (version 2 for plain inputs and one `QB`), so
+/// that a file read and written again is unchanged.
 const VERSION: u32 = 3;
 /// Input mapping codes of version 3: plain (as versions 1 and 2), or mirrored by the own
 /// king's file.
@@ -20,8 +21,9 @@ const MIRRORED: u32 = 1;
 const SCRELU: u32 = 1;
 /// Bytes before the weights in versions 1 and 2; version 3 adds a 4-byte field.
 const HEADER_BYTES: usize = 40;
-/// Largest output weight magnitude: `round(1.98 * QB)`. The AVX2 output kernel multiplies
-/// a weight by an activation (at most 255) in 16 bits, which this bound keeps exact.
+/// Largest output weight magnitude (`round(1.98 * 64)`, the trainer's clip at the coarsest
+/// `QB`). The AVX2 output kernel multiplies a weight by an activation (at most 255) in 16
+/// bits, which this bound keeps exact.
 const MAX_OUTPUT_WEIGHT: i16 = 127;
 
 /// Bytes before the weights in a file of `version`.
@@ -36,7 +38,8 @@ const fn header_bytes(version: u32) -> usize {
 /// The size of a file of `version` for a network of `hidden` neurons and `buckets` output
 /// buckets.
 const fn file_size(version: u32, hidden: usize, buckets: usize) -> usize {
-    header_bytes(version) + 2 * INPUTS * hidden + 2 * hidden + buckets * (4 * hidden + 4)
+    let scales = if version >= 3 { 4 * buckets } else { 0 };
+    header_bytes(version) + 2 * INPUTS * hidden + 2 * hidden + buckets * (4 * hidden + 4) + scales
 }
 
 /// Why bytes are not a network this build can use. Each message says what was found and
@@ -64,13 +67,17 @@ pub enum NetworkError {
     /// A quantisation or scale constant other than the format's.
     #[error("network {name} is {found}; the format requires {expected}")]
     Constant {
-        /// `QA`, `QB` or `SCALE`.
+        /// `QA` or `SCALE`.
         name: &'static str,
         /// The value in the file.
         found: i32,
         /// The value the format fixes.
         expected: i32,
     },
+    /// An output quantisation `QB` outside 64 to 4096 (versions 1 and 2: the header's; version
+    /// 3: a bucket's), or a version 3 header whose `QB` field is not 0.
+    #[error("network QB is {0}; the format allows {low} to {high}", low = QB_RANGE.start(), high = QB_RANGE.end())]
+    OutputScale(i32),
     /// A version 1 header whose reserved field is not zero.
     #[error("network header's reserved field is {0}; it must be 0 in version 1")]
     Reserved(u32),
@@ -142,6 +149,8 @@ pub struct Network {
     b2: Box<[i32]>,
     /// Whether each perspective sees the files flipped while its king stands on files e to h.
     mirrored: bool,
+    /// The output weights' quantisation of each bucket: 1.0 is stored as `qb[bucket]`.
+    qb: Box<[i32]>,
 }
 
 impl fmt::Debug for Network {
@@ -152,6 +161,7 @@ impl fmt::Debug for Network {
             .field("hidden", &HIDDEN)
             .field("buckets", &self.b2.len())
             .field("mirrored", &self.mirrored)
+            .field("qb", &self.qb)
             .field("b2", &self.b2)
             .finish()
     }
@@ -187,11 +197,10 @@ impl Reader<'_> {
 }
 
 impl Network {
-    /// Size in bytes of the file [`Network::to_bytes`] writes for this build's networks of
-    /// `buckets` output buckets, with mirrored inputs (version 3, a 44-byte header) or
-    /// without (version 2, 40 bytes), then the weights.
-    pub const fn file_size(buckets: usize, mirrored: bool) -> usize {
-        file_size(if mirrored { VERSION } else { 2 }, HIDDEN, buckets)
+    /// Size in bytes of a file of format `version` (1 to 3) for this build's networks of
+    /// `buckets` output buckets.
+    pub const fn file_size(version: u32, buckets: usize) -> usize {
+        file_size(version, HIDDEN, buckets)
     }
 
     /// Parses a network file, version 3, 2 or 1 (the format is described in the
@@ -199,8 +208,8 @@ impl Network {
     ///
     /// # Errors
     /// A [`NetworkError`] naming the first problem: a file shorter than the header, a wrong
-    /// magic, version, input count, hidden size (it must be [`HIDDEN`]), activation, `QA`,
-    /// `QB` or `SCALE`, an output bucket count other than 1, 2, 4 or 8 (versions 2 and 3) or
+    /// magic, version, input count, hidden size (it must be [`HIDDEN`]), activation, `QA` or
+    /// `SCALE`, a `QB` outside 64 to 4096 (or, in version 3, a header `QB` other than 0), an output bucket count other than 1, 2, 4 or 8 (versions 2 and 3) or
     /// a non-zero reserved field (version 1), an input mapping other than 0 and 1 (version
     /// 3), a size other than the header implies, or an output weight outside `-127..=127`.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
@@ -231,11 +240,15 @@ impl Network {
         if activation != SCRELU {
             return Err(NetworkError::Activation(activation));
         }
-        for (name, expected) in [("QA", QA), ("QB", QB), ("SCALE", SCALE)] {
-            let found = r.i32();
+        let (qa, qb, scale) = (r.i32(), r.i32(), r.i32());
+        for (name, found, expected) in [("QA", qa, QA), ("SCALE", scale, SCALE)] {
             if found != expected {
                 return Err(NetworkError::Constant { name, found, expected });
             }
+        }
+        // Version 3 gives each bucket its own, after the weights.
+        if (version < 3 && !QB_RANGE.contains(&qb)) || (version >= 3 && qb != 0) {
+            return Err(NetworkError::OutputScale(qb));
         }
         let field = r.u32();
         let buckets = match version {
@@ -259,32 +272,38 @@ impl Network {
         let b1 = r.row();
         let w2: Box<[[Row; 2]]> = (0..buckets).map(|_| [r.row(), r.row()]).collect();
         let b2: Box<[i32]> = (0..buckets).map(|_| r.i32()).collect();
+        let qb: Box<[i32]> = (0..buckets).map(|_| if version >= 3 { r.i32() } else { qb }).collect();
         debug_assert!(r.bytes.is_empty());
+        if let Some(&qb) = qb.iter().find(|qb| !QB_RANGE.contains(qb)) {
+            return Err(NetworkError::OutputScale(qb));
+        }
         let outputs = w2.iter().flatten().flat_map(|row| row.0);
         if let Some((index, value)) =
             outputs.enumerate().find(|(_, w)| !(-MAX_OUTPUT_WEIGHT..=MAX_OUTPUT_WEIGHT).contains(w))
         {
             return Err(NetworkError::OutputWeight { index, value });
         }
-        Ok(Network { w1, b1, w2, b2, mirrored })
+        Ok(Network { w1, b1, w2, b2, mirrored, qb })
     }
 
-    /// The network as a file, version 3 if its inputs are mirrored and 2 otherwise:
-    /// [`Network::from_bytes`] of the result gives it back.
+    /// The network as a file, version 2 if its inputs are plain and its buckets share one
+    /// `QB`, version 3 otherwise: [`Network::from_bytes`] of the result gives it back.
     pub fn to_bytes(&self) -> Vec<u8> {
         let buckets = self.output_buckets();
-        let mut out = Vec::with_capacity(Network::file_size(buckets, self.mirrored));
+        let one_scale = self.qb.iter().all(|&qb| qb == self.qb[0]);
+        let version = if !self.mirrored && one_scale { 2 } else { VERSION };
+        let mut out = Vec::with_capacity(Network::file_size(version, buckets));
         out.extend_from_slice(&MAGIC);
-        let version = if self.mirrored { VERSION } else { 2 };
         for field in [version, INPUTS as u32, HIDDEN as u32, SCRELU] {
             out.extend_from_slice(&field.to_le_bytes());
         }
-        for constant in [QA, QB, SCALE] {
+        let header_qb = if version >= 3 { 0 } else { self.qb[0] };
+        for constant in [QA, header_qb, SCALE] {
             out.extend_from_slice(&constant.to_le_bytes());
         }
         out.extend_from_slice(&(buckets as u32).to_le_bytes());
-        if self.mirrored {
-            out.extend_from_slice(&MIRRORED.to_le_bytes());
+        if version >= 3 {
+            out.extend_from_slice(&if self.mirrored { MIRRORED } else { PLAIN }.to_le_bytes());
         }
         for row in self.w1.iter().chain([&self.b1]).chain(self.w2.iter().flatten()) {
             for w in row.0 {
@@ -294,7 +313,12 @@ impl Network {
         for b in &self.b2 {
             out.extend_from_slice(&b.to_le_bytes());
         }
-        debug_assert_eq!(out.len(), Network::file_size(buckets, self.mirrored));
+        if version >= 3 {
+            for qb in &self.qb {
+                out.extend_from_slice(&qb.to_le_bytes());
+            }
+        }
+        debug_assert_eq!(out.len(), Network::file_size(version, buckets));
         out
     }
 
@@ -328,6 +352,15 @@ impl Network {
     #[inline]
     pub(crate) fn output_weights(&self, bucket: usize) -> &[Row; 2] {
         &self.w2[bucket]
+    }
+
+    /// The output weights' quantisation `QB` of `bucket`: 1.0 is stored as this.
+    ///
+    /// # Panics
+    /// If `bucket` is not below [`Network::output_buckets`].
+    #[inline]
+    pub fn output_scale(&self, bucket: usize) -> i32 {
+        self.qb[bucket]
     }
 
     /// The output bias of `bucket`, `b2q[bucket]`.

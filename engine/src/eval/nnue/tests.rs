@@ -8,7 +8,7 @@ use super::simd::Simd;
 use super::stack::AccumulatorStack;
 use super::{
     embedded_network, nnue_evaluate, output_bucket, Network, NetworkError, EMBEDDED, EMBEDDED_NETWORK, HIDDEN, INPUTS,
-    QA, QB, SCALE,
+    QA, SCALE,
 };
 use crate::score::MATE_BOUND;
 use std::sync::Arc;
@@ -46,6 +46,8 @@ struct Weights {
     b2: Vec<i32>, // buckets
     /// Mirrored inputs (a version 3 file) or plain (version 2).
     mirrored: bool,
+    /// The output weights' quantisation of each bucket.
+    qb: Vec<i32>,
 }
 
 impl Weights {
@@ -57,6 +59,7 @@ impl Weights {
             w2: vec![0; 2 * HIDDEN],
             b2: vec![0],
             mirrored: false,
+            qb: vec![64],
         }
     }
 
@@ -70,6 +73,7 @@ impl Weights {
             w2: (0..8 * 2 * HIDDEN).map(|_| rng.range(-127, 127) as i16).collect(),
             b2: (0..8).map(|_| rng.range(-200_000, 200_000)).collect(),
             mirrored: false,
+            qb: vec![64; 8],
         }
     }
 
@@ -82,16 +86,31 @@ impl Weights {
         self.b2.len()
     }
 
-    fn to_bytes(&self) -> Vec<u8> {
-        let header = if self.mirrored {
-            header(HIDDEN as u32, self.buckets() as u32, |h| {
-                put_u32(h, 8, 3);
-                h.extend_from_slice(&1u32.to_le_bytes());
-            })
+    /// Version 3 for mirrored inputs or several `QB`s, version 2 otherwise.
+    fn version(&self) -> u32 {
+        if self.mirrored || self.qb.iter().any(|&qb| qb != self.qb[0]) {
+            3
         } else {
-            header(HIDDEN as u32, self.buckets() as u32, |_| {})
-        };
-        header.into_iter().chain(self.body()).collect()
+            2
+        }
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        let v3 = self.version() == 3;
+        let header = header(HIDDEN as u32, self.buckets() as u32, |h| {
+            put_u32(h, 28, if v3 { 0 } else { self.qb[0] as u32 });
+            if v3 {
+                put_u32(h, 8, 3);
+                h.extend_from_slice(&u32::from(self.mirrored).to_le_bytes());
+            }
+        });
+        let mut bytes: Vec<u8> = header.into_iter().chain(self.body()).collect();
+        if v3 {
+            for qb in &self.qb {
+                bytes.extend_from_slice(&qb.to_le_bytes());
+            }
+        }
+        bytes
     }
 
     fn body(&self) -> Vec<u8> {
@@ -142,7 +161,7 @@ impl Weights {
             sum += i64::from(us * us * i32::from(w2[j])) + i64::from(them * them * i32::from(w2[HIDDEN + j]));
         }
         let out = sum / i64::from(QA) + i64::from(self.b2[bucket]);
-        (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        (out * i64::from(SCALE) / i64::from(QA * self.qb[bucket])) as i32
     }
 }
 
@@ -261,13 +280,13 @@ fn a_written_network_reads_back() {
     let weights = Weights::random(1);
     let bytes = weights.to_bytes();
     assert_eq!(bytes.len(), bytes_of_format(HIDDEN, 8));
-    assert_eq!(Network::file_size(8, false), bytes.len());
-    assert_eq!(Network::file_size(1, false), bytes_of_format(HIDDEN, 1));
+    assert_eq!(Network::file_size(2, 8), bytes.len());
+    assert_eq!(Network::file_size(2, 1), bytes_of_format(HIDDEN, 1));
     let network = Network::from_bytes(&bytes).unwrap();
     assert_eq!((network.output_buckets(), network.mirrors_inputs()), (8, false));
     assert_eq!(network.to_bytes(), bytes);
     let one = Weights::zero().to_bytes();
-    assert_eq!(one.len(), Network::file_size(1, false));
+    assert_eq!(one.len(), Network::file_size(2, 1));
     assert_eq!(Network::from_bytes(&one).unwrap().to_bytes(), one);
 }
 
@@ -275,8 +294,8 @@ fn a_written_network_reads_back() {
 fn a_mirrored_network_is_a_version_3_file() {
     let weights = Weights::random_mirrored(1);
     let bytes = weights.to_bytes();
-    assert_eq!(bytes.len(), bytes_of_format(HIDDEN, 8) + 4);
-    assert_eq!(Network::file_size(8, true), bytes.len());
+    assert_eq!(bytes.len(), bytes_of_format(HIDDEN, 8) + 4 + 8 * 4);
+    assert_eq!(Network::file_size(3, 8), bytes.len());
     let network = Network::from_bytes(&bytes).unwrap();
     assert_eq!((network.output_buckets(), network.mirrors_inputs()), (8, true));
     assert_eq!(network.to_bytes(), bytes);
@@ -300,12 +319,35 @@ fn a_mirrored_network_is_a_version_3_file() {
     for len in [40, 43] {
         assert_eq!(Network::from_bytes(&bytes[..len]).unwrap_err(), NetworkError::TooShort(len));
     }
-    // The body of a version 2 file under a version 3 header: four bytes short.
+    // The body of a version 2 file under a version 3 header: its bucket scales missing.
     let mut v2_body = Weights::random(1).to_bytes();
     put_u32(&mut v2_body, 8, 3);
+    assert_eq!(Network::from_bytes(&v2_body).unwrap_err(), NetworkError::OutputScale(64));
+    put_u32(&mut v2_body, 28, 0);
     put_u32(&mut v2_body, 40, 1);
     let found = v2_body.len();
     assert_eq!(Network::from_bytes(&v2_body).unwrap_err(), NetworkError::Size { found, version: 3, buckets: 8 });
+}
+
+/// Each bucket's output quantisation follows the weights in version 3; every one is checked.
+#[test]
+fn each_bucket_has_its_own_output_scale() {
+    let weights = Weights { qb: vec![64, 128, 256, 512, 1024, 2048, 4096, 100], ..Weights::random(22) };
+    let bytes = weights.to_bytes();
+    assert_eq!(bytes.len(), Network::file_size(3, 8));
+    let network = Network::from_bytes(&bytes).unwrap();
+    assert_eq!((0..8).map(|b| network.output_scale(b)).collect::<Vec<_>>(), weights.qb);
+    assert!(!network.mirrors_inputs());
+    assert_eq!(network.to_bytes(), bytes);
+    for (bucket, qb) in [(0, 63), (3, 0), (7, 4097), (5, -512)] {
+        let mut damaged = bytes.clone();
+        put_u32(&mut damaged, bytes.len() - 4 * (8 - bucket), qb as u32);
+        assert_eq!(Network::from_bytes(&damaged).unwrap_err(), NetworkError::OutputScale(qb));
+    }
+    // Version 3 keeps the header's field at 0.
+    let mut damaged = bytes.clone();
+    put_u32(&mut damaged, 28, 64);
+    assert_eq!(Network::from_bytes(&damaged).unwrap_err(), NetworkError::OutputScale(64));
 }
 
 #[test]
@@ -313,6 +355,7 @@ fn a_version_1_file_is_a_network_of_one_bucket() {
     let mut weights = Weights::random(21);
     weights.w2.truncate(2 * HIDDEN);
     weights.b2.truncate(1);
+    weights.qb.truncate(1);
     let v2 = weights.to_bytes();
     let mut v1 = v2.clone();
     put_u32(&mut v1, 8, 1);
@@ -386,10 +429,18 @@ fn every_header_field_is_checked() {
     assert_eq!(err, NetworkError::Activation(0));
     assert_eq!(err.to_string(), "network activation 0 is not supported; the format knows only 1 (SCReLU)");
 
-    for (offset, name, expected) in [(24, "QA", 255), (28, "QB", 64), (32, "SCALE", 400)] {
+    for (offset, name, expected) in [(24, "QA", 255), (32, "SCALE", 400)] {
         let err = with_header(&|h| put_u32(h, offset, (expected + 1) as u32)).unwrap_err();
         assert_eq!(err, NetworkError::Constant { name, found: expected + 1, expected });
         assert_eq!(err.to_string(), format!("network {name} is {}; the format requires {expected}", expected + 1));
+    }
+    for qb in [0, 1, 63, 4097, -64, i32::MIN] {
+        let err = with_header(&|h| put_u32(h, 28, qb as u32)).unwrap_err();
+        assert_eq!(err, NetworkError::OutputScale(qb));
+    }
+    assert_eq!(NetworkError::OutputScale(63).to_string(), "network QB is 63; the format allows 64 to 4096");
+    for qb in [64, 65, 512, 4096] {
+        assert_eq!(with_header(&|h| put_u32(h, 28, qb)).unwrap().output_scale(7), qb as i32);
     }
 
     for buckets in [0, 3, 7, 16] {
@@ -400,7 +451,7 @@ fn every_header_field_is_checked() {
     assert_eq!(err.to_string(), "network has 7 output buckets; the format allows 1, 2, 4 or 8");
     // A header claiming fewer buckets than the body holds: a size error naming the buckets.
     let err = with_header(&|h| put_u32(h, 36, 4)).unwrap_err();
-    assert_eq!(err, NetworkError::Size { found: Network::file_size(8, false), version: 2, buckets: 4 });
+    assert_eq!(err, NetworkError::Size { found: Network::file_size(2, 8), version: 2, buckets: 4 });
 }
 
 #[test]
@@ -423,14 +474,14 @@ fn the_size_must_be_exact() {
         NetworkError::Size { found: 1234, version: 2, buckets: 1 }.to_string(),
         format!(
             "file is 1,234 bytes; a version 2 file of a {HIDDEN}-neuron network with 1 output bucket is {} bytes",
-            grouped(Network::file_size(1, false))
+            grouped(Network::file_size(2, 1))
         )
     );
     assert_eq!(
         NetworkError::Size { found: 1_234_567, version: 3, buckets: 8 }.to_string(),
         format!(
             "file is 1,234,567 bytes; a version 3 file of a {HIDDEN}-neuron network with 8 output buckets is {} bytes",
-            grouped(Network::file_size(8, true))
+            grouped(Network::file_size(3, 8))
         )
     );
     // A network of another size is reported as such, not as a size mismatch.
@@ -544,7 +595,13 @@ fn the_side_to_move_owns_the_first_output_half() {
 
 #[test]
 fn evaluation_matches_the_naive_formula_and_colour_symmetry() {
-    for weights in [Weights::random(5), Weights::random_mirrored(5)] {
+    let per_bucket = Weights { qb: vec![64, 128, 256, 512, 1024, 2048, 4096, 100], ..Weights::random(5) };
+    for weights in [
+        Weights::random(5),
+        Weights::random_mirrored(5),
+        Weights { qb: vec![1024; 8], ..Weights::random(5) },
+        per_bucket,
+    ] {
         let network = weights.network();
         let mut count = 0;
         random_walks(6, 2, |_, _, _, child| {
@@ -803,7 +860,10 @@ fn valid_files() -> [Vec<u8>; 3] {
     let mut one = Weights::random(31);
     one.w2.truncate(2 * HIDDEN);
     one.b2.truncate(1);
-    [one.to_bytes(), Weights::random(32).to_bytes(), Weights::random_mirrored(33).to_bytes()]
+    one.qb.truncate(1);
+    let mut scaled = Weights::random_mirrored(33);
+    scaled.qb[2] = 512;
+    [one.to_bytes(), Weights::random(32).to_bytes(), scaled.to_bytes()]
 }
 
 proptest::proptest! {
