@@ -442,19 +442,25 @@ fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
     let startpos_cp = state.best.float_eval_cp(&tempo_core::Position::startpos());
     outln!("best epoch {} (loss {:.6}); start position {startpos_cp:+.0} cp", state.best_epoch, state.best_loss)?;
 
-    let (sha, suggested) = if args.activation == Activation::Screlu {
+    let (sha, suggested, rounding) = if args.activation == Activation::Screlu {
         let file = quantise::write(&state.best)?;
         std::fs::write(&args.out, &file).with_context(|| format!("cannot write {}", args.out.display()))?;
         let sha = hex(&Sha256::digest(&file));
         let suggested = format!("tempo-{}.nnue", &sha[..12]);
         outln!("network written to {} ({} bytes), sha256 {}", args.out.display(), file.len(), &sha[..12])?;
+        let (error, positions) = quantise::rounding_error(&state.best, if val.is_empty() { train } else { val });
+        outln!(
+            "rounding to the file's integers: {error:.2} cp mean |float - integer| over {positions} positions (output QB {:?})",
+            quantise::output_scales(&state.best)
+        )?;
         outln!("suggested name: {suggested}")?;
-        (Some(sha), Some(suggested))
+        (Some(sha), Some(suggested), Some(error))
     } else {
-        (None, None)
+        (None, None, None)
     };
     let mut summary = summary(args, threads, &split, &state, sha, suggested);
     summary["startpos_cp"] = serde_json::json!(startpos_cp);
+    summary["rounding_error_cp"] = serde_json::json!(rounding);
     if let Some((fit, loss)) = scaled {
         summary["scale"] = serde_json::json!({
             "parent": args.match_scale.as_deref().map(|p| p.display().to_string()),
