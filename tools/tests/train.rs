@@ -46,14 +46,26 @@ fn self_play_data_trains_a_network_file() {
     assert!(suggested.starts_with("tempo-") && suggested.ends_with(".nnue") && suggested.len() == 23, "{suggested}");
 
     let file = std::fs::read(&net).unwrap();
-    // Eight output buckets by default: B * (2H output weights and a bias).
-    assert_eq!(file.len(), 40 + 2 * 768 * 16 + 2 * 16 + 8 * (4 * 16 + 4));
     assert_eq!(&file[..8], b"TEMPONNU");
     let word = |at: usize| u32::from_le_bytes(file[at..at + 4].try_into().unwrap());
-    assert_eq!(
-        [word(8), word(12), word(16), word(20), word(24), word(28), word(32), word(36)],
-        [2, 768, 16, 1, 255, 64, 400, 8]
-    );
+    // Plain inputs: version 2 if every output bucket has one QB (in the header), version 3
+    // (an input mapping word, and a QB per bucket after the weights) otherwise.
+    let version = word(8);
+    let (header, listed) = match version {
+        2 => (40, 0),
+        3 => (44, 4 * 8),
+        _ => panic!("format version {version}"),
+    };
+    // Eight output buckets by default: B * (2H output weights and a bias).
+    assert_eq!(file.len(), header + 2 * 768 * 16 + 2 * 16 + 8 * (4 * 16 + 4) + listed);
+    assert_eq!([word(12), word(16), word(20), word(24), word(32), word(36)], [768, 16, 1, 255, 400, 8]);
+    let scales: Vec<u32> = if version == 3 {
+        assert_eq!((word(28), word(40)), (0, 0));
+        (file.len() - listed..file.len()).step_by(4).map(word).collect()
+    } else {
+        vec![word(28)]
+    };
+    assert!(scales.iter().all(|qb| qb.is_power_of_two() && (64..=4096).contains(qb)), "{scales:?}");
 
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("net.nnue.json")).unwrap()).unwrap();
