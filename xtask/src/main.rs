@@ -124,7 +124,7 @@ cargo xtask <task>
                     CPU level into target/dist/<version>/<cpu>/, with .tar.gz archives and
                     SHA-256 sums, after running the bench of each engine binary
   nnue --gen N [--parent-hce] [--games G] [--soft-nodes S] [--seed S] [--hidden H]
-       [--epochs E] [--wdl W] [--init NET] [--data FILE]... [--sprt-games N] [--tc TC]
+       [--inputs plain|mirrored] [--epochs E] [--wdl W] [--init NET] [--data FILE]... [--sprt-games N] [--tc TC]
        [--match-scale NET | --no-match-scale] [--skip-match]
                     one generation of the network (engine/nets/README.md): self-play data
                     with this engine into $TEMPO_CACHE (default ~/.cache/tempo)/data/genN.vf
@@ -136,7 +136,8 @@ cargo xtask <task>
                     training from random weights; the new network takes the evaluation
                     scale of the shipped one (or of --match-scale NET); --hidden defaults
                     to the engine's HIDDEN, and another width stops before the SPRT with
-                    what to build for it
+                    what to build for it; --inputs defaults to mirrored (plain trains
+                    with random file mirroring instead)
 ";
 
 /// CPU levels `dist` builds by default.

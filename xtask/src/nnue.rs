@@ -27,6 +27,10 @@ pub struct Generation {
     pub soft_nodes: u64,
     pub seed: u64,
     pub hidden: u32,
+    /// The input mapping (`--inputs plain|mirrored`; default mirrored, the shipped
+    /// network's): plain inputs train with random file mirroring (`--mirror`), which
+    /// mirrored ones make pointless.
+    pub inputs: String,
     pub epochs: u32,
     pub wdl: f64,
     pub init: Option<PathBuf>,
@@ -73,6 +77,10 @@ impl Generation {
             hidden: match value("--hidden") {
                 Some(v) => num(Some(v), "--hidden", 0)?,
                 None => engine_hidden()?,
+            },
+            inputs: match value("--inputs").unwrap_or("mirrored") {
+                inputs @ ("plain" | "mirrored") => inputs.to_owned(),
+                other => bail!("--inputs is plain or mirrored, not {other:?}"),
             },
             epochs: num(value("--epochs"), "--epochs", 30)?,
             wdl: num(value("--wdl"), "--wdl", 0.3)?,
@@ -172,7 +180,11 @@ pub fn generation(g: &Generation) -> Result<()> {
         "--epochs",
         &g.epochs.to_string(),
     ]);
-    train.args(["--wdl", &g.wdl.to_string(), "--seed", &g.seed.to_string(), "--mirror", "--out"]).arg(&net);
+    train.args(["--wdl", &g.wdl.to_string(), "--seed", &g.seed.to_string(), "--inputs", &g.inputs]);
+    if g.inputs == "plain" {
+        train.arg("--mirror");
+    }
+    train.arg("--out").arg(&net);
     if let Some(init) = &g.init {
         train.arg("--init").arg(init);
     }
@@ -250,5 +262,8 @@ mod tests {
         assert_eq!(g.match_scale, Some(PathBuf::from("p.nnue")));
         assert!(Generation::from_flags(&["--games", "10"]).is_err(), "--gen is required");
         assert!(Generation::from_flags(&["--gen", "1", "--games", "many"]).is_err());
+        assert_eq!(Generation::from_flags(&["--gen", "3"]).unwrap().inputs, "mirrored");
+        assert_eq!(Generation::from_flags(&["--gen", "3", "--inputs", "plain"]).unwrap().inputs, "plain");
+        assert!(Generation::from_flags(&["--gen", "3", "--inputs", "king"]).is_err());
     }
 }
