@@ -186,12 +186,12 @@ pub(crate) const SCALE: i32 = 400;
 
 /// The file name of the network built into the engine, `tempo-<first 12 hex digits of its
 /// SHA-256>.nnue` in `engine/nets/` (a test checks the name against the bytes).
-pub const EMBEDDED_NETWORK: &str = "tempo-c72196780dcb.nnue";
+pub const EMBEDDED_NETWORK: &str = "tempo-067c71837f48.nnue";
 
 /// The bytes of [`EMBEDDED_NETWORK`]. To ship another network, put its file in
 /// `engine/nets/` and change both constants; a test checks that the bytes parse and match
 /// the name.
-pub(crate) const EMBEDDED: &[u8] = include_bytes!("../../../nets/tempo-c72196780dcb.nnue");
+pub(crate) const EMBEDDED: &[u8] = include_bytes!("../../../nets/tempo-067c71837f48.nnue");
 
 /// The parsed [`EMBEDDED`] network, parsed once.
 ///
