@@ -66,9 +66,14 @@ pub struct PlayArgs {
     /// Start from this position (FEN).
     #[arg(long, value_name = "FEN", conflicts_with_all = ["pgn", "chess960"])]
     pub fen: Option<String>,
-    /// Continue a saved game (the last game of the file), e.g. a recovery file.
+    /// Continue a saved game: the only unfinished game of the file (result `*`), or the one
+    /// --game names. Saving changes that game alone; every other game of the file stays as
+    /// it was.
     #[arg(long, value_name = "FILE", conflicts_with = "chess960")]
     pub pgn: Option<PathBuf>,
+    /// With --pgn: the game to continue, numbered from 1 in the file.
+    #[arg(long, value_name = "N", requires = "pgn", value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: Option<u64>,
     /// Chess960: a random start position, or position number N (0..959; 518 is the standard one).
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "random")]
     pub chess960: Option<String>,
@@ -81,7 +86,9 @@ pub struct PlayArgs {
     /// Never use colours (also when the NO_COLOR environment variable is set).
     #[arg(long)]
     pub no_color: bool,
-    /// Where to write the game's PGN (default: tempo-DATE-TIME.pgn in the current directory).
+    /// Where to save the game's PGN: it is added to the end of the file, which is never
+    /// truncated (default: the game's own file, tempo-DATE-TIME.pgn in Tempo's folder of
+    /// games, ~/.local/share/tempo/games on Linux; a continued game stays in its file).
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
     /// Engines search to this depth (reproducible play); with a clock, they still stop in time.
@@ -104,6 +111,9 @@ pub struct ShowArgs {
     /// Show the final position of the last game in this PGN file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
+    /// With --pgn: the game to show, numbered from 1 in the file, instead of the last.
+    #[arg(long, value_name = "N", requires = "pgn", value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: Option<u64>,
     /// ASCII letters instead of Unicode symbols.
     #[arg(long)]
     pub ascii: bool,

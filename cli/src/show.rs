@@ -33,7 +33,7 @@ fn side(c: Color) -> &'static str {
 pub fn run(args: &ShowArgs) -> Result<i32> {
     let (game, pgn_result) = match (&args.pgn, &args.fen) {
         (Some(path), _) => {
-            let loaded = save::load(path, None)?;
+            let loaded = save::load(path, args.game.map_or(save::Pick::Last, save::Pick::Number), None)?;
             (loaded.game, loaded.result)
         }
         (None, Some(fen)) => {

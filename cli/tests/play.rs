@@ -24,6 +24,8 @@ fn tempo(dir: &Path, args: &[&str], input: &str) -> Run {
         .args(args)
         .current_dir(dir)
         .env_remove("NO_COLOR")
+        // Games saved without --save go to Tempo's folder in the user's data folder.
+        .env("XDG_DATA_HOME", dir.join("data"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -472,4 +474,104 @@ fn ctrl_c_saves_the_unfinished_game_for_resuming() {
     assert_eq!(leftovers, vec![std::ffi::OsString::from("interrupted.pgn")]);
     let run = tempo(dir, &args(&HOTSEAT, &["--pgn", "interrupted.pgn"]), "fen\nquit\nn\n");
     assert!(run.stdout.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq"), "{}", run.stdout);
+}
+
+/// A club's file: an adjourned game with tags, comments, NAGs and a variation, a finished
+/// game, and a second unfinished one.
+const CLUB_FILE: &str = "[Event \"Club championship\"]\n[Site \"Town hall\"]\n[Date \"2026.01.03\"]\n\
+    [Round \"4\"]\n[White \"Ann\"]\n[Black \"Bo\"]\n[Result \"*\"]\n[ECO \"C44\"]\n\n\
+    {Adjourned at move 2} 1. e4 $1 {best by test} (1. d4 d5 $2) 1... e5 2. Nf3 *\n\n\
+    [Event \"Blitz\"]\n[White \"Cy\"]\n[Black \"Di\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
+    [Event \"Casual\"]\n[White \"Ed\"]\n[Black \"Flo\"]\n[Result \"*\"]\n\n1. c4 *\n";
+
+#[test]
+fn continuing_one_game_of_a_file_keeps_the_others_byte_for_byte() {
+    let tmp = scratch("club");
+    let dir = tmp.path();
+    std::fs::write(dir.join("club.pgn"), CLUB_FILE).unwrap();
+    // Two unfinished games: the player chooses.
+    let run = tempo(dir, &args(&HOTSEAT, &["--pgn", "club.pgn"]), "");
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains(
+            "club.pgn holds 2 unfinished games; choose one with --game N:\n   \
+             1. Ann - Bo, Club championship, 2026.01.03, 2 moves, *\n   3. Ed - Flo, Casual, 1 move, *"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = tempo(dir, &args(&HOTSEAT, &["--pgn", "club.pgn", "--game", "2"]), "");
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("game 2 of club.pgn is already over (0-1)"), "{}", run.stderr);
+
+    let run = tempo(dir, &args(&HOTSEAT, &["--pgn", "club.pgn", "--game", "1"]), "Nc6\nquit\ny\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("Saved in club.pgn; continue it with: tempo --pgn club.pgn --game 1"),
+        "{}",
+        run.stdout
+    );
+    let saved = std::fs::read_to_string(dir.join("club.pgn")).unwrap();
+    let others = &CLUB_FILE[CLUB_FILE.find("\n\n[Event \"Blitz\"]").unwrap()..];
+    assert!(saved.ends_with(others), "the other games are kept byte for byte:\n{saved}");
+    let continued = &saved[..saved.len() - others.len()];
+    for kept in
+        ["[Event \"Club championship\"]", "[Site \"Town hall\"]", "[Round \"4\"]", "[ECO \"C44\"]", "[White \"Ann\"]"]
+    {
+        assert!(continued.contains(kept), "{kept} kept in:\n{continued}");
+    }
+    let movetext = continued.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        movetext.contains("{Adjourned at move 2} 1. e4 $1 {best by test} (1. d4 d5 $2) 1... e5 2. Nf3 Nc6 *"),
+        "{movetext}"
+    );
+    // Nothing played: the file is not touched at all.
+    let run = tempo(dir, &args(&HOTSEAT, &["--pgn", "club.pgn", "--game", "3"]), "quit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(dir.join("club.pgn")).unwrap(), saved);
+}
+
+#[test]
+fn save_adds_to_a_file_and_never_truncates_it() {
+    let tmp = scratch("append");
+    let dir = tmp.path();
+    std::fs::write(dir.join("old.pgn"), CLUB_FILE).unwrap();
+    let run = tempo(dir, &args(&HOTSEAT, &["--save", "old.pgn"]), "e4\nsave\ne5\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let saved = std::fs::read_to_string(dir.join("old.pgn")).unwrap();
+    assert!(saved.starts_with(CLUB_FILE), "{saved}");
+    let added = &saved[CLUB_FILE.len()..];
+    assert!(added.starts_with("\n[Event \"Tempo game\"]"), "{added}");
+    assert!(added.trim_end().ends_with("1. e4 e5 *"), "saved twice, written once: {added}");
+    assert_eq!(added.matches("[Event ").count(), 1, "saved twice, written once: {added}");
+    assert!(run.stdout.contains("continue it with: tempo --pgn old.pgn --game 4"), "{}", run.stdout);
+}
+
+#[test]
+fn games_saved_without_a_file_go_to_the_users_folder() {
+    let tmp = scratch("default-folder");
+    let dir = tmp.path();
+    let run = tempo(dir, &HOTSEAT, "e4\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let folder = dir.join("data").join("tempo").join("games");
+    let files: Vec<_> = std::fs::read_dir(&folder).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert!(run.stdout.contains(&format!("saved in {}", files[0].display())), "{}", run.stdout);
+    assert!(std::fs::read_dir(dir).unwrap().all(|e| e.unwrap().file_name() != *files[0].file_name().unwrap()));
+}
+
+#[test]
+fn a_game_that_cannot_be_saved_where_asked_is_saved_elsewhere() {
+    let tmp = scratch("rescue");
+    let dir = tmp.path();
+    // A file where a folder should be: no write can succeed there, even as root.
+    std::fs::write(dir.join("not-a-folder"), "").unwrap();
+    let run = tempo(dir, &args(&HOTSEAT, &["--save", "not-a-folder/game.pgn"]), "e4\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let folder = dir.join("data").join("tempo").join("games");
+    let rescued: Vec<_> = std::fs::read_dir(&folder).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(rescued.len(), 1, "{rescued:?}");
+    assert!(run.stdout.contains("NOT saved where it belongs (cannot write not-a-folder/game.pgn"), "{}", run.stdout);
+    assert!(run.stdout.contains(&format!("saved in {} instead", rescued[0].display())), "{}", run.stdout);
+    assert!(pgn(&rescued[0]).contains("1. e4 *"));
 }

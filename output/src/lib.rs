@@ -1,5 +1,5 @@
-//! Standard output of the command-line programs (`tempo`, `tempo-tools`), and what a closed
-//! stdout means.
+//! Standard output of the command-line programs (`tempo`, `tempo-tools`), what a closed
+//! stdout means, and the one way they replace a user's file ([`write_atomically`]).
 //!
 //! `println!` panics when stdout is gone (`tempo-tools perft --epd suite.epd | head -1`).
 //! Commands write with [`outln!`] instead, which returns the `io::Error`; they pass it up with
@@ -9,6 +9,10 @@
 //! Shared by both binaries (one home for the job), and free of `anyhow`, which only binaries
 //! use: [`is_broken_pipe`] walks any error's `source` chain, which is what `anyhow`'s
 //! contexts form.
+
+mod file;
+
+pub use file::{write_atomically, write_atomically_with};
 
 /// `println!` that returns the write error instead of panicking (see the crate docs).
 #[macro_export]

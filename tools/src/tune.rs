@@ -323,7 +323,7 @@ pub fn run(args: &TuneArgs) -> Result<bool> {
             initial.1,
             last.1
         );
-        std::fs::write(path, weights_source(&rounded, &note))
+        tempo_output::write_atomically(path, weights_source(&rounded, &note).as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
         outln!("weights written to {}", path.display())?;
     }

@@ -33,13 +33,15 @@ impl Session {
                 self.flipped = !self.flipped;
                 self.dirty = true;
             }
-            Command::Save(path) => {
-                let path = path.map_or_else(|| self.save_path.clone(), PathBuf::from);
-                match self.save_to(&path) {
-                    Ok(()) => self.say(format!("Saved in {}.", path.display())),
-                    Err(e) => self.say(format!("Not saved: {e:#}")),
+            Command::Save(None) => {
+                if let Some(saved) = self.save_in_its_file() {
+                    self.say(format!("{}.", saved.sentence()));
                 }
             }
+            Command::Save(Some(path)) => match self.save_copy(PathBuf::from(path)) {
+                Ok(path) => self.say(format!("Saved in {}.", path.display())),
+                Err(e) => self.say(format!("Not saved: {e:#}")),
+            },
             Command::Undo => self.undo()?,
             Command::Hint => self.hint()?,
             Command::Analyze => self.analyze()?,
@@ -245,10 +247,10 @@ impl Session {
     }
 
     pub(super) fn quit(&mut self) -> Result<Flow> {
-        if self.game.moves().is_empty() {
+        if self.unsaved().is_none() {
             return Ok(Flow::Quit);
         }
-        let path = self.save_path.clone();
+        let path = self.save_path();
         print_flush(&format!("Save the unfinished game in {}? [Y/n] ", path.display()));
         let answer = loop {
             match self.keyboard.next(Duration::from_secs(3600)) {
@@ -262,8 +264,9 @@ impl Session {
             print_flush(&format!("{}\n", answer.as_deref().unwrap_or("")));
         }
         if save {
-            self.save_to(&path)?;
-            print_flush(&format!("Saved in {}; continue it with: tempo --pgn {}\n", path.display(), path.display()));
+            if let Some(saved) = self.save_in_its_file() {
+                print_flush(&format!("{}; continue it with: {}\n", saved.sentence(), saved.resume));
+            }
         } else {
             print_flush("Not saved.\n");
         }

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tempo_core::{clock::TimeControl, game::GameError, Color, Game, Move, Outcome, Position};
-use tempo_notation::{san, san_line};
+use tempo_notation::{san, san_line, PgnGame};
 
 use crate::args::PlayArgs;
 use crate::board_view::{BoardStyle, Highlights};
@@ -20,7 +20,7 @@ use crate::clock_view::shown_time;
 use crate::describe::{claim_rule, claims_with_move, describe_outcome, either, format_line};
 use crate::input::{self, Input};
 use crate::players::{EnginePlayer, Line, PlayerSpec, Thought};
-use crate::save::{self, Record};
+use crate::save::{self, GameSlot, Record};
 use crate::screen::{compose, print_flush, wrap, PlayerView, Terminal, View};
 use keyboard::{Keyboard, Timer};
 use tempo_engine::Limits;
@@ -54,7 +54,9 @@ struct Session {
     game: Game,
     sides: [Side; 2],
     record: Record,
-    save_path: PathBuf,
+    /// The game as the file it was continued from holds it, written back with the moves
+    /// played since; `None` for a new game.
+    original: Option<PgnGame>,
     title: String,
     style: BoardStyle,
     flipped: bool,
@@ -70,21 +72,24 @@ struct Session {
     chess960: bool,
     /// The built-in engine for hints, analysis and draw decisions, started on first use.
     analyst: Option<EnginePlayer>,
-    /// The PGN of the game so far, for the Ctrl-C handler.
+    /// The game's place in its file, and its unsaved PGN for the Ctrl-C handler; one lock,
+    /// so that the handler never writes while a save is under way.
     snapshot: Arc<Mutex<Snapshot>>,
-    /// The PGN this session last wrote to the save file, so that EOF does not save the same
-    /// game twice, yet does save moves played (or taken back) since.
+    /// Other files the game was saved in with `save FILE`, each holding it in one place.
+    copies: Vec<GameSlot>,
+    /// The PGN this session last wrote to (or read from) its file, so that EOF does not save
+    /// the same game twice, yet does save moves played (or taken back) since.
     saved_pgn: Option<String>,
     /// The board changed without a move (take-back, flip): a transcript shows it again.
     dirty: bool,
 }
 
-/// What the Ctrl-C handler saves.
-#[derive(Default)]
+/// What the Ctrl-C handler saves, and where.
 pub struct Snapshot {
-    pub path: PathBuf,
-    /// The PGN of an unfinished game with at least one move; `None` otherwise.
-    pub unfinished: Option<String>,
+    pub slot: GameSlot,
+    /// The PGN of an unfinished game with at least one move that its file does not hold
+    /// yet; `None` otherwise.
+    pub unsaved: Option<String>,
 }
 
 /// Plays one game as `args` say. Returns the process exit code.
@@ -106,24 +111,30 @@ fn install_ctrl_c(snapshot: Arc<Mutex<Snapshot>>, colour: bool) {
     let handler = move || {
         // Restore the terminal's colours first: the handler exits the process.
         print_flush(if colour { "\x1b[0m\n" } else { "\n" });
-        let snap = snapshot.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(text) = &snap.unfinished {
-            match save::write_file(&snap.path, text) {
-                Ok(()) => print_flush(&format!(
-                    "Interrupted. The unfinished game is saved in {}; continue it with: tempo --pgn {}\n",
-                    snap.path.display(),
-                    snap.path.display()
+        let mut snap = snapshot.lock().unwrap_or_else(PoisonError::into_inner);
+        let Snapshot { slot, unsaved } = &mut *snap;
+        match unsaved {
+            Some(text) => match save::save_or_rescue(slot, text) {
+                Ok(saved) => print_flush(&format!(
+                    "Interrupted. The unfinished game is {}; continue it with: {}\n",
+                    saved.describe(),
+                    saved.resume
                 )),
-                Err(e) => eprintln!("Interrupted, and the game could not be saved: {e:#}"),
-            }
-        } else {
-            print_flush("Interrupted.\n");
+                Err(e) => last_resort(text, &e),
+            },
+            None => print_flush("Interrupted.\n"),
         }
         std::process::exit(130);
     };
     // Without a handler (e.g. another one is installed) Ctrl-C simply ends the process;
     // games are saved on every other way out.
     let _ = ctrlc::set_handler(handler);
+}
+
+/// The game could be saved nowhere: its PGN goes to the standard error, so that it is
+/// still not lost.
+fn last_resort(text: &str, error: &anyhow::Error) {
+    eprintln!("The game could not be saved anywhere: {error:#}\nHere it is; copy it into a file:\n\n{text}");
 }
 
 impl Session {
@@ -136,24 +147,34 @@ impl Session {
     }
 
     fn pgn(&self) -> String {
-        save::pgn_text(&self.game, &self.record)
+        save::game_text(&self.game, &self.record, self.original.as_ref())
+    }
+
+    fn snapshot(&self) -> std::sync::MutexGuard<'_, Snapshot> {
+        self.snapshot.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The file the game belongs in.
+    fn save_path(&self) -> PathBuf {
+        self.snapshot().slot.path().to_owned()
+    }
+
+    /// Whether the game has moves its file does not hold yet.
+    fn unsaved(&self) -> Option<String> {
+        let pgn = self.pgn();
+        (!self.game.moves().is_empty() && self.saved_pgn.as_deref() != Some(pgn.as_str())).then_some(pgn)
     }
 
     fn update_snapshot(&self) {
-        let unfinished = (self.game.outcome().is_none() && !self.game.moves().is_empty()).then(|| self.pgn());
-        self.snapshot.lock().unwrap_or_else(PoisonError::into_inner).unfinished = unfinished;
+        let unsaved = self.unsaved().filter(|_| self.game.outcome().is_none());
+        self.snapshot().unsaved = unsaved;
     }
 
     /// Saves an unfinished game with moves in it, and says where.
     fn save_unfinished(&mut self) {
-        if self.game.outcome().is_none() && !self.game.moves().is_empty() {
-            let path = self.save_path.clone();
-            if self.save_to(&path).is_ok() {
-                eprintln!(
-                    "The unfinished game is saved in {}; continue it with: tempo --pgn {}",
-                    path.display(),
-                    path.display()
-                );
+        if self.game.outcome().is_none() && self.unsaved().is_some() {
+            if let Some(saved) = self.save_in_its_file() {
+                eprintln!("The unfinished game is {}; continue it with: {}", saved.describe(), saved.resume);
             }
         }
     }
@@ -166,13 +187,40 @@ impl Session {
         }
     }
 
-    fn save_to(&mut self, path: &PathBuf) -> Result<()> {
+    /// Saves the game in its file, or elsewhere when that fails (see [`save::save_or_rescue`]);
+    /// `None` when it could be saved nowhere, which has been said with the game's PGN.
+    fn save_in_its_file(&mut self) -> Option<save::Saved> {
         let pgn = self.pgn();
-        save::write_file(path, &pgn)?;
-        if *path == self.save_path {
-            self.saved_pgn = Some(pgn);
+        let result = save::save_or_rescue(&mut self.snapshot().slot, &pgn);
+        match result {
+            Ok(saved) => {
+                self.saved_pgn = Some(pgn);
+                self.update_snapshot();
+                Some(saved)
+            }
+            Err(error) => {
+                last_resort(&pgn, &error);
+                None
+            }
         }
-        Ok(())
+    }
+
+    /// Saves the game in `path` as well (the `save FILE` command): added to the file the
+    /// first time, replaced in it after that.
+    fn save_copy(&mut self, path: PathBuf) -> Result<PathBuf> {
+        if path == self.save_path() {
+            return self.save_in_its_file().map(|saved| saved.path).context("the game could not be saved");
+        }
+        let pgn = self.pgn();
+        let index = match self.copies.iter().position(|slot| slot.path() == path) {
+            Some(index) => index,
+            None => {
+                self.copies.push(GameSlot::append_to(path.clone()));
+                self.copies.len() - 1
+            }
+        };
+        self.copies[index].save(&pgn)?;
+        Ok(path)
     }
 
     // ---- output ----
@@ -315,25 +363,26 @@ impl Session {
         self.update_snapshot();
         let text = describe_outcome(&self.game, outcome);
         self.show();
-        let path = self.save_path.clone();
-        self.save_to(&path)?;
-        print_flush(&format!("{text}\nThe game is saved in {}.\n", path.display()));
+        match self.save_in_its_file() {
+            Some(saved) => print_flush(&format!("{text}\nThe game is {}.\n", saved.describe())),
+            None => print_flush(&format!("{text}\n")),
+        }
         Ok(0)
     }
 
     fn leave_on_eof(&mut self) -> Result<()> {
         print_flush("\n");
-        if self.game.moves().is_empty() || self.saved_pgn.as_deref() == Some(self.pgn().as_str()) {
+        if self.unsaved().is_none() {
             print_flush("End of input: leaving the game.\n");
             return Ok(());
         }
-        let path = self.save_path.clone();
-        self.save_to(&path)?;
-        print_flush(&format!(
-            "End of input: the unfinished game is saved in {}; continue it with: tempo --pgn {}\n",
-            path.display(),
-            path.display()
-        ));
+        if let Some(saved) = self.save_in_its_file() {
+            print_flush(&format!(
+                "End of input: the unfinished game is {}; continue it with: {}\n",
+                saved.describe(),
+                saved.resume
+            ));
+        }
         Ok(())
     }
 

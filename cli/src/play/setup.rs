@@ -5,6 +5,7 @@ use anyhow::{bail, Context, Result};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tempo_core::{clock::TimeControl, CastlingMode, Color, Game, Position};
+use tempo_notation::PgnGame;
 
 use super::keyboard::{Keyboard, Timer};
 use super::{Session, Side, Snapshot};
@@ -13,7 +14,7 @@ use crate::board_view::BoardStyle;
 use crate::clock_view::{describe_tc, parse_movetime, parse_tc};
 use crate::describe::describe_outcome;
 use crate::players::{EnginePlayer, PlayerSpec};
-use crate::save::{self, Record};
+use crate::save::{self, GameSlot, Pick, Record};
 use crate::screen::{capabilities, print_flush, PlayerView, Terminal, FULL_WIDTH};
 use crate::start::{chess960_position, parse_fen_arg, random_below};
 
@@ -35,7 +36,7 @@ pub(super) fn session_from_args(args: &PlayArgs) -> Result<Option<Session>> {
     }
 
     let (date, time, stamp) = save::now_stamp();
-    let Some((game, [white_name, black_name])) = game_from_args(args, control)? else {
+    let Some(Start { game, names: [white_name, black_name], original, slot }) = game_from_args(args, control)? else {
         return Ok(None);
     };
     let chess960 = game.initial_position().castling_mode() == CastlingMode::Chess960;
@@ -52,17 +53,24 @@ pub(super) fn session_from_args(args: &PlayArgs) -> Result<Option<Session>> {
     let flipped = (white_side.spec != PlayerSpec::Human && black_side.spec == PlayerSpec::Human) ^ args.flip;
     let tc_text = game.clock().map_or_else(|| "no clock".to_owned(), |c| describe_tc(c.control()));
     let title = format!("Tempo  {} (White) v {} (Black)  {tc_text}", white_side.view.name, black_side.view.name);
-    let save_path = args.save.clone().or_else(|| args.pgn.clone()).unwrap_or_else(|| save::default_path(&stamp));
+    // A continued game stays in its file unless --save names another, to which it is added.
+    let slot = match (&args.save, slot) {
+        (Some(path), _) => GameSlot::append_to(path.clone()),
+        (None, Some(slot)) => slot,
+        (None, None) => save::default_slot(&stamp)?,
+    };
     if white_side.is_human() || black_side.is_human() {
         messages.push("Type your move (e4, Nf3, O-O...) or help for the commands.".to_owned());
     }
 
-    let session = Session {
+    let mut session = Session {
         game,
         sides: [white_side, black_side],
         record,
-        snapshot: Arc::new(Mutex::new(Snapshot { path: save_path.clone(), unfinished: None })),
-        save_path,
+        saved_pgn: None,
+        original,
+        snapshot: Arc::new(Mutex::new(Snapshot { slot, unsaved: None })),
+        copies: Vec::new(),
         title,
         style,
         flipped,
@@ -75,32 +83,54 @@ pub(super) fn session_from_args(args: &PlayArgs) -> Result<Option<Session>> {
         depth: args.depth,
         chess960,
         analyst: None,
-        saved_pgn: None,
         dirty: false,
     };
+    if session.original.is_some() && args.save.is_none() {
+        // The file holds the game as it was read: nothing to save until a move is played.
+        session.saved_pgn = Some(session.pgn());
+    }
     session.update_snapshot();
     Ok(Some(session))
 }
 
-/// The game to play, with the players' names a saved game recorded: the saved game `--pgn`
-/// names, or a new one from `--fen`, `--chess960` or the start position. `None` when the
-/// saved game is over by the rules.
-fn game_from_args(args: &PlayArgs, control: Option<TimeControl>) -> Result<Option<(Game, [Option<String>; 2])>> {
+/// The game to play and where it came from.
+struct Start {
+    game: Game,
+    /// The players' names a saved game recorded.
+    names: [Option<String>; 2],
+    /// A continued game as its file holds it, and its place there.
+    original: Option<PgnGame>,
+    slot: Option<GameSlot>,
+}
+
+/// The game to play: the saved game `--pgn` (and `--game`) names, or a new one from
+/// `--fen`, `--chess960` or the start position. `None` when the saved game is over by the
+/// rules.
+fn game_from_args(args: &PlayArgs, control: Option<TimeControl>) -> Result<Option<Start>> {
     if let Some(path) = &args.pgn {
-        let loaded = save::load(path, control)?;
+        let pick = args.game.map_or(Pick::Unfinished, Pick::Number);
+        let loaded = save::load(path, pick, control)?;
+        let which = if loaded.games_in_file > 1 {
+            format!("game {} of {}", loaded.number, path.display())
+        } else {
+            format!("the game in {}", path.display())
+        };
         if let Some(result) = loaded.result {
             print_flush(&format!("{}\n", crate::show::describe_loaded(&loaded.game, result)));
-            bail!("the game in {} is already over ({result}); nothing to continue", path.display());
+            bail!("{which} is already over ({result}); nothing to continue");
         }
         if let Some(outcome) = loaded.game.outcome() {
-            print_flush(&format!(
-                "The game in {} is over: {}\n",
-                path.display(),
-                describe_outcome(&loaded.game, outcome)
-            ));
+            let mut which = which;
+            which[..1].make_ascii_uppercase();
+            print_flush(&format!("{which} is over: {}\n", describe_outcome(&loaded.game, outcome)));
             return Ok(None);
         }
-        return Ok(Some((loaded.game, [loaded.white, loaded.black])));
+        return Ok(Some(Start {
+            game: loaded.game,
+            names: [loaded.white, loaded.black],
+            original: Some(loaded.original),
+            slot: Some(loaded.slot),
+        }));
     }
     let start = if let Some(fen) = &args.fen {
         parse_fen_arg(fen).context("--fen")?
@@ -118,7 +148,7 @@ fn game_from_args(args: &PlayArgs, control: Option<TimeControl>) -> Result<Optio
         Some(tc) => Game::with_time_control(start, tc),
         None => Game::new(start),
     };
-    Ok(Some((game, [None, None])))
+    Ok(Some(Start { game, names: [None, None], original: None, slot: None }))
 }
 
 /// One side of the board, its engine started; `previous` is the name a resumed game gave it.

@@ -10,6 +10,7 @@ use super::visitor::Visitor;
 use super::PgnResult;
 use crate::san::{parse_san_in, resolve_fast, SanError, SanMove};
 use std::io::Read;
+use std::ops::Range;
 use tempo_core::{CastlingMode, FenError, Move, Position, PositionError, Setup};
 
 /// Variations nested deeper than this are refused (keeps memory and recursion bounded).
@@ -114,6 +115,8 @@ pub struct PgnReader<R> {
     variant: Option<(String, u64, u64)>,
     /// The current game has a tag, a move or a result (comments alone do not make a game).
     substance: bool,
+    /// Where the game last read starts and ends in the input (see [`PgnReader::game_span`]).
+    span: Range<u64>,
 }
 
 fn result_of(token: &[u8]) -> Option<PgnResult> {
@@ -233,6 +236,7 @@ impl<R: Read> PgnReader<R> {
             fen: None,
             variant: None,
             substance: false,
+            span: 0..0,
         }
     }
 
@@ -244,6 +248,17 @@ impl<R: Read> PgnReader<R> {
     /// Number of games started so far.
     pub fn games_read(&self) -> u64 {
         self.games
+    }
+
+    /// The bytes of the input that the game last returned by [`PgnReader::read_game`] (a
+    /// game or a broken game's error) occupies: from its first byte after the whitespace
+    /// before it to the byte after the last one the reader consumed for it. A game ended by
+    /// its termination marker ends right after the marker; one ended by the next game's tags
+    /// or the end of the input may include the whitespace before them. Offsets count the
+    /// input's bytes from its start (a byte-order mark included), so that a program can
+    /// replace one game of a file and keep every other byte as it was.
+    pub fn game_span(&self) -> Range<u64> {
+        self.span.clone()
     }
 
     /// An iterator over the games as [`super::PgnGame`] trees.
@@ -287,6 +302,7 @@ impl<R: Read> PgnReader<R> {
             }
             self.games += 1;
             self.substance = false;
+            let start = self.src.offset;
             visitor.begin_game();
             let result = self.read_tags(visitor).and_then(|start| self.read_movetext(visitor, start));
             if self.src.has_error() {
@@ -301,9 +317,13 @@ impl<R: Read> PgnReader<R> {
                     // Only comments (e.g. after the last game's result): not a game.
                     self.games -= 1;
                 }
-                Ok(()) => return Some(Ok(visitor.end_game())),
+                Ok(()) => {
+                    self.span = start..self.src.offset;
+                    return Some(Ok(visitor.end_game()));
+                }
                 Err((err, in_tags)) => {
                     self.skip_game(in_tags);
+                    self.span = start..self.src.offset;
                     return Some(Err(err));
                 }
             }
@@ -772,6 +792,27 @@ mod tests {
 
     fn lenient(fen: &str) -> Position {
         lenient_fen(fen, CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    }
+
+    #[test]
+    fn game_spans_cover_each_game_and_nothing_else() {
+        let text = "\u{feff}[Event \"A\"]\n\n1. e4 e5 1-0\n\n{a remark}\n[Event \"B\"]\n1. d4 $1 (1. c4) *\n\
+                    \n[FEN \"broken\"]\n\n1. e4 *\n\n[Event \"C\"]\n\n1. Nf3\n";
+        let mut reader = PgnReader::new(text.as_bytes());
+        let mut spans = Vec::new();
+        while let Some(game) = reader.read_game(&mut crate::pgn::GameBuilder::default()) {
+            let span = reader.game_span();
+            spans.push((game.is_ok(), &text[span.start as usize..span.end as usize]));
+        }
+        assert_eq!(
+            spans,
+            [
+                (true, "[Event \"A\"]\n\n1. e4 e5 1-0"),
+                (true, "[Event \"B\"]\n1. d4 $1 (1. c4) *"),
+                (false, "[FEN \"broken\"]\n\n1. e4 *"),
+                (true, "[Event \"C\"]\n\n1. Nf3\n"),
+            ]
+        );
     }
 
     #[test]

@@ -101,13 +101,10 @@ impl Progress {
         }] += 1;
     }
 
-    /// Writes the record (to a temporary file first, so that it is never half-written).
+    /// Writes the record atomically, so that it is never half-written.
     pub fn save(&self, out: &Path) -> Result<()> {
         let path = progress_path(out);
-        let mut tmp = path.clone().into_os_string();
-        tmp.push(".tmp");
-        std::fs::write(&tmp, serde_json::to_string_pretty(self)?).with_context(|| format!("cannot write {tmp:?}"))?;
-        std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
-        Ok(())
+        tempo_output::write_atomically(&path, serde_json::to_string_pretty(self)?.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))
     }
 }

@@ -134,12 +134,10 @@ impl Checkpoint {
         })
     }
 
-    /// Writes the checkpoint to `path` (through a temporary file, so that an interrupted
-    /// write leaves no truncated checkpoint).
+    /// Writes the checkpoint to `path` atomically, so that an interrupted write leaves no
+    /// truncated checkpoint.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let temporary = path.with_extension("ckpt.tmp");
-        std::fs::write(&temporary, self.to_bytes()).with_context(|| format!("cannot write {}", temporary.display()))?;
-        std::fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))
+        tempo_output::write_atomically(path, &self.to_bytes()).with_context(|| format!("cannot write {}", path.display()))
     }
 
     /// Reads the checkpoint at `path`.

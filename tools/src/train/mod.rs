@@ -444,7 +444,8 @@ fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
 
     let (sha, suggested, rounding) = if args.activation == Activation::Screlu {
         let file = quantise::write(&state.best)?;
-        std::fs::write(&args.out, &file).with_context(|| format!("cannot write {}", args.out.display()))?;
+        tempo_output::write_atomically(&args.out, &file)
+            .with_context(|| format!("cannot write {}", args.out.display()))?;
         let sha = hex(&Sha256::digest(&file));
         let suggested = format!("tempo-{}.nnue", &sha[..12]);
         outln!("network written to {} ({} bytes), sha256 {}", args.out.display(), file.len(), &sha[..12])?;
@@ -470,7 +471,7 @@ fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
         });
     }
     let path = summary_path(&args.out);
-    std::fs::write(&path, serde_json::to_string_pretty(&summary)? + "\n")
+    tempo_output::write_atomically(&path, (serde_json::to_string_pretty(&summary)? + "\n").as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))?;
     outln!("summary written to {}", path.display())?;
     Ok(true)
