@@ -179,3 +179,22 @@ fn a_session_without_position_searches_the_start_position() {
     let shown = session.ask("d");
     assert!(shown.contains(&format!("Fen: {}", Position::startpos().fen())), "{shown:?}");
 }
+
+#[test]
+fn a_position_refused_during_an_open_ended_search_leaves_none() {
+    let mut session = Session::start();
+    session.ask("position startpos");
+    session.send("go infinite");
+    // The running search keeps its root; the refused position leaves none for the next go.
+    let said = session.ask("position startpos moves e2e4");
+    assert!(
+        info_strings(&said)
+            .iter()
+            .any(|s| s.starts_with("position ignored: a search is running") && s.contains("no position is set")),
+        "{said:?}"
+    );
+    session.send("stop");
+    let answer = session.read_until(|l| l.starts_with("bestmove"));
+    parse_uci_move(&Position::startpos(), best(&answer)).unwrap_or_else(|e| panic!("{e}: {answer:?}"));
+    assert_eq!(session.go("go depth 2").last().unwrap(), "bestmove 0000");
+}
