@@ -39,31 +39,29 @@ pub struct DroppedMove {
 pub struct MoveList {
     /// The moves that could be played, in order.
     pub played: Vec<Move>,
-    /// The position after them.
-    pub end: Position,
     /// The first move that could not be played, if any.
     pub dropped: Option<DroppedMove>,
 }
 
 /// Plays `moves` (UCI text) from `start` up to the first one that cannot be played.
 pub fn read_move_list(start: &Position, moves: &[String]) -> MoveList {
-    let mut end = *start;
+    let mut pos = *start;
     let mut played = Vec::with_capacity(moves.len());
     for (index, text) in moves.iter().enumerate() {
-        let reason = match parse_uci_move(&end, text) {
+        let reason = match parse_uci_move(&pos, text) {
             Ok(m) if !m.is_null() => {
-                end.play_unchecked(m);
+                pos.play_unchecked(m);
                 played.push(m);
                 continue;
             }
             Ok(_) => DropReason::Null,
             Err(UciMoveError::Syntax(_)) => DropReason::Malformed,
-            Err(UciMoveError::Illegal(_)) => DropReason::Illegal(end.fen()),
+            Err(UciMoveError::Illegal(_)) => DropReason::Illegal(pos.fen()),
         };
         let dropped = DroppedMove { index, text: text.clone(), reason, total: moves.len() };
-        return MoveList { played, end, dropped: Some(dropped) };
+        return MoveList { played, dropped: Some(dropped) };
     }
-    MoveList { played, end, dropped: None }
+    MoveList { played, dropped: None }
 }
 
 fn moves(n: usize) -> String {
@@ -104,6 +102,15 @@ mod tests {
         moves.split_whitespace().map(str::to_owned).collect()
     }
 
+    /// The position after the moves the list kept.
+    fn end_of(list: &MoveList) -> Position {
+        let mut pos = Position::startpos();
+        for &m in &list.played {
+            pos.play_unchecked(m);
+        }
+        pos
+    }
+
     fn after(moves: &str) -> Position {
         let mut pos = Position::startpos();
         for text in moves.split_whitespace() {
@@ -116,7 +123,7 @@ mod tests {
     fn a_valid_list_is_played_whole() {
         let list = read_move_list(&Position::startpos(), &texts("d2d4 e7e5 d4e5"));
         assert_eq!(list.played.len(), 3);
-        assert_eq!(list.end, after("d2d4 e7e5 d4e5"));
+        assert_eq!(end_of(&list), after("d2d4 e7e5 d4e5"));
         assert_eq!(list.dropped, None);
     }
 
@@ -124,7 +131,7 @@ mod tests {
     fn a_malformed_move_ends_the_list() {
         let list = read_move_list(&Position::startpos(), &texts("d2d4 e7e5 e2e9"));
         assert_eq!(list.played.len(), 2);
-        assert_eq!(list.end, after("d2d4 e7e5"));
+        assert_eq!(end_of(&list), after("d2d4 e7e5"));
         let dropped = list.dropped.unwrap();
         assert_eq!((dropped.index, dropped.text.as_str(), &dropped.reason), (2, "e2e9", &DropReason::Malformed));
         assert_eq!(
@@ -137,7 +144,7 @@ mod tests {
     #[test]
     fn an_illegal_move_drops_the_moves_after_it() {
         let list = read_move_list(&Position::startpos(), &texts("d2d4 e7e5 e2e5 g1f3 b8c6"));
-        assert_eq!(list.end, after("d2d4 e7e5"));
+        assert_eq!(end_of(&list), after("d2d4 e7e5"));
         let dropped = list.dropped.unwrap();
         assert_eq!(dropped.reason, DropReason::Illegal(after("d2d4 e7e5").fen()));
         assert!(
@@ -153,7 +160,7 @@ mod tests {
     #[test]
     fn a_null_move_is_dropped() {
         let list = read_move_list(&Position::startpos(), &texts("e2e4 0000 e7e5"));
-        assert_eq!(list.end, after("e2e4"));
+        assert_eq!(end_of(&list), after("e2e4"));
         assert_eq!(list.dropped.unwrap().reason, DropReason::Null);
     }
 }
