@@ -146,6 +146,88 @@ proptest! {
     }
 }
 
+/// The annotations a PGN may write after a move: suffixes glued to it or standing alone,
+/// and `$n` glyphs, with the suffixes' own numbers among them so that repeats occur.
+const ANNOTATIONS: [&str; 13] = ["!", "?", "!!", "??", "!?", "?!", "$1", "$2", "$3", "$4", "$6", "$0", "$255"];
+
+/// Movetext of `moves` with the chosen annotations after each move: `(index, glued)` picks
+/// one and, for the first suffix after a move, writes it against the move (`e4!`) or apart
+/// from it (`e4 !`); a `$n` is always apart.
+fn annotated_movetext(start: &Position, moves: &[Move], annotations: &[Vec<(usize, bool)>]) -> String {
+    let mut pos = *start;
+    let mut text = String::new();
+    for (i, &m) in moves.iter().enumerate() {
+        if pos.turn() == tempo_core::Color::White || i == 0 {
+            let dots = if pos.turn() == tempo_core::Color::White { "." } else { "..." };
+            text.push_str(&format!("{}{dots} ", pos.fullmove_number()));
+        }
+        text.push_str(&san(&pos, m));
+        for (k, &(which, glued)) in annotations.get(i).map_or(&[][..], Vec::as_slice).iter().enumerate() {
+            let annotation = ANNOTATIONS[which % ANNOTATIONS.len()];
+            // Only the first may touch the move: two suffixes together are another token.
+            if !(k == 0 && glued && !annotation.starts_with('$')) {
+                text.push(' ');
+            }
+            text.push_str(annotation);
+        }
+        text.push(' ');
+        pos.play_unchecked(m);
+    }
+    text.push('*');
+    text
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// A move's NAGs are a set: however the file repeats one (`e4! $1`, `e4 $4 ??`), read,
+    /// write, read gives the same moves and NAGs, the second write the same text, and no
+    /// move holds a NAG twice.
+    #[test]
+    fn nags_read_write_read_is_stable(
+        start in 0usize..5,
+        choices in prop::collection::vec(any::<usize>(), 1..30),
+        annotations in prop::collection::vec(prop::collection::vec((any::<usize>(), any::<bool>()), 0..4), 30),
+    ) {
+        let (start_pos, moves) = random_line(start, &choices);
+        let tags = if start_pos == Position::startpos() {
+            String::new()
+        } else {
+            format!("[SetUp \"1\"]\n[FEN \"{}\"]\n\n", start_pos.fen())
+        };
+        let text = tags + &annotated_movetext(&start_pos, &moves, &annotations);
+        let read = |text: &str| PgnReader::new(text.as_bytes()).games().next().unwrap();
+        let first = read(&text);
+        prop_assert!(first.is_ok(), "{:?}\n{}", first, text);
+        let first = first.unwrap();
+        for node in &first.moves {
+            let mut seen = node.nags.clone();
+            seen.sort_unstable();
+            seen.dedup();
+            prop_assert_eq!(seen.len(), node.nags.len(), "{:?} in {}", node.nags, text);
+        }
+        let written = pgn_string(&first);
+        let second = read(&written);
+        prop_assert!(second.is_ok(), "{:?}\n{}", second, written);
+        let second = second.unwrap();
+        // The writer adds the Seven Tag Roster; the moves and their NAGs are the file's.
+        prop_assert_eq!(&second.moves, &first.moves, "{}\n{}", text, written);
+        prop_assert_eq!(pgn_string(&second), written);
+    }
+}
+
+#[test]
+fn suffix_annotations_and_their_glyphs_are_one_nag() {
+    let game = PgnReader::new(&b"1. e4! $1 e5?? $4 2. Nf3 !? $5 $5 Nc6 $2 ? $1 *"[..]).games().next().unwrap().unwrap();
+    let nags: Vec<&[u8]> = game.moves.iter().map(|n| n.nags.as_slice()).collect();
+    assert_eq!(nags, [&[1][..], &[4], &[5], &[2, 1]]);
+    assert!(pgn_string(&game).contains("1. e4 $1 e5 $4 2. Nf3 $5 Nc6 $2 $1 *"), "{}", pgn_string(&game));
+    // A node built by hand with a repeat is written with each NAG once.
+    let mut by_hand = game.clone();
+    by_hand.moves[0].nags = vec![1, 1, 3, 1];
+    assert!(pgn_string(&by_hand).contains("1. e4 $1 $3 e5"), "{}", pgn_string(&by_hand));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 

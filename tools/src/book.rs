@@ -2,11 +2,12 @@
 //! Polyglot opening books (the standard 16-byte big-endian format; core's position keys are
 //! Polyglot keys).
 
+use crate::atomic_file::write_atomically;
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
 use std::fs::File;
 use std::io::BufReader;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tempo_core::{
     book::{Book, BookBuilder},
     Color, Position,
@@ -17,6 +18,12 @@ use tempo_notation::{san, uci_move, PgnReader, PgnResult};
 pub enum BookCommand {
     /// Build a Polyglot book from the main lines of the games of a PGN file. Each move scores
     /// 2 when the side that played it won, 1 for a draw, 0 for a loss (Polyglot's weights).
+    ///
+    /// A game's result is its termination marker, else its `Result` tag. Unfinished games
+    /// (`*`) are skipped unless `--include-unfinished`; the last line counts the skipped
+    /// games by reason. When no game counts, or no move reaches `--min-score`, no book is
+    /// written and the exit status is 1. The book replaces FILE.bin atomically: a failed run
+    /// leaves an existing file as it was.
     Build {
         /// The PGN file.
         pgn: PathBuf,
@@ -29,6 +36,11 @@ pub enum BookCommand {
         /// Leave out moves whose total score is below this.
         #[arg(long, default_value_t = 1)]
         min_score: u64,
+        /// Count unfinished games (result `*`, such as opening collections) too, each move
+        /// scoring 1 as for a draw: nothing is known of who won, and Polyglot's own
+        /// make-book scores them so.
+        #[arg(long)]
+        include_unfinished: bool,
     },
     /// List the book's moves in a position, heaviest first.
     Probe {
@@ -42,33 +54,70 @@ pub enum BookCommand {
 /// Runs a `book` subcommand.
 pub fn run(command: &BookCommand) -> Result<bool> {
     match command {
-        BookCommand::Build { pgn, out, max_ply, min_score } => build(pgn, out, *max_ply, *min_score),
+        BookCommand::Build { pgn, out, max_ply, min_score, include_unfinished } => {
+            build(pgn, out, *max_ply, *min_score, *include_unfinished)
+        }
         BookCommand::Probe { fen, book } => probe(fen, book),
     }
 }
 
-fn build(pgn: &PathBuf, out: &PathBuf, max_ply: usize, min_score: u64) -> Result<bool> {
+/// The games of the PGN file that did not enter the book, by reason.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Skipped {
+    /// Broken games (each reported on standard error as it is read).
+    unreadable: u64,
+    /// Games whose result is `*` (without `--include-unfinished`).
+    unfinished: u64,
+}
+
+impl Skipped {
+    fn total(&self) -> u64 {
+        self.unreadable + self.unfinished
+    }
+
+    /// The reasons in words, e.g. `800 unfinished (result *; --include-unfinished counts
+    /// them)`; empty when nothing was skipped.
+    fn reasons(&self) -> String {
+        let mut reasons = Vec::new();
+        if self.unfinished > 0 {
+            reasons.push(format!("{} unfinished (result *; --include-unfinished counts them)", self.unfinished));
+        }
+        if self.unreadable > 0 {
+            reasons.push(format!("{} unreadable (reported above)", self.unreadable));
+        }
+        reasons.join(", ")
+    }
+}
+
+/// How a game's moves score: from the point of view of the side that won, or `None` for a
+/// draw (or an unfinished game counted as one).
+fn winner_of(result: PgnResult, include_unfinished: bool) -> Option<Option<Color>> {
+    match result {
+        PgnResult::WhiteWins => Some(Some(Color::White)),
+        PgnResult::BlackWins => Some(Some(Color::Black)),
+        PgnResult::Draw => Some(None),
+        PgnResult::Ongoing if include_unfinished => Some(None),
+        PgnResult::Ongoing => None,
+    }
+}
+
+fn build(pgn: &Path, out: &Path, max_ply: usize, min_score: u64, include_unfinished: bool) -> Result<bool> {
     let file = File::open(pgn).with_context(|| format!("cannot open {}", pgn.display()))?;
     let mut builder = BookBuilder::new();
-    let (mut used, mut skipped) = (0u64, 0u64);
+    let mut used = 0u64;
+    let mut skipped = Skipped::default();
     for (index, game) in PgnReader::new(BufReader::new(file)).games().enumerate() {
         let game = match game {
             Ok(game) => game,
             Err(e) => {
                 eprintln!("game {}: skipped: {e}", index + 1);
-                skipped += 1;
+                skipped.unreadable += 1;
                 continue;
             }
         };
-        let winner = match game.result {
-            Some(PgnResult::WhiteWins) => Some(Color::White),
-            Some(PgnResult::BlackWins) => Some(Color::Black),
-            Some(PgnResult::Draw) => None,
-            // Unfinished games say nothing about the moves' worth.
-            Some(PgnResult::Ongoing) | None => {
-                skipped += 1;
-                continue;
-            }
+        let Some(winner) = winner_of(game.export_result(), include_unfinished) else {
+            skipped.unfinished += 1;
+            continue;
         };
         used += 1;
         let mut pos = game.start;
@@ -85,13 +134,31 @@ fn build(pgn: &PathBuf, out: &PathBuf, max_ply: usize, min_score: u64) -> Result
             pos.play(node.mv).context("PGN reader returned an illegal move")?;
         }
     }
+    // An empty book is no book: refuse it rather than leave a 0-byte file behind.
+    if used + skipped.total() == 0 {
+        bail!("{}; no book written", crate::pgn::no_game(pgn));
+    }
+    if used == 0 {
+        bail!(
+            "no game of {} can enter the book: {} skipped: {}; no book written",
+            pgn.display(),
+            skipped.total(),
+            skipped.reasons()
+        );
+    }
     let book = builder.build(min_score);
-    std::fs::write(out, book.to_bytes()).with_context(|| format!("cannot write {}", out.display()))?;
-    outln!("{} entries from {used} games ({skipped} skipped) written to {}", book.len(), out.display())?;
+    if book.is_empty() {
+        bail!("no move of the {used} games counted scores at least --min-score {min_score}; no book written");
+    }
+    write_atomically(out, &book.to_bytes())?;
+    outln!("{} entries from {used} games ({} skipped) written to {}", book.len(), skipped.total(), out.display())?;
+    if skipped.total() > 0 {
+        outln!("skipped: {}", skipped.reasons())?;
+    }
     Ok(true)
 }
 
-fn probe(fen: &str, path: &PathBuf) -> Result<bool> {
+fn probe(fen: &str, path: &Path) -> Result<bool> {
     let pos: Position = fen.parse().with_context(|| format!("invalid fen {fen:?}"))?;
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let book = Book::from_bytes(&bytes).with_context(|| format!("{} is not a Polyglot book", path.display()))?;

@@ -2,7 +2,7 @@
 //! checked for legality) and prints what they hold: games, positions, the positions a
 //! trainer learns from, results and scores.
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Subcommand;
 use std::path::PathBuf;
 use tempo_core::GameResult;
@@ -10,7 +10,9 @@ use tempo_notation::{TrainingFilter, ViriReader};
 
 #[derive(Subcommand)]
 pub enum DataCommand {
-    /// Validate viriformat files and print their statistics; exit 1 if a game is broken.
+    /// Validate viriformat files and print their statistics; exit 1 if a game is broken. A
+    /// file whose first 5 records are all broken, or in which no record is a game, is not
+    /// viriformat: reading stops with an error.
     Stats {
         /// Files written by `tempo-tools datagen` in viriformat (`.vf`).
         #[arg(required = true)]
@@ -20,6 +22,11 @@ pub enum DataCommand {
         json: bool,
     },
 }
+
+/// A file whose first this many records are all broken is not viriformat data at all (a
+/// network, a PGN, random bytes): reading stops there with one verdict instead of a line per
+/// misread record. A real file with broken games among good ones still reports each.
+const BROKEN_RECORDS_BEFORE_GIVING_UP: u64 = 5;
 
 /// What a file holds.
 #[derive(Default, serde::Serialize)]
@@ -49,6 +56,12 @@ fn stats_of(file: &PathBuf) -> Result<Stats> {
             Err(e) => {
                 stats.errors += 1;
                 eprintln!("{}: {e}", file.display());
+                if stats.games == 0 && stats.errors == BROKEN_RECORDS_BEFORE_GIVING_UP {
+                    bail!(
+                        "{}: not a viriformat file: its first {BROKEN_RECORDS_BEFORE_GIVING_UP} records are all broken",
+                        file.display()
+                    );
+                }
                 continue;
             }
         };
@@ -65,6 +78,11 @@ fn stats_of(file: &PathBuf) -> Result<Stats> {
                 abs_sum += u64::from(m.score.unsigned_abs());
             }
         }
+    }
+    // Reading also stops at the first record that cannot be skipped (too long, cut off): a
+    // file in which no record at all was a game is not training data either.
+    if stats.games == 0 && stats.errors > 0 {
+        bail!("{}: not a viriformat file: none of its records is a game", file.display());
     }
     stats.mean_abs_score = abs_sum as f64 / stats.training_positions.max(1) as f64;
     Ok(stats)

@@ -8,6 +8,7 @@
 #[macro_use]
 extern crate tempo_output;
 
+mod atomic_file;
 mod bench;
 mod book;
 mod data;

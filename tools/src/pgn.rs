@@ -15,12 +15,14 @@ use tempo_notation::{pgn_string, san_line, uci_move, PgnGame, PgnReader, Visitor
 #[derive(Subcommand)]
 pub enum PgnCommand {
     /// Read every game, validating every move; one line per broken game, then a summary.
+    /// A file that holds no game (empty, or only whitespace) is an error.
     Check {
         /// The PGN file (`-` for standard input).
         file: PathBuf,
     },
     /// Write every game in another form, one after another (broken games are reported on
-    /// stderr and skipped).
+    /// stderr and skipped). A file that holds no game (empty, or only whitespace) is an
+    /// error.
     Convert {
         /// The PGN file (`-` for standard input).
         file: PathBuf,
@@ -108,7 +110,18 @@ fn check(path: &Path) -> Result<bool> {
     bar.finish_and_clear();
     writeln!(out, "{ok} games ok, {broken} with errors")?;
     out.flush()?;
+    if ok + broken == 0 {
+        return Err(no_game(path));
+    }
     Ok(broken == 0)
+}
+
+/// The error of a file (empty, or only whitespace) in which the reader found no game: a
+/// command that reads games has nothing to check or convert, which must not pass for
+/// success.
+pub fn no_game(path: &Path) -> anyhow::Error {
+    let name = if path.as_os_str() == "-" { "standard input".into() } else { path.display().to_string() };
+    anyhow::anyhow!("{name} holds no PGN game")
 }
 
 /// The FEN as python-chess prints it: X-FEN castling (`KQkq` unless an inner rook needs its
@@ -198,6 +211,9 @@ fn convert(path: &Path, format: Format) -> Result<bool> {
     }
     bar.finish_and_clear();
     out.flush()?;
+    if count == 0 {
+        return Err(no_game(path));
+    }
     if broken > 0 {
         eprintln!("{} games converted, {broken} with errors", count - broken);
     }

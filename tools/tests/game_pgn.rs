@@ -246,3 +246,52 @@ fn pgn_check_audit_repros() {
     // Only the genuinely illegal `Kf1` (the king castled to g1, the f1 rook is in the way).
     assert_eq!(stdout(&out), "game 3, line 14, column 16: no such move \"Kf1\"\n2 games ok, 1 with errors\n");
 }
+
+#[test]
+fn pgn_commands_say_a_file_without_games_holds_no_game() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [("empty.pgn", ""), ("blank.pgn", "  \n\n \t\r\n")] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_str().unwrap();
+        let out = tools(&["pgn", "check", path]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        // The summary stays as scripts read it; the verdict comes after it.
+        assert_eq!(stdout(&out), "0 games ok, 0 with errors\n");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), format!("error: {path} holds no PGN game\n"));
+        for form in ["pgn", "uci", "fen", "json"] {
+            let out = tools(&["pgn", "convert", path, "--to", form]);
+            assert_eq!(out.status.code(), Some(1), "{name} {form}");
+            assert!(out.stdout.is_empty(), "{name} {form}");
+            assert_eq!(String::from_utf8_lossy(&out.stderr), format!("error: {path} holds no PGN game\n"));
+        }
+    }
+    // Standard input, likewise.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tempo-tools"))
+        .args(["pgn", "check", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), b"\n\n").unwrap();
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "error: standard input holds no PGN game\n");
+}
+
+#[test]
+fn pgn_convert_writes_a_moves_nags_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("annotated.pgn");
+    std::fs::write(&path, "1. e4! $1 e5?? $4 2. Nf3 $5 !? *\n").unwrap();
+    let out = tools(&["pgn", "convert", path.to_str().unwrap(), "--to", "pgn"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("\n1. e4 $1 e5 $4 2. Nf3 $5 *\n"), "{text}");
+    // And what it wrote reads and writes back the same.
+    let again = dir.path().join("again.pgn");
+    std::fs::write(&again, &text).unwrap();
+    assert_eq!(stdout(&tools(&["pgn", "convert", again.to_str().unwrap(), "--to", "pgn"])), text);
+}

@@ -17,6 +17,7 @@
 mod client;
 mod command;
 mod format;
+mod move_list;
 mod server;
 
 pub use client::{position_command, ClientError, EngineSpec, InfoMessage, StartError, UciClient, UciMessage};

@@ -5,11 +5,12 @@
 //! are answered while the engine thinks. Every line is written whole under a lock so that
 //! search output and command answers never interleave within a line.
 
-use crate::command::{parse_command, Command, GoParams, StartPosition};
+use crate::command::{parse_command, Command, CommandError, GoParams, StartPosition};
 use crate::format::{diagram, eval_table, info_line, nnue_eval_table, option_line};
+use crate::move_list::read_move_list;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
-use tempo_core::{perft::divide, CastlingMode, Move, Position};
+use tempo_core::{perft::divide, CastlingMode, Position};
 use tempo_engine::{
     run_bench_with_network, Engine, EngineOption, Event, Limits, Network, BENCH_DEPTH, EMBEDDED_NETWORK, HIDDEN,
     OPTION_SPECS,
@@ -52,8 +53,11 @@ impl<W: Write + Send + 'static> Output<W> {
 pub struct Server<W: Write + Send + 'static> {
     engine: Engine,
     out: Output<W>,
-    /// The root position, kept to write the engine's moves in UCI notation.
-    root: Position,
+    /// Why no position is known: set when a `position` command yielded none (a bad FEN, a
+    /// malformed command, a refusal while searching), cleared by the next valid one. While
+    /// set, the engine's position is an older one the GUI has left, so nothing may answer
+    /// for it. A server that never saw `position` searches the start position.
+    no_position: Option<String>,
     chess960: bool,
     /// The running search waits for `stop` or `ponderhit` (infinite, ponder, or no limit).
     open_ended: bool,
@@ -67,7 +71,7 @@ impl<W: Write + Send + 'static> Server<W> {
         Server {
             engine: Engine::new(),
             out: Output(Arc::new(Mutex::new(out))),
-            root: Position::startpos(),
+            no_position: None,
             chess960: false,
             open_ended: false,
             infinite: false,
@@ -119,6 +123,12 @@ impl<W: Write + Send + 'static> Server<W> {
         let command = match parse_command(line) {
             Ok(Some(command)) => command,
             Ok(None) => return Flow::Continue,
+            // A `position` the server cannot read still tells that the GUI's position
+            // changed: the old one must not be answered for.
+            Err(e @ CommandError::Malformed { command: "position", .. }) => {
+                self.forget_position(&e.to_string());
+                return Flow::Continue;
+            }
             Err(e) => {
                 self.info_string(&e.to_string());
                 return Flow::Continue;
@@ -172,15 +182,20 @@ impl<W: Write + Send + 'static> Server<W> {
                 self.finish();
                 return Flow::Quit;
             }
-            Command::Display => self.out.line(&diagram(self.engine.position())),
+            Command::Display => {
+                if let Some(pos) = self.known_position("d") {
+                    self.out.line(&diagram(&pos));
+                }
+            }
             Command::Eval => {
-                let pos = self.engine.position();
-                let hand_crafted = self.engine.evaluate();
-                let text = match self.engine.evaluate_nnue() {
-                    Some(nnue) => nnue_eval_table(pos, &hand_crafted, nnue),
-                    None => eval_table(pos, &hand_crafted),
-                };
-                self.out.line(&text);
+                if let Some(pos) = self.known_position("eval") {
+                    let hand_crafted = self.engine.evaluate();
+                    let text = match self.engine.evaluate_nnue() {
+                        Some(nnue) => nnue_eval_table(&pos, &hand_crafted, nnue),
+                        None => eval_table(&pos, &hand_crafted),
+                    };
+                    self.out.line(&text);
+                }
             }
             Command::Bench { depth } => self.bench(depth.unwrap_or(BENCH_DEPTH)),
         }
@@ -258,6 +273,29 @@ impl<W: Write + Send + 'static> Server<W> {
         }
     }
 
+    /// Reports that no position is known from now on, until the next valid `position`.
+    fn forget_position(&mut self, why: &str) {
+        self.info_string(&format!(
+            "position ignored: {why}; no position is set, go answers bestmove 0000 until a valid position"
+        ));
+        self.no_position = Some(why.to_owned());
+    }
+
+    /// The engine's position, or `None` (reported for `command`) when the last `position`
+    /// yielded none.
+    fn known_position(&self, command: &str) -> Option<Position> {
+        match &self.no_position {
+            None => Some(*self.engine.position()),
+            Some(why) => {
+                self.info_string(&format!("{command}: no position is set (the last position command failed: {why})"));
+                None
+            }
+        }
+    }
+
+    /// `position`: the start position and the longest playable prefix of the moves (the first
+    /// move that cannot be played, and those after it, are dropped and named). A start that
+    /// cannot be read leaves no position at all.
     fn set_position(&mut self, start: StartPosition, moves: &[String]) {
         let mode = if self.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
         let parsed = match &start {
@@ -271,28 +309,17 @@ impl<W: Write + Send + 'static> Server<W> {
         };
         let start_pos = match parsed {
             Ok(pos) => pos,
-            Err(e) => return self.info_string(&format!("position ignored: {e}")),
+            Err(e) => return self.forget_position(&e),
         };
-        let mut pos = start_pos;
-        let mut played: Vec<Move> = Vec::with_capacity(moves.len());
-        for (i, text) in moves.iter().enumerate() {
-            match parse_uci_move(&pos, text) {
-                Ok(m) if !m.is_null() => {
-                    pos.play_unchecked(m);
-                    played.push(m);
-                }
-                Ok(_) | Err(_) => {
-                    return self.info_string(&format!(
-                        "position ignored: move {} ({text}) is illegal in {}",
-                        i + 1,
-                        pos.fen()
-                    ));
+        let list = read_move_list(&start_pos, moves);
+        match self.engine.set_position(start_pos, &list.played) {
+            Ok(()) => {
+                self.no_position = None;
+                if let Some(dropped) = &list.dropped {
+                    self.info_string(&dropped.to_string());
                 }
             }
-        }
-        match self.engine.set_position(start_pos, &played) {
-            Ok(()) => self.root = pos,
-            Err(e) => self.info_string(&format!("position ignored: {e}")),
+            Err(e) => self.forget_position(&e.to_string()),
         }
     }
 
@@ -303,7 +330,14 @@ impl<W: Write + Send + 'static> Server<W> {
         for warning in &params.warnings {
             self.info_string(warning);
         }
-        let root = *self.engine.position();
+        let Some(root) = self.known_position("go") else {
+            // Every search gets its bestmove, and a null move is the only one that cannot
+            // be mistaken for an answer in the GUI's position; a perft has no bestmove.
+            if params.perft.is_none() {
+                self.out.line("bestmove 0000");
+            }
+            return;
+        };
         if let Some(depth) = params.perft {
             return self.perft(&root, depth);
         }

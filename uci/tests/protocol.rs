@@ -54,6 +54,8 @@ fn malformed_input_is_reported_and_ignored() {
         "debug sometimes",
         "\u{1b}[A\t\t  ",
         "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 zz",
+        "d",
+        "position startpos",
         "go depth 2 searchmoves e2e4 a1a8",
         "isready",
     ]);

@@ -17,7 +17,9 @@ pub struct PgnNode {
     pub mv: Move,
     /// Comments written before the move (only at the start of a variation).
     pub starting_comments: Vec<String>,
-    /// NAGs of the move, in order.
+    /// NAGs of the move: a set, kept in first-seen order with no repeats (`e4! $1` holds
+    /// one `$1`). The reader adds them with [`PgnNode::add_nag`], and the writer writes a
+    /// repeat in a node built by hand once.
     pub nags: Vec<u8>,
     /// Comments after the move, in order.
     pub comments: Vec<String>,
@@ -38,6 +40,15 @@ impl PgnNode {
             out.depth = out.depth.or(a.depth);
         }
         out
+    }
+
+    /// Adds `nag` to the move's NAGs unless it is there already; `true` if it was added.
+    pub fn add_nag(&mut self, nag: u8) -> bool {
+        let new = !self.nags.contains(&nag);
+        if new {
+            self.nags.push(nag);
+        }
+        new
     }
 
     /// A bare move.
@@ -257,7 +268,7 @@ impl Visitor for GameBuilder {
 
     fn nag(&mut self, nag: u8) {
         if let Some(node) = self.lines.last_mut().and_then(|l| l.last_mut()) {
-            node.nags.push(nag);
+            node.add_nag(nag);
         }
     }
 
@@ -414,6 +425,16 @@ mod tests {
     fn game(result_tag: Option<&str>, marker: Option<PgnResult>) -> PgnGame {
         let tags = result_tag.map(|r| ("Result".to_owned(), r.to_owned())).into_iter().collect();
         PgnGame { tags, result: marker, ..PgnGame::default() }
+    }
+
+    #[test]
+    fn nags_are_a_set_in_first_seen_order() {
+        let mut node = PgnNode::new(Move::NULL);
+        assert!(node.add_nag(4));
+        assert!(node.add_nag(1));
+        assert!(!node.add_nag(4));
+        assert!(node.add_nag(146));
+        assert_eq!(node.nags, [4, 1, 146]);
     }
 
     #[test]

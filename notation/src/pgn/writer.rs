@@ -127,8 +127,11 @@ fn write_line(tokens: &mut Tokens, start: &Position, line: &[PgnNode]) {
         san.clear();
         let _ = write_san(&mut san, &pos, node.mv);
         tokens.push(&san);
-        for nag in &node.nags {
-            tokens.push(&format!("${nag}"));
+        // A move's NAGs are a set: a repeat in a node built by hand is written once.
+        for (i, nag) in node.nags.iter().enumerate() {
+            if !node.nags[..i].contains(nag) {
+                tokens.push(&format!("${nag}"));
+            }
         }
         for c in &node.comments {
             tokens.comment(c);
