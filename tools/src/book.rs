@@ -2,7 +2,6 @@
 //! Polyglot opening books (the standard 16-byte big-endian format; core's position keys are
 //! Polyglot keys).
 
-use crate::atomic_file::write_atomically;
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
 use std::fs::File;
@@ -13,6 +12,7 @@ use tempo_core::{
     Color, Position,
 };
 use tempo_notation::{san, uci_move, PgnReader, PgnResult};
+use tempo_output::write_atomically;
 
 #[derive(Subcommand)]
 pub enum BookCommand {
@@ -150,7 +150,7 @@ fn build(pgn: &Path, out: &Path, max_ply: usize, min_score: u64, include_unfinis
     if book.is_empty() {
         bail!("no move of the {used} games counted scores at least --min-score {min_score}; no book written");
     }
-    write_atomically(out, &book.to_bytes())?;
+    write_atomically(out, &book.to_bytes()).with_context(|| format!("cannot write {}", out.display()))?;
     outln!("{} entries from {used} games ({} skipped) written to {}", book.len(), skipped.total(), out.display())?;
     if skipped.total() > 0 {
         outln!("skipped: {}", skipped.reasons())?;

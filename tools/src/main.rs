@@ -8,7 +8,6 @@
 #[macro_use]
 extern crate tempo_output;
 
-mod atomic_file;
 mod bench;
 mod book;
 mod data;

@@ -137,7 +137,8 @@ impl Checkpoint {
     /// Writes the checkpoint to `path` atomically, so that an interrupted write leaves no
     /// truncated checkpoint.
     pub fn save(&self, path: &Path) -> Result<()> {
-        tempo_output::write_atomically(path, &self.to_bytes()).with_context(|| format!("cannot write {}", path.display()))
+        tempo_output::write_atomically(path, &self.to_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))
     }
 
     /// Reads the checkpoint at `path`.
