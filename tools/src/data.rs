@@ -84,6 +84,9 @@ fn stats_of(file: &PathBuf) -> Result<Stats> {
     if stats.games == 0 && stats.errors > 0 {
         bail!("{}: not a viriformat file: none of its records is a game", file.display());
     }
+    if stats.games == 0 {
+        bail!("{}: holds no game (the file is empty)", file.display());
+    }
     stats.mean_abs_score = abs_sum as f64 / stats.training_positions.max(1) as f64;
     Ok(stats)
 }

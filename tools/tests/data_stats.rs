@@ -83,3 +83,14 @@ fn a_real_file_with_a_few_broken_games_reports_each() {
     assert!(text.contains(": 4 games (+0 =4 -0 for White), 16 positions"), "{text}");
     assert!(text.trim_end().ends_with("12 broken games"), "{text}");
 }
+
+#[test]
+fn an_empty_file_holds_no_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty.vf");
+    std::fs::write(&path, b"").unwrap();
+    let out = stats(&path);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&format!("error: {}: holds no game (the file is empty)", path.display())), "{stderr}");
+}
