@@ -64,6 +64,13 @@ fn viriformat_output_is_deterministic_resumable_and_valid() {
     assert!(bytes.len() > 100);
     assert_eq!(bytes, std::fs::read(&resumed).unwrap(), "resuming writes what one run would have");
 
+    // A new run into a file that holds data is refused: it would throw the games away.
+    let again = viri_datagen(&resumed, "6", "1", &[]);
+    assert_eq!(again.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert!(said.contains("bytes of data: continue that run with --resume, or name a new --out"), "{said}");
+    assert_eq!(bytes, std::fs::read(&resumed).unwrap());
+
     // Resuming with other settings is refused and leaves the file alone.
     let refused = viri_datagen(&resumed, "8", "1", &["--resume", "--draw-score", "5"]);
     assert!(!refused.status.success());

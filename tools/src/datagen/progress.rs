@@ -56,8 +56,17 @@ fn progress_path(out: &Path) -> PathBuf {
 }
 
 impl Progress {
-    /// A new run: creates (or empties) the output file.
+    /// A new run: creates the output file. A file that already holds data is refused (hours
+    /// of games are continued with `--resume`, never overwritten by forgetting it).
     pub fn start(out: &Path, settings: Settings) -> Result<Progress> {
+        match std::fs::metadata(out) {
+            Ok(meta) if meta.is_file() && meta.len() > 0 => bail!(
+                "{} already holds {} bytes of data: continue that run with --resume, or name a new --out",
+                out.display(),
+                meta.len()
+            ),
+            _ => {}
+        }
         std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
         let progress = Progress { settings, games_done: 0, games_written: 0, positions: 0, bytes: 0, tally: [0; 3] };
         progress.save(out)?;
