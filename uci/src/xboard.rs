@@ -26,6 +26,10 @@ use tempo_notation::{parse_san, parse_uci_move, san, uci_move};
 /// at most (the protocol suggests two seconds; a loaded machine gets more).
 pub(crate) const FEATURE_WAIT: Duration = Duration::from_secs(5);
 
+/// How long the client waits in silence, for features or a `pong`, before it sends an empty
+/// line: GNU Chess 6 writes what a command made it say only when the next line comes in.
+const NUDGE_AFTER: Duration = Duration::from_millis(500);
+
 /// Thinking-output scores at or beyond this are mates: `100000 + N` is mate in N moves.
 const MATE_SCORE: i32 = 100_000;
 
@@ -294,6 +298,21 @@ impl XboardClient {
         Ok(self.process.recv(left)?.map(|line| parse_line(&line)))
     }
 
+    /// [`XboardClient::recv_until`], sending an empty line after each [`NUDGE_AFTER`] of
+    /// silence (never while the engine thinks: it could take any input as "move now").
+    fn recv_nudging(&mut self, deadline: Instant) -> Result<Option<XboardMessage>, ClientError> {
+        loop {
+            let now = Instant::now();
+            if now >= deadline {
+                return Ok(None);
+            }
+            if let Some(line) = self.process.recv((deadline - now).min(NUDGE_AFTER))? {
+                return Ok(Some(parse_line(&line)));
+            }
+            self.send("")?;
+        }
+    }
+
     /// `xboard`, `protover 2`, and the features until `done=1`: at most [`FEATURE_WAIT`]
     /// (or `patience` if shorter), or `patience` once the engine said `done=0`. Without any
     /// feature line the engine is no version 2 engine, and this fails.
@@ -307,7 +326,7 @@ impl XboardClient {
         let began = Instant::now();
         let mut deadline = began + FEATURE_WAIT.min(patience);
         loop {
-            let Some(message) = self.recv_until(deadline)? else {
+            let Some(message) = self.recv_nudging(deadline)? else {
                 if self.features.any {
                     // A version 2 engine that never said `done=1`: the protocol says to go
                     // on once the wait is over.
@@ -412,7 +431,7 @@ impl XboardClient {
         self.send(&format!("ping {n}"))?;
         let deadline = Instant::now() + patience;
         loop {
-            match self.recv_until(deadline)? {
+            match self.recv_nudging(deadline)? {
                 Some(XboardMessage::Pong(m)) if m == n => return Ok(()),
                 Some(_) => {}
                 None => return Err(ClientError::Timeout { expected: "pong", timeout: patience }),
