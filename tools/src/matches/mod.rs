@@ -227,10 +227,12 @@ fn command_line(spec: &EngineSpec) -> String {
     std::iter::once(&spec.command).chain(&spec.args).map(String::as_str).collect::<Vec<_>>().join(" ")
 }
 
-/// The error of an engine that could not be started: its number, name, command and step.
-fn start_error(index: usize, engine: &MatchEngine, error: &StartError) -> String {
+/// The error of an engine that could not be started (`again`: for game `round`, after the
+/// preflight): its number, name and command, the step that failed and why.
+fn start_error(index: usize, engine: &MatchEngine, error: &StartError, again: Option<&str>) -> String {
+    let when = again.map(|round| format!(" again for game {round}")).unwrap_or_default();
     format!(
-        "engine {} ({}, command `{}`) failed at the {} step: {error}",
+        "engine {} ({}, command `{}`) could not be started{when} (step: {}): {error}",
         index + 1,
         engine.name,
         command_line(&engine.spec),
@@ -255,7 +257,7 @@ fn preflight(specs: &mut [MatchEngine], setup: &GameSetup<'_>, patience: Duratio
                 client.quit();
                 outln!("Engine {}: {} speaks {protocol}{how}{calls_itself}", i + 1, engine.name)?;
             }
-            Err(e) => failures.push(start_error(i, engine, &e)),
+            Err(e) => failures.push(start_error(i, engine, &e, None)),
         }
     }
     if !failures.is_empty() {
@@ -458,11 +460,7 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
                         // The game was not played: it counts for nothing and is not written,
                         // so that --resume plays it.
                         let engine = [job.white, job.black][seat];
-                        let _ = fatal.set(format!(
-                            "{} could not be started again for game {}",
-                            start_error(engine, &specs[engine], &error),
-                            job.round
-                        ));
+                        let _ = fatal.set(start_error(engine, &specs[engine], &error, Some(&job.round)));
                         stop.store(true, Ordering::Relaxed);
                         break;
                     }
