@@ -467,6 +467,9 @@ impl XboardClient {
         timeout: Duration,
         mut on_score: impl FnMut(Score),
     ) -> Result<Answer, ClientError> {
+        // What the engine said after its last move (a claim about that move, thinking) is
+        // no answer to this one: read it first. An engine that is gone shows when written to.
+        while let Ok(Some(_)) = self.process.recv(Duration::ZERO) {}
         let mut pos = self.start;
         for (i, &m) in game.moves().iter().enumerate() {
             if i >= self.sent {
@@ -501,8 +504,9 @@ impl XboardClient {
             }
         };
         // Back to force mode, so that the engine does not think on the opponent's time; the
-        // move it made is on its board.
-        self.send("force")?;
+        // move it made is on its board. An engine that has exited (after resigning, say)
+        // cannot be told, and need not be: the answer stands.
+        let _ = self.send("force");
         if matches!(answer, Answer::Move(_)) {
             self.sent += 1;
         }

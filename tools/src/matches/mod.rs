@@ -654,6 +654,34 @@ mod tests {
         }
     }
 
+    fn args_of(command_line: &[&str]) -> MatchArgs {
+        Cli::try_parse_from(["match"].iter().chain(command_line)).unwrap().args
+    }
+
+    #[test]
+    fn protocols_for_every_engine_or_one() {
+        let protocols = |command_line: &[&str]| -> Vec<Option<Protocol>> {
+            engine_specs(&args_of(command_line)).unwrap().iter().map(|e| e.protocol).collect()
+        };
+        let two = ["--engine", "a", "--engine", "b"];
+        assert_eq!(protocols(&two), [None, None], "detected");
+        let all = [&two[..], &["--protocol", "xboard"]].concat();
+        assert_eq!(protocols(&all), [Some(Protocol::Xboard), Some(Protocol::Xboard)]);
+        let one = [&two[..], &["--protocol", "2:uci"]].concat();
+        assert_eq!(protocols(&one), [None, Some(Protocol::Uci)]);
+        let later = [&two[..], &["--protocol", "uci", "--protocol", "1:xboard"]].concat();
+        assert_eq!(protocols(&later), [Some(Protocol::Xboard), Some(Protocol::Uci)]);
+        for bad in ["ucci", "3:uci", "x:uci", "1:"] {
+            let command_line = [&two[..], &["--protocol", bad]].concat();
+            assert!(engine_specs(&args_of(&command_line)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_help_states_the_failure_limit() {
+        assert!(ENGINE_FAILURES_HELP.contains(&format!(" {MAX_FAILURES_IN_A_ROW} games in a row")));
+    }
+
     #[test]
     fn an_sprt_decision_stands_when_later_games_move_the_llr_back() {
         let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
