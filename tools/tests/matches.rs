@@ -143,8 +143,8 @@ fn an_engine_that_crashes_and_cannot_restart_stops_the_match() {
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("games.pgn");
     let state = dir.path();
-    // Start 1 is the preflight; start 2 plays game 1 and dies at its second move; start 3
-    // (game 2) exits at once. Each start first lists the runner's children that are zombies
+    // Start 1 is the preflight; start 2 plays game 1 and dies at its second move; starts 3
+    // and 4 (game 2, tried twice) exit at once. Each start first lists the runner's children that are zombies
     // (the state follows the command name in /proc/PID/stat; `sh` and `tempo-uci` have no
     // spaces).
     let script = dir.path().join("crash.sh");
@@ -189,7 +189,8 @@ fn an_engine_that_crashes_and_cannot_restart_stops_the_match() {
     let games = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(games.matches("[Event ").count(), 1, "{games}");
     assert!(games.contains("[Round \"1.1\"]") && games.contains("[Termination \"abandoned\"]"), "{games}");
-    assert_eq!(std::fs::read_to_string(state.join("starts")).unwrap().trim(), "3");
+    assert_eq!(std::fs::read_to_string(state.join("starts")).unwrap().trim(), "4");
+    assert!(err.contains("warning: engine 2 (sh, command `sh ") && err.contains("; starting it once more"), "{err}");
     let zombies = std::fs::read_to_string(state.join("zombies")).unwrap_or_default();
     assert_eq!(zombies, "", "zombie engines");
 

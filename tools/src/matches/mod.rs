@@ -9,10 +9,10 @@
 //! Only games that were played are scored. Before the first game every engine is started
 //! once (the preflight, which also detects its protocol); one that cannot be used stops the
 //! run before any game. During the match an engine that crashes or hangs loses that game,
-//! but one that cannot be started again, or fails [`MAX_FAILURES_IN_A_ROW`] games in a row,
-//! stops the match: the games played so far are reported and kept in the PGN file (which
-//! `--resume` continues), and the run fails, saying how many of the scheduled games were
-//! played.
+//! but one that cannot be started again (tried twice), or fails [`MAX_FAILURES_IN_A_ROW`]
+//! games in a row, stops the match: the games played so far are reported and kept in the
+//! PGN file (which `--resume` continues), and the run fails, saying how many of the
+//! scheduled games were played.
 
 mod adjudicate;
 mod ending;
@@ -46,7 +46,8 @@ pub const MAX_FAILURES_IN_A_ROW: u32 = 3;
 /// What `match --help` says about engines that fail; [`MAX_FAILURES_IN_A_ROW`] is the "3".
 const ENGINE_FAILURES_HELP: &str = "Every engine is started once before the first game; one that cannot be started or \
 does not answer stops the run before any game. An engine that crashes or hangs during a game loses that game; one \
-that cannot be started again for a later game, or crashes or hangs in 3 games in a row, stops the match. A match \
+that cannot be started again for a later game (tried twice), or crashes or hangs in 3 games in a row, stops the \
+match. A match \
 that stops before its games are all played reports the games played and exits with status 1.";
 
 #[derive(Args)]
@@ -448,13 +449,28 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
                 if already_played[i] || stats[job.pairing].lock().expect("stats lock").decided.is_some() {
                     continue;
                 }
-                let record = match play::play_game(
-                    [&specs[job.white], &specs[job.black]],
-                    &openings[job.opening],
-                    &limit,
-                    &rules,
-                    &job.round,
-                ) {
+                let play = || {
+                    play::play_game(
+                        [&specs[job.white], &specs[job.black]],
+                        &openings[job.opening],
+                        &limit,
+                        &rules,
+                        &job.round,
+                    )
+                };
+                let played = match play() {
+                    // A program that ran for the preflight and fails to start now may have
+                    // met a passing fault (GNU Chess 6 sometimes dies as it starts): one more
+                    // try, said on stderr. A program that cannot be run at all gets none.
+                    Err(StartFailure { seat, error }) if !matches!(error, StartError::Spawn(_)) => {
+                        let engine = [job.white, job.black][seat];
+                        let note = start_error(engine, &specs[engine], &error, Some(&job.round));
+                        bar.suspend(|| eprintln!("warning: {note}; starting it once more"));
+                        play()
+                    }
+                    played => played,
+                };
+                let record = match played {
                     Ok(record) => record,
                     Err(StartFailure { seat, error }) => {
                         // The game was not played: it counts for nothing and is not written,
