@@ -233,7 +233,9 @@ pub(crate) fn time_control_commands(limit: &MoveLimit) -> Result<Vec<String>, Cl
             _ => unsupported("play a time control of several periods (`level` takes one)"),
         },
         MoveLimit::Clock(_) => unsupported("play this time control"),
-        MoveLimit::Nodes(_) => unsupported("play to a node limit (use --depth, --movetime or a clock)"),
+        MoveLimit::Nodes(_) => Err(ClientError::Unsupported(
+            "play to a node limit over xboard (use a depth, a move time or a clock)".to_owned(),
+        )),
     }
 }
 
