@@ -295,13 +295,15 @@ impl UciClient {
     }
 
     /// The steps of [`UciClient::start`] after the handshake: options, `ucinewgame`, ready.
+    ///
+    /// # Errors
+    /// [`StartError::Setup`] or [`StartError::Ready`].
     pub(crate) fn prepare(&mut self, spec: &EngineSpec, patience: Duration) -> Result<(), StartError> {
-        let client = self;
         for (name, value) in &spec.options {
-            client.set_option(name, value).map_err(StartError::Setup)?;
+            self.set_option(name, value).map_err(StartError::Setup)?;
         }
-        client.send("ucinewgame").map_err(StartError::Setup)?;
-        client.ready(patience).map_err(StartError::Ready)
+        self.send("ucinewgame").map_err(StartError::Setup)?;
+        self.ready(patience).map_err(StartError::Ready)
     }
 
     /// Sends one command line.
