@@ -50,19 +50,335 @@ fn a_short_match_reports_results_and_writes_pgn() {
     );
 }
 
+/// The xboard engine of `tests/engines/xboard.rs`, built as an example of this crate
+/// (`cargo test --workspace` builds it; a lone `cargo test --test matches` may not).
+fn xboard_engine() -> PathBuf {
+    let path = tools().with_file_name("examples").join(format!("xboard-test-engine{}", std::env::consts::EXE_SUFFIX));
+    if !path.exists() {
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "-p", "tempo-tools", "--example", "xboard-test-engine"])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    assert!(path.exists(), "{} missing", path.display());
+    path
+}
+
+/// `tempo-tools match` with `args`: its exit status, stdout and stderr.
+fn run_match(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(tools()).arg("match").args(args).output().unwrap();
+    (out.status.success(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+/// An engine that cannot be started stops the run before any game: no result is invented,
+/// nothing is written to the PGN file, and the SPRT cannot pass.
 #[test]
-fn an_engine_that_cannot_start_loses_and_is_counted() {
+fn an_engine_that_cannot_start_stops_the_run_before_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let pgn = pgn.to_str().unwrap();
     let engine = engine();
+    for extra in [&["--games", "2", "--tc", "1+0.01"][..], &["--games", "16", "--tc", "1+0.01", "--sprt", "0,10"]] {
+        let mut args = vec!["--engine", engine.to_str().unwrap(), "--engine", "/nonexistent", "--pgn", pgn];
+        args.extend_from_slice(extra);
+        let (ok, out, err) = run_match(&args);
+        assert!(!ok, "{out}");
+        assert!(!out.contains("Game ") && !out.contains("W/D/L") && !out.contains("accepted"), "{out}");
+        assert!(
+            err.contains("engine 2 (nonexistent, command `/nonexistent`) could not be started (step: spawn)"),
+            "{err}"
+        );
+        assert!(err.contains("no game was played"), "{err}");
+        assert_eq!(std::fs::read_to_string(pgn).unwrap_or_default(), "", "no game in the PGN file");
+    }
+    // The same with the built-in engine: the README's `--engine stockfish` where there is none.
+    let (ok, _, err) = run_match(&["--engine", "/nonexistent", "--games", "2", "--tc", "1+0.01"]);
+    assert!(!ok && err.contains("could not be started (step: spawn)"), "{err}");
+}
+
+/// An engine that exits at once, or never answers `uciok` (nor xboard's `protover 2`),
+/// stops the run before any game, with the step named.
+#[cfg(unix)]
+#[test]
+fn an_engine_that_exits_or_never_answers_stops_the_run_before_any_game() {
+    let engine = engine();
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let exits = dir.path().join("exits.sh");
+    std::fs::write(&exits, "exit 3\n").unwrap();
+    let silent = dir.path().join("silent.sh");
+    std::fs::write(&silent, "while read -r line; do :; done\n").unwrap();
+    // The engine that exits may be gone before `uci` is written (a broken pipe) or after
+    // (its output closed): either way it speaks neither protocol.
+    let cases = [
+        (format!("sh {}", exits.display()), None, "(step: handshake): it speaks neither UCI ("),
+        (format!("sh {}", silent.display()), None, "(step: handshake): it speaks neither UCI (the engine did not send uciok within 1s) nor xboard (the engine did not send feature lines after protover 2 within 1s)"),
+        (format!("sh {}", silent.display()), Some("uci"), "(step: handshake): the engine did not send uciok within 1s"),
+        (format!("sh {}", silent.display()), Some("2:xboard"), "(step: handshake): the engine did not send feature lines after protover 2 within 1s"),
+    ];
+    for (command, protocol, expected) in cases {
+        let mut args = vec!["--engine", engine.to_str().unwrap(), "--engine", &command, "--depth", "1"];
+        args.extend(["--games", "2", "--hang-timeout", "1", "--pgn", pgn.to_str().unwrap()]);
+        if let Some(protocol) = protocol {
+            args.extend(["--protocol", protocol]);
+        }
+        let (ok, out, err) = run_match(&args);
+        assert!(!ok, "{command}: {out}");
+        assert!(!out.contains("Game "), "{out}");
+        assert!(err.contains("engine 2 (sh, command `sh ") && err.contains(expected), "{command} {protocol:?}: {err}");
+        assert_eq!(std::fs::read_to_string(&pgn).unwrap_or_default(), "", "no game in the PGN file");
+    }
+}
+
+/// A UCI engine that crashes mid-game loses that game; when it then cannot be started
+/// again, the match stops with the games played of those scheduled and a non-zero exit, the
+/// PGN file holds the game played and a resumed match replays the game that was not.
+/// Each engine, when it starts, finds no zombie among the runner's children: every engine
+/// of the earlier games (the one that crashed included) was waited for.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_engine_that_crashes_and_cannot_restart_stops_the_match() {
+    let engine = engine();
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let state = dir.path();
+    // Start 1 is the preflight; start 2 plays game 1 and dies at its second move; starts 3
+    // and 4 (game 2, tried twice) exit at once. Each start first lists the runner's children that are zombies
+    // (the state follows the command name in /proc/PID/stat; `sh` and `tempo-uci` have no
+    // spaces).
+    let script = dir.path().join("crash.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "for c in $(cat /proc/$PPID/task/*/children); do \
+             [ \"$(cut -d' ' -f3 /proc/$c/stat 2>/dev/null)\" = Z ] && echo $c >> {d}/zombies; done\n\
+             n=$(( $(cat {d}/starts 2>/dev/null || echo 0) + 1 )); echo $n > {d}/starts\n\
+             [ $n -ge 3 ] && exit 1\n\
+             while read -r line; do case \"$line\" in \
+             uci) echo 'id name Crash'; echo uciok;; isready) echo readyok;; \
+             go*) [ -e {d}/moved ] && exit 2; : > {d}/moved; echo 'bestmove e7e5';; quit) exit 0;; esac; done\n",
+            d = state.display()
+        ),
+    )
+    .unwrap();
+    let command = format!("sh {}", script.display());
     let out = Command::new(tools())
         .args(["match", "--engine"])
         .arg(&engine)
-        .args(["--engine", "/nonexistent/engine", "--depth", "1", "--games", "2"])
+        .args(["--engine", &command, "--depth", "1", "--games", "4", "--pgn"])
+        .arg(&pgn)
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(out.status.success(), "{text}");
-    assert!(text.contains("W/D/L 2/0/0"), "{text}");
-    assert!(text.contains("engine: 0 time forfeits, 0 illegal moves, 2 crashes"), "{text}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("Engine 2: sh speaks UCI (detected), calls itself \"Crash\""), "{text}");
+    assert!(
+        text.contains("Game 1/4: tempo-uci vs sh: 1-0 (sh crashed or hung: the engine closed its output)"),
+        "{text}"
+    );
+    assert!(!text.contains("Game 2/4"), "{text}");
+    assert!(text.contains(": 1 games, W/D/L 1/0/0"), "{text}");
+    assert!(text.contains("sh: 0 time forfeits, 0 illegal moves, 1 crashes"), "{text}");
+    assert!(
+        err.contains("the match stopped after 1 of 4 scheduled games: engine 2 (sh, command `sh ")
+            && err.contains("could not be started again for game 1.2 (step: handshake): the engine closed its output"),
+        "{err}"
+    );
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(games.matches("[Event ").count(), 1, "{games}");
+    assert!(games.contains("[Round \"1.1\"]") && games.contains("[Termination \"abandoned\"]"), "{games}");
+    assert_eq!(std::fs::read_to_string(state.join("starts")).unwrap().trim(), "4");
+    assert!(err.contains("warning: engine 2 (sh, command `sh ") && err.contains("; starting it once more"), "{err}");
+    let zombies = std::fs::read_to_string(state.join("zombies")).unwrap_or_default();
+    assert_eq!(zombies, "", "zombie engines");
+
+    // Resumed with an engine that works, the match plays the three games left.
+    let bad = scripted_engine(dir.path(), "Bad", "a1a8", "0");
+    let (ok, text, err) = run_match(&[
+        "--engine",
+        engine.to_str().unwrap(),
+        "--engine",
+        &bad,
+        "--name",
+        "tempo-uci",
+        "--name",
+        "sh",
+        "--depth",
+        "1",
+        "--games",
+        "4",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert!(ok, "{text}\n{err}");
+    assert!(text.contains("Resuming: 1 games already played"), "{text}");
+    assert!(text.contains(": 4 games, W/D/L 4/0/0"), "{text}");
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap().matches("[Event ").count(), 4);
+}
+
+/// An engine that starts but crashes in every game stops the match after
+/// `MAX_FAILURES_IN_A_ROW` (3) games, which are scored; with two games at once, both
+/// workers stop, and the PGN file holds only whole games.
+#[cfg(unix)]
+#[test]
+fn an_engine_that_keeps_crashing_stops_the_match() {
+    let engine = engine();
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("dies.sh");
+    std::fs::write(
+        &script,
+        "while read -r line; do case \"$line\" in uci) echo uciok;; isready) echo readyok;; go*) exit 2;; esac; done\n",
+    )
+    .unwrap();
+    let command = format!("sh {}", script.display());
+    for concurrency in ["1", "2"] {
+        let pgn = dir.path().join(format!("games-{concurrency}.pgn"));
+        let (ok, text, err) = run_match(&[
+            "--engine",
+            engine.to_str().unwrap(),
+            "--engine",
+            &command,
+            "--depth",
+            "1",
+            "--games",
+            "20",
+            "--concurrency",
+            concurrency,
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ]);
+        assert!(!ok, "{text}");
+        let summary = text.lines().find(|l| l.contains(" games, W/D/L ")).expect("summary");
+        let games: usize = summary.split(": ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        // Three in a row stop it; a game already running on the other worker finishes.
+        let most = if concurrency == "1" { 3 } else { 4 };
+        assert!((3..=most).contains(&games), "{concurrency}: {text}");
+        assert!(
+            err.contains(&format!("the match stopped after {games} of 20 scheduled games: engine 2 (sh, command `sh "))
+                && err.contains("crashed or hung in 3 games in a row, the last: sh crashed or hung"),
+            "{err}"
+        );
+        let written = std::fs::read_to_string(&pgn).unwrap();
+        assert_eq!(written.matches("[Event ").count(), games, "{written}");
+        assert_eq!(written.matches("[Termination \"abandoned\"]").count(), games, "{written}");
+    }
+}
+
+/// xboard engines play games to the end: detected without --protocol, or named; with a
+/// clock (`level`, `time`, `otim`) or a depth (`sd`); from FENs with `setboard`; in
+/// coordinates, SAN or the old `N. ... MOVE` form.
+#[test]
+fn xboard_engines_play_games_to_the_end() {
+    let engine = engine();
+    let xboard = xboard_engine();
+    let xboard = xboard.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/openings/openings.epd");
+    let san = format!("{xboard} --san --old-form");
+    let runs: [(&[&str], &str); 3] = [
+        (
+            &["--engine", xboard, "--depth", "1", "--max-moves", "40"],
+            "speaks xboard (detected), calls itself \"xboard test engine\"",
+        ),
+        (
+            &[
+                "--engine",
+                &san,
+                "--protocol",
+                "2:xboard",
+                "--tc",
+                "10+0.1",
+                "--max-moves",
+                "30",
+                "--openings",
+                openings,
+            ],
+            "speaks xboard, calls",
+        ),
+        (
+            &[
+                "--engine",
+                xboard,
+                "--engine",
+                &san,
+                "--movetime",
+                "50",
+                "--max-moves",
+                "30",
+                "--option",
+                "1:Style=wild",
+            ],
+            "speaks xboard (detected)",
+        ),
+    ];
+    for (run, (args, speaks)) in runs.into_iter().enumerate() {
+        let pgn = dir.path().join(format!("games-{run}.pgn"));
+        let mut all: Vec<&str> = args.to_vec();
+        let builtin = ["--engine", engine.to_str().unwrap()];
+        if args.iter().filter(|a| **a == "--engine").count() == 1 {
+            all.splice(0..0, builtin);
+        }
+        all.extend(["--games", "2", "--pgn", pgn.to_str().unwrap()]);
+        let (ok, text, err) = run_match(&all);
+        assert!(ok, "{args:?}: {text}\n{err}");
+        assert!(text.contains(speaks), "{text}");
+        assert!(text.contains(": 2 games, W/D/L"), "{text}");
+        assert_eq!(text.matches("0 time forfeits, 0 illegal moves, 0 crashes").count(), 2, "{text}");
+        let games = std::fs::read_to_string(&pgn).unwrap();
+        assert_eq!(games.matches("[Event ").count(), 2, "{games}");
+        // Every game ended by the rules or the move limit (no engine's fault: no crash,
+        // illegal move or forfeit above).
+        for termination in games.lines().filter(|l| l.starts_with("[Termination ")) {
+            assert!(termination.contains("normal") || termination.contains("adjudication"), "{games}");
+        }
+    }
+}
+
+/// An xboard engine that cannot do what the match needs is refused before any game: a
+/// game from a FEN without `setboard`, a node limit, an option it does not offer.
+#[test]
+fn an_xboard_engine_that_cannot_play_the_match_is_refused_before_any_game() {
+    let engine = engine();
+    let xboard = xboard_engine();
+    let no_setboard = format!("{} --no-setboard", xboard.display());
+    let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/openings/openings.epd");
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["--engine", &no_setboard, "--depth", "1", "--openings", openings],
+            "(step: setup): the engine cannot start a game from rn1q1rk1/",
+        ),
+        (
+            &["--engine", xboard.to_str().unwrap(), "--nodes", "1000"],
+            "(step: setup): the engine cannot play to a node limit",
+        ),
+        (
+            &["--engine", xboard.to_str().unwrap(), "--depth", "1", "--option", "2:Hash=16"],
+            "(step: setup): the engine cannot set option \"Hash\" (it offers: Style)",
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["--engine", engine.to_str().unwrap(), "--games", "2"];
+        all.extend_from_slice(args);
+        let (ok, text, err) = run_match(&all);
+        assert!(!ok && !text.contains("Game "), "{text}");
+        assert!(err.contains("no game was played: engine 2 (xboard-test-engine") && err.contains(expected), "{err}");
+    }
+}
+
+/// An xboard engine's resignation ends the game, normally, in its opponent's favour.
+#[test]
+fn an_xboard_engine_that_resigns_loses() {
+    let engine = engine();
+    let resigns = format!("{} --resign-after 2", xboard_engine().display());
+    let (ok, text, err) =
+        run_match(&["--engine", engine.to_str().unwrap(), "--engine", &resigns, "--depth", "1", "--games", "2"]);
+    assert!(ok, "{text}\n{err}");
+    assert!(text.contains("(xboard-test-engine resigns)"), "{text}");
+    assert!(text.contains(": 2 games, W/D/L 2/0/0"), "{text}");
+    assert!(text.contains("xboard-test-engine: 0 time forfeits, 0 illegal moves, 0 crashes"), "{text}");
 }
 
 #[test]
@@ -199,6 +515,29 @@ fn an_engine_past_its_clock_forfeits() {
 }
 
 #[cfg(target_os = "linux")]
+/// A new match never writes over the games of an earlier one.
+#[test]
+fn a_pgn_file_that_holds_games_is_continued_or_refused_never_emptied() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("earlier.pgn");
+    let earlier = "[Event \"An earlier match\"]\n\n1. e4 e5 1/2-1/2\n";
+    std::fs::write(&pgn, earlier).unwrap();
+    let engine = engine();
+    let (ok, out, err) = run_match(&[
+        "--engine",
+        engine.to_str().unwrap(),
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(!ok, "{out}");
+    assert!(err.contains("already holds games: continue that match with --resume, or name a new --pgn file"), "{err}");
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), earlier);
+}
+
 #[test]
 fn a_pgn_file_that_cannot_be_written_stops_the_match_with_an_error() {
     let engine = engine();

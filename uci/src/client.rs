@@ -1,9 +1,7 @@
 //! A UCI client: spawns an external engine (Stockfish or any other UCI program), sends it
 //! commands and parses what it answers. Used by `cli` and `tools` to play and analyse.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command as Process, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use crate::process::EngineProcess;
 use std::time::{Duration, Instant};
 use tempo_core::{CastlingMode, Game, Move, Position, Score};
 use tempo_notation::uci_move;
@@ -32,6 +30,22 @@ pub enum ClientError {
         expected: &'static str,
         /// How long we waited.
         timeout: Duration,
+    },
+    /// The engine answered a command with this line, which refuses it (`Error (unknown
+    /// command): uci`).
+    #[error("the engine answered {0:?}")]
+    Refused(String),
+    /// The engine cannot do what the game needs (an xboard engine without `setboard` for a
+    /// game from a FEN, an option it does not offer, a limit its protocol cannot express).
+    #[error("the engine cannot {0}")]
+    Unsupported(String),
+    /// Protocol detection failed: the engine answered neither UCI's handshake nor xboard's.
+    #[error("it speaks neither UCI ({uci}) nor xboard ({xboard})")]
+    UnknownProtocol {
+        /// What went wrong with `uci`.
+        uci: Box<ClientError>,
+        /// What went wrong with `xboard` and `protover 2`.
+        xboard: Box<ClientError>,
     },
 }
 
@@ -77,6 +91,16 @@ pub enum StartError {
 }
 
 impl StartError {
+    /// The step that failed, in words: `spawn`, `handshake`, `setup` or `ready`.
+    pub fn step(&self) -> &'static str {
+        match self {
+            StartError::Spawn(_) => "spawn",
+            StartError::Handshake(_) => "handshake",
+            StartError::Setup(_) => "setup",
+            StartError::Ready(_) => "ready",
+        }
+    }
+
     /// The error of the step that failed.
     pub fn into_client_error(self) -> ClientError {
         match self {
@@ -236,11 +260,10 @@ pub fn position_command(start: &Position, moves: &[Move]) -> String {
     line
 }
 
-/// A running external UCI engine.
+/// A running external UCI engine. Dropping it kills the process if it still runs and waits
+/// for it; [`UciClient::quit`] asks it to exit first.
 pub struct UciClient {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    process: EngineProcess,
     /// The name the engine announced (after [`UciClient::handshake`]).
     pub name: Option<String>,
     /// The option lines the engine announced.
@@ -252,26 +275,9 @@ impl UciClient {
     ///
     /// # Errors
     /// [`ClientError::Spawn`] if the program cannot be started.
-    fn spawn(program: &str, args: &[&str]) -> Result<UciClient, ClientError> {
-        let mut child = Process::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .map_err(|source| ClientError::Spawn { program: program.to_owned(), source })?;
-        let stdin = child.stdin.take().ok_or(ClientError::Closed)?;
-        let stdout = child.stdout.take().ok_or(ClientError::Closed)?;
-        let (tx, lines) = mpsc::channel();
-        // A reader thread lets every wait have a timeout.
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(UciClient { child, stdin, lines, name: None, options: Vec::new() })
+    pub(crate) fn spawn(program: &str, args: &[String]) -> Result<UciClient, ClientError> {
+        let process = EngineProcess::spawn(program, args)?;
+        Ok(UciClient { process, name: None, options: Vec::new() })
     }
 
     /// Starts the engine `spec` describes and makes it ready for a game: the `uci` handshake,
@@ -282,15 +288,22 @@ impl UciClient {
     /// The failed step, as a [`StartError`] around the [`ClientError`]: [`StartError::Spawn`],
     /// [`StartError::Handshake`], [`StartError::Setup`] or [`StartError::Ready`].
     pub fn start(spec: &EngineSpec, patience: Duration) -> Result<UciClient, StartError> {
-        let args: Vec<&str> = spec.args.iter().map(String::as_str).collect();
-        let mut client = UciClient::spawn(&spec.command, &args).map_err(StartError::Spawn)?;
+        let mut client = UciClient::spawn(&spec.command, &spec.args).map_err(StartError::Spawn)?;
         client.handshake(patience).map_err(StartError::Handshake)?;
-        for (name, value) in &spec.options {
-            client.set_option(name, value).map_err(StartError::Setup)?;
-        }
-        client.send("ucinewgame").map_err(StartError::Setup)?;
-        client.ready(patience).map_err(StartError::Ready)?;
+        client.prepare(spec, patience)?;
         Ok(client)
+    }
+
+    /// The steps of [`UciClient::start`] after the handshake: options, `ucinewgame`, ready.
+    ///
+    /// # Errors
+    /// [`StartError::Setup`] or [`StartError::Ready`].
+    pub(crate) fn prepare(&mut self, spec: &EngineSpec, patience: Duration) -> Result<(), StartError> {
+        for (name, value) in &spec.options {
+            self.set_option(name, value).map_err(StartError::Setup)?;
+        }
+        self.send("ucinewgame").map_err(StartError::Setup)?;
+        self.ready(patience).map_err(StartError::Ready)
     }
 
     /// Sends one command line.
@@ -298,7 +311,7 @@ impl UciClient {
     /// # Errors
     /// [`ClientError::Write`] if the engine's input is closed.
     pub fn send(&mut self, line: &str) -> Result<(), ClientError> {
-        writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush()).map_err(ClientError::Write)
+        self.process.send(line)
     }
 
     /// The next message, waiting at most `timeout`; `Ok(None)` on timeout.
@@ -306,11 +319,7 @@ impl UciClient {
     /// # Errors
     /// [`ClientError::Closed`] if the engine has closed its output.
     pub fn recv(&mut self, timeout: Duration) -> Result<Option<UciMessage>, ClientError> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(line) => Ok(Some(parse_message(&line))),
-            Err(RecvTimeoutError::Timeout) => Ok(None),
-            Err(RecvTimeoutError::Disconnected) => Err(ClientError::Closed),
-        }
+        Ok(self.process.recv(timeout)?.map(|line| parse_message(&line)))
     }
 
     fn wait_for(
@@ -338,19 +347,32 @@ impl UciClient {
     /// # Errors
     /// Write errors, [`ClientError::Closed`] or [`ClientError::Timeout`].
     pub fn handshake(&mut self, timeout: Duration) -> Result<(), ClientError> {
+        self.handshake_unless(timeout, |_| false)
+    }
+
+    /// [`UciClient::handshake`], given up as soon as the engine writes a line for which
+    /// `refusal` holds (another protocol's answer to `uci`): then
+    /// [`ClientError::Refused`] with that line.
+    pub(crate) fn handshake_unless(
+        &mut self,
+        timeout: Duration,
+        refusal: impl Fn(&str) -> bool,
+    ) -> Result<(), ClientError> {
         self.send("uci")?;
-        self.wait_for("uciok", timeout, |client, msg| match msg {
-            UciMessage::IdName(name) => {
-                client.name = Some(name);
-                false
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(ClientError::Timeout { expected: "uciok", timeout });
             }
-            UciMessage::Option(text) => {
-                client.options.push(text);
-                false
+            match self.recv(left)? {
+                Some(UciMessage::IdName(name)) => self.name = Some(name),
+                Some(UciMessage::Option(text)) => self.options.push(text),
+                Some(UciMessage::UciOk) => return Ok(()),
+                Some(UciMessage::Other(line)) if refusal(&line) => return Err(ClientError::Refused(line)),
+                _ => {}
             }
-            UciMessage::UciOk => true,
-            _ => false,
-        })
+        }
     }
 
     /// `isready` … `readyok`.
@@ -414,18 +436,10 @@ impl UciClient {
         result.ok_or(ClientError::Closed)
     }
 
-    /// Sends `quit` and waits briefly for the process to exit, killing it otherwise.
-    pub fn quit(mut self) {
-        let _ = self.send("quit");
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    /// Sends `quit` and waits briefly for the process to exit, killing it otherwise; either
+    /// way the process is waited for.
+    pub fn quit(self) {
+        self.process.quit("quit");
     }
 }
 

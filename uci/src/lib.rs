@@ -1,8 +1,9 @@
 //! # tempo-uci
 //!
 //! The UCI protocol for Tempo: a [`Server`] that adapts a text stream to the engine
-//! facade (the `tempo-uci` binary is a thin wrapper around it), and a [`UciClient`] that
-//! drives any external UCI engine.
+//! facade (the `tempo-uci` binary is a thin wrapper around it), a [`UciClient`] that
+//! drives any external UCI engine, and [`ExternalEngine`], one interface for a game with an
+//! external engine that speaks UCI or xboard.
 //!
 //! ```
 //! use tempo_uci::{Server, Flow};
@@ -16,11 +17,15 @@
 
 mod client;
 mod command;
+mod engine;
 mod format;
 mod move_list;
+mod process;
 mod server;
+mod xboard;
 
 pub use client::{position_command, ClientError, EngineSpec, InfoMessage, StartError, UciClient, UciMessage};
 pub use command::{parse_command, Command, CommandError, GoParams, StartPosition};
+pub use engine::{Answer, ExternalEngine, GameSetup, MoveLimit, ParseProtocolError, Protocol, DETECT_WAIT};
 pub use format::{diagram, eval_table, go_params, info_line, option_line};
 pub use server::{Flow, Server, ENGINE_AUTHOR, ENGINE_NAME};

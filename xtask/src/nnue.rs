@@ -226,6 +226,13 @@ pub fn generation(g: &Generation) -> Result<()> {
         play.arg("--pgn").arg(&games);
         if written_after(&games, &net) {
             play.arg("--resume");
+        } else if games.exists() {
+            // An earlier network's SPRT: kept under another name (a match never writes over
+            // games), and this network's starts afresh.
+            let kept = (1..).map(|n| net_dir.join(format!("sprt-earlier-{n}.pgn"))).find(|p| !p.exists());
+            let kept = kept.expect("a free name");
+            std::fs::rename(&games, &kept)?;
+            println!("the earlier network's SPRT games are kept in {}", kept.display());
         }
         run(&mut play)?;
     }

@@ -21,10 +21,14 @@ pub enum GameEnd {
     Resigned { loser: Color },
     /// Both engines' scores stayed near zero.
     AdjudicatedDraw,
-    /// `side`'s engine could not be started; `error` says why.
-    FailedToStart { side: Color, error: String },
+    /// `side`'s engine resigned (or claimed the game for its opponent).
+    Resignation { side: Color },
     /// `side`'s engine answered `text`, which is no legal move.
     IllegalMove { side: Color, text: String },
+    /// `side`'s engine claimed a result (`claim`, as it wrote it) that the rules do not give.
+    FalseClaim { side: Color, claim: String },
+    /// `side`'s engine refused a legal move it was sent (`text`, as it answered).
+    RefusedMove { side: Color, text: String },
     /// `side`'s engine stopped answering; `error` says how.
     Crash { side: Color, error: String },
 }
@@ -46,8 +50,10 @@ impl GameEnd {
             | GameEnd::MoveLimit(_)
             | GameEnd::AdjudicatedDraw => GameResult::Draw,
             GameEnd::Resigned { loser: side }
-            | GameEnd::FailedToStart { side, .. }
+            | GameEnd::Resignation { side }
             | GameEnd::IllegalMove { side, .. }
+            | GameEnd::FalseClaim { side, .. }
+            | GameEnd::RefusedMove { side, .. }
             | GameEnd::Crash { side, .. } => GameResult::win_for(!*side),
         }
     }
@@ -56,11 +62,11 @@ impl GameEnd {
     pub fn pgn_termination(&self) -> PgnTermination {
         match self {
             GameEnd::Rules(outcome) => termination_tag(outcome.termination),
-            GameEnd::Claimed(_) => PgnTermination::Normal,
+            GameEnd::Claimed(_) | GameEnd::Resignation { .. } => PgnTermination::Normal,
             GameEnd::Flagged { .. } => PgnTermination::TimeForfeit,
             GameEnd::MoveLimit(_) | GameEnd::Resigned { .. } | GameEnd::AdjudicatedDraw => PgnTermination::Adjudication,
-            GameEnd::FailedToStart { .. } | GameEnd::Crash { .. } => PgnTermination::Abandoned,
-            GameEnd::IllegalMove { .. } => PgnTermination::RulesInfraction,
+            GameEnd::RefusedMove { .. } | GameEnd::Crash { .. } => PgnTermination::Abandoned,
+            GameEnd::IllegalMove { .. } | GameEnd::FalseClaim { .. } => PgnTermination::RulesInfraction,
         }
     }
 
@@ -78,8 +84,10 @@ impl GameEnd {
             GameEnd::MoveLimit(max) => format!("adjudication: {max} moves"),
             GameEnd::Resigned { loser } => format!("adjudication: {} resigns", name(loser)),
             GameEnd::AdjudicatedDraw => "adjudication: draw".to_owned(),
-            GameEnd::FailedToStart { side, error } => format!("{} failed to start: {error}", name(side)),
+            GameEnd::Resignation { side } => format!("{} resigns", name(side)),
             GameEnd::IllegalMove { side, text } => format!("{} played an illegal move: {text}", name(side)),
+            GameEnd::FalseClaim { side, claim } => format!("{} made a false claim: {claim}", name(side)),
+            GameEnd::RefusedMove { side, text } => format!("{} refused a legal move: {text}", name(side)),
             GameEnd::Crash { side, error } => format!("{} crashed or hung: {error}", name(side)),
         }
     }
@@ -142,10 +150,25 @@ mod tests {
 
     #[test]
     fn an_engine_s_fault_loses_the_game_for_it() {
-        let start = GameEnd::FailedToStart { side: Color::Black, error: "no such file".to_owned() };
+        let resigned = GameEnd::Resignation { side: Color::Black };
+        assert_eq!(summary(&resigned), (GameResult::WhiteWins, PgnTermination::Normal, "beta resigns".to_owned()));
+        let claim = GameEnd::FalseClaim { side: Color::White, claim: "1-0 {White mates}".to_owned() };
         assert_eq!(
-            summary(&start),
-            (GameResult::WhiteWins, PgnTermination::Abandoned, "beta failed to start: no such file".to_owned())
+            summary(&claim),
+            (
+                GameResult::BlackWins,
+                PgnTermination::RulesInfraction,
+                "alpha made a false claim: 1-0 {White mates}".to_owned()
+            )
+        );
+        let refused = GameEnd::RefusedMove { side: Color::Black, text: "Illegal move: e2e4".to_owned() };
+        assert_eq!(
+            summary(&refused),
+            (
+                GameResult::WhiteWins,
+                PgnTermination::Abandoned,
+                "beta refused a legal move: Illegal move: e2e4".to_owned()
+            )
         );
         let illegal = GameEnd::IllegalMove { side: Color::White, text: "e2e5".to_owned() };
         assert_eq!(

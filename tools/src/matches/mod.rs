@@ -1,10 +1,18 @@
-//! `tempo-tools match`: games between UCI engines with real clocks, openings played in pairs
-//! with colours swapped, adjudication, PGN output with `[%clk]`, Elo with a 95% interval and
-//! an SPRT that stops the match as soon as it decides.
+//! `tempo-tools match`: games between UCI or xboard engines with real clocks, openings
+//! played in pairs with colours swapped, adjudication, PGN output with `[%clk]`, Elo with a
+//! 95% interval and an SPRT that stops the match as soon as it decides.
 //!
 //! With two engines the report is from the first engine's point of view; with more, every
 //! pairing plays `--games` games (a round robin) and each pairing is reported. With a single
 //! `--engine`, the built-in engine (`tempo-uci` next to this program) is the first engine.
+//!
+//! Only games that were played are scored. Before the first game every engine is started
+//! once (the preflight, which also detects its protocol); one that cannot be used stops the
+//! run before any game. During the match an engine that crashes or hangs loses that game,
+//! but one that cannot be started again (tried twice), or fails [`MAX_FAILURES_IN_A_ROW`]
+//! games in a row, stops the match: the games played so far are reported and kept in the
+//! PGN file (which `--resume` continues), and the run fails, saying how many of the
+//! scheduled games were played.
 
 mod adjudicate;
 mod ending;
@@ -14,11 +22,11 @@ mod resume;
 mod stats;
 
 use adjudicate::Adjudication;
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use openings::Opening;
-use play::{Incidents, MatchEngine, MoveLimit};
+use play::{Incidents, MatchEngine, MoveLimit, StartFailure};
 use resume::Slot;
 use stats::{Sprt, Tally, Verdict};
 use std::io::{IsTerminal, Seek, Write};
@@ -29,19 +37,38 @@ use std::time::Duration;
 use tempo_core::clock::{TimeControl, TimeUnit};
 use tempo_core::GameResult;
 use tempo_notation::pgn_string;
-use tempo_uci::EngineSpec;
+use tempo_uci::{EngineSpec, GameSetup, Protocol, StartError};
+
+/// Games in a row an engine may lose by crashing or hanging before the match stops (an
+/// engine that fails this often is broken, not weak: its losses would only bias the result).
+pub const MAX_FAILURES_IN_A_ROW: u32 = 3;
+
+/// What `match --help` says about engines that fail; [`MAX_FAILURES_IN_A_ROW`] is the "3".
+const ENGINE_FAILURES_HELP: &str = "Every engine is started once before the first game; one that cannot be started or \
+does not answer stops the run before any game. An engine that crashes or hangs during a game loses that game; one \
+that cannot be started again for a later game (tried twice), or crashes or hangs in 3 games in a row, stops the \
+match. A match \
+that stops before its games are all played reports the games played and exits with status 1.";
 
 #[derive(Args)]
+#[command(after_help = ENGINE_FAILURES_HELP)]
 pub struct MatchArgs {
     /// An engine command line (program and arguments, split at spaces), repeatable. With only
     /// one, the built-in engine plays against it.
     #[arg(long = "engine", required = true)]
     engines: Vec<String>,
+    /// The protocol of the engines, `uci` or `xboard` (CECP v2): one value for every engine
+    /// given with --engine, or `N:PROTOCOL` for one (N counts engines as --option does),
+    /// repeatable. Without it, each engine is sent `uci` and started again as an xboard
+    /// engine if it does not answer `uciok` within a few seconds.
+    #[arg(long = "protocol")]
+    protocols: Vec<String>,
     /// Display names, in the order of --engine (default: the program name).
     #[arg(long = "name")]
     names: Vec<String>,
     /// An option for one engine: `N:NAME=VALUE` (N counts engines from 1, the built-in one
-    /// first when it plays), repeatable.
+    /// first when it plays), repeatable. xboard engines get `option NAME=VALUE` for an
+    /// option they announced, `memory` for Hash and `cores` for Threads.
     #[arg(long = "option")]
     options: Vec<String>,
     /// Time control: `BASE+INCREMENT` with bare numbers in seconds (`10+0.1`: 10 seconds plus
@@ -137,7 +164,8 @@ fn builtin_engine() -> Result<String> {
 
 fn engine_specs(args: &MatchArgs) -> Result<Vec<MatchEngine>> {
     let mut commands = args.engines.clone();
-    if commands.len() == 1 {
+    let builtin = commands.len() == 1;
+    if builtin {
         commands.insert(0, builtin_engine()?);
     }
     let mut specs: Vec<MatchEngine> = commands
@@ -150,7 +178,9 @@ fn engine_specs(args: &MatchArgs) -> Result<Vec<MatchEngine>> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| spec.command.clone());
-            Ok(MatchEngine { name: default_name, spec })
+            // The built-in engine speaks UCI; the others are detected unless told.
+            let protocol = (builtin && i == 0).then_some(Protocol::Uci);
+            Ok(MatchEngine { name: default_name, spec, protocol })
         })
         .collect::<Result<_>>()?;
     for (spec, name) in specs.iter_mut().zip(&args.names) {
@@ -172,7 +202,69 @@ fn engine_specs(args: &MatchArgs) -> Result<Vec<MatchEngine>> {
             specs.get_mut(index.wrapping_sub(1)).with_context(|| format!("option {option:?}: no engine {index}"))?;
         spec.spec.options.push((name.trim().to_owned(), value.trim().to_owned()));
     }
+    for text in &args.protocols {
+        match text.split_once(':') {
+            Some((index, protocol)) => {
+                let protocol: Protocol = protocol.parse().with_context(|| format!("protocol {text:?}"))?;
+                let index: usize = index.parse().with_context(|| format!("protocol {text:?}: bad engine number"))?;
+                let spec = specs
+                    .get_mut(index.wrapping_sub(1))
+                    .with_context(|| format!("protocol {text:?}: no engine {index}"))?;
+                spec.protocol = Some(protocol);
+            }
+            None => {
+                let protocol: Protocol = text.parse().with_context(|| format!("protocol {text:?}"))?;
+                for spec in specs.iter_mut().skip(usize::from(builtin)) {
+                    spec.protocol = Some(protocol);
+                }
+            }
+        }
+    }
     Ok(specs)
+}
+
+/// The command line of `spec`, as the user gave it.
+fn command_line(spec: &EngineSpec) -> String {
+    std::iter::once(&spec.command).chain(&spec.args).map(String::as_str).collect::<Vec<_>>().join(" ")
+}
+
+/// The error of an engine that could not be started (`again`: for game `round`, after the
+/// preflight): its number, name and command, the step that failed and why.
+fn start_error(index: usize, engine: &MatchEngine, error: &StartError, again: Option<&str>) -> String {
+    let when = again.map(|round| format!(" again for game {round}")).unwrap_or_default();
+    format!(
+        "engine {} ({}, command `{}`) could not be started{when} (step: {}): {error}",
+        index + 1,
+        engine.name,
+        command_line(&engine.spec),
+        error.step()
+    )
+}
+
+/// Starts every engine once for a game from `setup` (the preflight), and records the
+/// protocol each speaks; every engine is tried, so that one run names every failure.
+///
+/// # Errors
+/// The engines that could not be started or did not answer, one line each.
+fn preflight(specs: &mut [MatchEngine], setup: &GameSetup<'_>, patience: Duration) -> Result<()> {
+    let mut failures = Vec::new();
+    for (i, engine) in specs.iter_mut().enumerate() {
+        match play::start_engine(engine, setup, patience) {
+            Ok(client) => {
+                let how = if engine.protocol.is_some() { "" } else { " (detected)" };
+                let calls_itself = client.name().map(|n| format!(", calls itself {n:?}")).unwrap_or_default();
+                let protocol = client.protocol();
+                engine.protocol = Some(protocol);
+                client.quit();
+                outln!("Engine {}: {} speaks {protocol}{how}{calls_itself}", i + 1, engine.name)?;
+            }
+            Err(e) => failures.push(start_error(i, engine, &e, None)),
+        }
+    }
+    if !failures.is_empty() {
+        bail!("no game was played: {}", failures.join("; "));
+    }
+    Ok(())
 }
 
 /// One scheduled game.
@@ -223,7 +315,7 @@ fn clock_control(text: &str) -> Result<TimeControl> {
 
 /// Runs the match; `Ok(true)` unless an engine could not be used at all.
 pub fn run(args: &MatchArgs) -> Result<bool> {
-    let specs = engine_specs(args)?;
+    let mut specs = engine_specs(args)?;
     if specs.len() < 2 {
         bail!("a match needs at least two engines");
     }
@@ -268,6 +360,15 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
     // Pairings whose SPRT has decided: the match stops when all have.
     let decided_pairings = AtomicUsize::new(0);
 
+    // The games of an earlier match are the user's: a new match never writes over them.
+    if let Some(path) = args.pgn.as_ref().filter(|_| !args.resume) {
+        if std::fs::metadata(path).is_ok_and(|meta| meta.is_file() && meta.len() > 0) {
+            bail!(
+                "{} already holds games: continue that match with --resume, or name a new --pgn file",
+                path.display()
+            );
+        }
+    }
     // Games an earlier sitting played (--resume) count and are skipped.
     let mut already_played = vec![false; total];
     let resumed = match &args.pgn {
@@ -310,6 +411,24 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
             }
         }
     }
+    // Every engine is started once before the first game, for the opening that asks the
+    // most of it (a position to set up rather than the standard start), unless no game is
+    // left to play.
+    let left_to_play = jobs
+        .iter()
+        .enumerate()
+        .any(|(i, job)| !already_played[i] && stats[job.pairing].lock().expect("stats lock").decided.is_none());
+    if left_to_play && !stop.load(Ordering::Relaxed) {
+        let standard = |o: &&Opening| o.start == tempo_core::Position::startpos();
+        let opening = openings.iter().find(|o| !standard(o)).unwrap_or(&openings[0]);
+        preflight(&mut specs, &GameSetup { start: &opening.start, limit: &limit }, rules.hang_timeout)?;
+    }
+    let specs = specs;
+    // What stops the match before its games are all played: an engine that cannot be
+    // started again, or fails too many games in a row.
+    let fatal: OnceLock<String> = OnceLock::new();
+    // Per engine, the games in a row it has lost by crashing or hanging.
+    let failures_in_a_row: Mutex<Vec<u32>> = Mutex::new(vec![0; specs.len()]);
     // The first error writing a game's line (stdout closed): it stops the match.
     let write_error: OnceLock<std::io::Error> = OnceLock::new();
     // The first error writing a game to the PGN file (disk full): it stops the match too.
@@ -339,13 +458,57 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
                 if already_played[i] || stats[job.pairing].lock().expect("stats lock").decided.is_some() {
                     continue;
                 }
-                let record = play::play_game(
-                    [&specs[job.white], &specs[job.black]],
-                    &openings[job.opening],
-                    &limit,
-                    &rules,
-                    &job.round,
-                );
+                let play = || {
+                    play::play_game(
+                        [&specs[job.white], &specs[job.black]],
+                        &openings[job.opening],
+                        &limit,
+                        &rules,
+                        &job.round,
+                    )
+                };
+                let played = match play() {
+                    // A program that ran for the preflight and fails to start now may have
+                    // met a passing fault (GNU Chess 6 sometimes dies as it starts): one more
+                    // try, said on stderr. A program that cannot be run at all gets none.
+                    Err(StartFailure { seat, error }) if !matches!(error, StartError::Spawn(_)) => {
+                        let engine = [job.white, job.black][seat];
+                        let note = start_error(engine, &specs[engine], &error, Some(&job.round));
+                        bar.suspend(|| eprintln!("warning: {note}; starting it once more"));
+                        play()
+                    }
+                    played => played,
+                };
+                let record = match played {
+                    Ok(record) => record,
+                    Err(StartFailure { seat, error }) => {
+                        // The game was not played: it counts for nothing and is not written,
+                        // so that --resume plays it.
+                        let engine = [job.white, job.black][seat];
+                        let _ = fatal.set(start_error(engine, &specs[engine], &error, Some(&job.round)));
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                };
+                for (seat, engine) in [job.white, job.black].into_iter().enumerate() {
+                    let mut streaks = failures_in_a_row.lock().expect("failure lock");
+                    if record.incidents.crashes[seat] == 0 {
+                        streaks[engine] = 0;
+                        continue;
+                    }
+                    streaks[engine] += 1;
+                    if streaks[engine] >= MAX_FAILURES_IN_A_ROW {
+                        let _ = fatal.set(format!(
+                            "engine {} ({}, command `{}`) crashed or hung in {MAX_FAILURES_IN_A_ROW} games in a row, \
+                             the last: {}",
+                            engine + 1,
+                            specs[engine].name,
+                            command_line(&specs[engine].spec),
+                            record.end.describe([&specs[job.white].name, &specs[job.black].name])
+                        ));
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                 let (a, _) = pairings[job.pairing];
                 let line = {
@@ -400,6 +563,11 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
     for (p, &(a, b)) in pairings.iter().enumerate() {
         let s = stats[p].lock().expect("stats lock");
         report(&specs[a].name, &specs[b].name, &s, sprt)?;
+    }
+    if let Some(reason) = fatal.into_inner() {
+        let played = done.load(Ordering::Relaxed);
+        return Err(anyhow!("{reason}"))
+            .context(format!("the match stopped after {played} of {total} scheduled games"));
     }
     Ok(true)
 }
@@ -509,6 +677,34 @@ mod tests {
         for bad in ["-", "?", "5x+3", "5m+", "", "-5"] {
             assert!(clock_control(bad).is_err(), "{bad:?}");
         }
+    }
+
+    fn args_of(command_line: &[&str]) -> MatchArgs {
+        Cli::try_parse_from(["match"].iter().chain(command_line)).unwrap().args
+    }
+
+    #[test]
+    fn protocols_for_every_engine_or_one() {
+        let protocols = |command_line: &[&str]| -> Vec<Option<Protocol>> {
+            engine_specs(&args_of(command_line)).unwrap().iter().map(|e| e.protocol).collect()
+        };
+        let two = ["--engine", "a", "--engine", "b"];
+        assert_eq!(protocols(&two), [None, None], "detected");
+        let all = [&two[..], &["--protocol", "xboard"]].concat();
+        assert_eq!(protocols(&all), [Some(Protocol::Xboard), Some(Protocol::Xboard)]);
+        let one = [&two[..], &["--protocol", "2:uci"]].concat();
+        assert_eq!(protocols(&one), [None, Some(Protocol::Uci)]);
+        let later = [&two[..], &["--protocol", "uci", "--protocol", "1:xboard"]].concat();
+        assert_eq!(protocols(&later), [Some(Protocol::Xboard), Some(Protocol::Uci)]);
+        for bad in ["ucci", "3:uci", "x:uci", "1:"] {
+            let command_line = [&two[..], &["--protocol", bad]].concat();
+            assert!(engine_specs(&args_of(&command_line)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_help_states_the_failure_limit() {
+        assert!(ENGINE_FAILURES_HELP.contains(&format!(" {MAX_FAILURES_IN_A_ROW} games in a row")));
     }
 
     #[test]

@@ -1,33 +1,33 @@
-//! One game between two UCI engines, refereed by `tempo_core::Game` with a real clock
-//! measured here (the runner, not the engines, keeps time).
+//! One game between two external engines (UCI or xboard, through
+//! `tempo_uci::ExternalEngine`), refereed by `tempo_core::Game` with a real clock measured
+//! here (the runner, not the engines, keeps time).
 
 use super::adjudicate::{Adjudication, Adjudicator};
 use super::ending::GameEnd;
 use super::openings::Opening;
 use std::time::{Duration, Instant};
-use tempo_core::{clock::TimeControl, CastlingMode, Color, Game, Score, Termination};
+use tempo_core::{Game, GameResult, Score, Termination};
 use tempo_engine::Limits;
-use tempo_notation::{format_clock, parse_uci_move, termination_comment, PgnGame, PgnTermination};
-use tempo_uci::{go_params, ClientError, EngineSpec, StartError, UciClient};
+use tempo_notation::{format_clock, termination_comment, uci_move, PgnGame, PgnTermination};
+use tempo_uci::{Answer, ClientError, EngineSpec, ExternalEngine, GameSetup, Protocol, StartError};
 
-/// One engine of a match: the name its games and the report show, and how to start it.
+pub use tempo_uci::MoveLimit;
+
+/// One engine of a match: the name its games and the report show, how to start it, and
+/// the protocol it speaks (`None` until detected).
 #[derive(Clone, Debug)]
 pub struct MatchEngine {
     pub name: String,
     pub spec: EngineSpec,
+    pub protocol: Option<Protocol>,
 }
 
-/// What limits each move.
-#[derive(Clone, Debug)]
-pub enum MoveLimit {
-    /// A real clock for each side.
-    Clock(TimeControl),
-    /// `go nodes N`.
-    Nodes(u64),
-    /// `go depth N`.
-    Depth(u32),
-    /// `go movetime MS`.
-    MoveTime(Duration),
+/// An engine that could not be started for a game: the game was not played.
+#[derive(Debug)]
+pub struct StartFailure {
+    /// Which engine of the game: 0 for White's, 1 for Black's.
+    pub seat: usize,
+    pub error: StartError,
 }
 
 /// How a game ended, with the incidents the match report counts.
@@ -49,57 +49,51 @@ pub struct Incidents {
     pub oversteps: [u32; 2],
 }
 
-/// An engine's answer to `go`.
+/// An engine's answer when asked to move.
 struct Reply {
-    best: Result<String, ClientError>,
+    answer: Result<Answer, ClientError>,
     elapsed: Duration,
     /// The last main-line score it gave, from its own point of view.
     score: Option<Score>,
 }
 
-fn start_engine(engine: &MatchEngine, chess960: bool, timeout: Duration) -> Result<UciClient, StartError> {
-    let mut spec = engine.spec.clone();
-    if chess960 {
-        spec.options.push(("UCI_Chess960".to_owned(), "true".to_owned()));
-    }
-    UciClient::start(&spec, timeout)
+/// Starts the engine for a game from `setup`, in the protocol it speaks (detected if not
+/// known yet).
+pub fn start_engine(
+    engine: &MatchEngine,
+    setup: &GameSetup<'_>,
+    patience: Duration,
+) -> Result<ExternalEngine, StartError> {
+    ExternalEngine::start(&engine.spec, engine.protocol, setup, patience)
 }
 
-/// Starts both engines (both are tried, so that each failure is counted); the first failure
-/// ends the game before it begins.
+/// Starts both engines; if either fails, the other is quit and the game is not played.
 fn start_engines(
     engines: [&MatchEngine; 2],
-    chess960: bool,
-    timeout: Duration,
-    incidents: &mut Incidents,
-) -> Result<[UciClient; 2], GameEnd> {
-    match engines.map(|engine| start_engine(engine, chess960, timeout)) {
-        [Ok(white), Ok(black)] => Ok([white, black]),
-        started => {
-            let mut failure = None;
-            for (side, result) in [Color::White, Color::Black].into_iter().zip(started) {
-                match result {
-                    Ok(client) => client.quit(),
-                    Err(e) => {
-                        incidents.crashes[side.index()] += 1;
-                        failure.get_or_insert(GameEnd::FailedToStart { side, error: e.to_string() });
-                    }
-                }
-            }
-            Err(failure.expect("an engine failed to start"))
+    setup: &GameSetup<'_>,
+    patience: Duration,
+) -> Result<[ExternalEngine; 2], StartFailure> {
+    let white = start_engine(engines[0], setup, patience).map_err(|error| StartFailure { seat: 0, error })?;
+    match start_engine(engines[1], setup, patience) {
+        Ok(black) => Ok([white, black]),
+        Err(error) => {
+            white.quit();
+            Err(StartFailure { seat: 1, error })
         }
     }
 }
 
 /// Plays one game: `engines[0]` has White.
+///
+/// # Errors
+/// An engine that could not be started: the game is not played, and counts for nothing.
 pub fn play_game(
     engines: [&MatchEngine; 2],
     opening: &Opening,
     limit: &MoveLimit,
     rules: &Adjudication,
     round: &str,
-) -> GameRecord {
-    let chess960 = opening.start.castling_mode() == CastlingMode::Chess960;
+) -> Result<GameRecord, StartFailure> {
     let mut game = match limit {
         MoveLimit::Clock(control) => Game::with_time_control(opening.start, control.clone()),
         _ => Game::new(opening.start),
@@ -111,25 +105,21 @@ pub fn play_game(
         clocks_after.push(None);
     }
 
+    let setup = GameSetup { start: &opening.start, limit };
+    let mut clients = start_engines(engines, &setup, rules.hang_timeout)?;
     let mut incidents = Incidents::default();
-    let end = match start_engines(engines, chess960, rules.hang_timeout, &mut incidents) {
-        Ok(mut clients) => {
-            let end = play_moves(&mut game, &mut clients, limit, rules, &mut incidents, &mut clocks_after);
-            for client in clients {
-                client.quit();
-            }
-            end
-        }
-        Err(end) => end,
-    };
+    let end = play_moves(&mut game, &mut clients, limit, rules, &mut incidents, &mut clocks_after);
+    for client in clients {
+        client.quit();
+    }
     let pgn = pgn_of(&game, engines, limit, &end, &clocks_after, round);
-    GameRecord { end, pgn, incidents }
+    Ok(GameRecord { end, pgn, incidents })
 }
 
 /// Plays the game on until it ends; `clocks_after` gets each move's clock reading.
 fn play_moves(
     game: &mut Game,
-    clients: &mut [UciClient; 2],
+    clients: &mut [ExternalEngine; 2],
     limit: &MoveLimit,
     rules: &Adjudication,
     incidents: &mut Incidents,
@@ -165,9 +155,8 @@ fn play_moves(
 }
 
 /// Asks the engine to move in `game`, with the time it may take.
-fn ask(client: &mut UciClient, game: &Game, limit: &MoveLimit, rules: &Adjudication) -> Reply {
-    let pos = game.position();
-    let side = pos.turn();
+fn ask(client: &mut ExternalEngine, game: &Game, limit: &MoveLimit, rules: &Adjudication) -> Reply {
+    let side = game.position().turn();
     let (limits, timeout) = match (limit, game.clock()) {
         (MoveLimit::Clock(_), Some(clock)) => {
             (Limits::from_clock(clock), clock.remaining(side) + rules.time_margin + Duration::from_millis(50))
@@ -177,23 +166,14 @@ fn ask(client: &mut UciClient, game: &Game, limit: &MoveLimit, rules: &Adjudicat
         (MoveLimit::MoveTime(t), _) => (Limits::movetime(*t), *t + rules.hang_timeout),
         (MoveLimit::Clock(_), None) => unreachable!("a clocked game has a clock"),
     };
-    let go = go_params(pos, &limits);
     let mut score = None;
     let started = Instant::now();
-    let best = client.set_game(game).and_then(|()| {
-        client.go(&go, timeout, |info| {
-            if info.multipv.unwrap_or(1) == 1 && !info.lowerbound && !info.upperbound {
-                if let Some(s) = info.score {
-                    score = Some(s);
-                }
-            }
-        })
-    });
-    Reply { best: best.map(|(best, _)| best), elapsed: started.elapsed(), score }
+    let answer = client.think(game, &limits, timeout, |s| score = Some(s));
+    Reply { answer, elapsed: started.elapsed(), score }
 }
 
-/// Plays the side to move's reply, charging its clock; the ending if the reply lost the game
-/// (no answer in time, a crash, an illegal move, a flag fall).
+/// Plays the side to move's reply, charging its clock; the ending if the reply ended the
+/// game (no answer in time, a crash, an illegal move, a flag fall, a resignation, a claim).
 fn play_reply(
     game: &mut Game,
     reply: Reply,
@@ -204,8 +184,8 @@ fn play_reply(
     let pos = *game.position();
     let side = pos.turn();
     let idx = side.index();
-    let best = match reply.best {
-        Ok(best) => best,
+    let m = match reply.answer {
+        Ok(Answer::Move(m)) => m,
         Err(ClientError::Timeout { .. }) if game.clock().is_some() => {
             incidents.time_forfeits[idx] += 1;
             let outcome = game.flag(side).expect("the game is still open");
@@ -215,24 +195,37 @@ fn play_reply(
             incidents.crashes[idx] += 1;
             return Some(GameEnd::Crash { side, error: e.to_string() });
         }
-    };
-    let played = match parse_uci_move(&pos, &best) {
-        Ok(m) if !m.is_null() => {
-            let charged = match game.clock() {
-                Some(clock)
-                    if reply.elapsed > clock.remaining(side)
-                        && reply.elapsed <= clock.remaining(side) + rules.time_margin =>
-                {
-                    incidents.oversteps[idx] += 1;
-                    clock.remaining(side)
-                }
-                _ => reply.elapsed,
-            };
-            game.play_timed(m, charged).map_err(|e| format!("{best} ({e})"))
+        Ok(Answer::IllegalMove(text)) => {
+            incidents.illegal_moves[idx] += 1;
+            return Some(GameEnd::IllegalMove { side, text });
         }
-        _ => Err(best),
+        Ok(Answer::Resign) => return Some(GameEnd::Resignation { side }),
+        Ok(Answer::Claim(claim)) => {
+            // The runner ends every game the rules end, and claims every draw they allow,
+            // before asking for a move: a claim in place of a move is either the engine
+            // conceding or a false claim, which loses.
+            let concedes = claim.starts_with(GameResult::win_for(!side).as_str());
+            if concedes {
+                return Some(GameEnd::Resignation { side });
+            }
+            incidents.illegal_moves[idx] += 1;
+            return Some(GameEnd::FalseClaim { side, claim });
+        }
+        Ok(Answer::RefusedMove(text)) => {
+            incidents.crashes[idx] += 1;
+            return Some(GameEnd::RefusedMove { side, text });
+        }
     };
-    match played {
+    let charged = match game.clock() {
+        Some(clock)
+            if reply.elapsed > clock.remaining(side) && reply.elapsed <= clock.remaining(side) + rules.time_margin =>
+        {
+            incidents.oversteps[idx] += 1;
+            clock.remaining(side)
+        }
+        _ => reply.elapsed,
+    };
+    match game.play_timed(m, charged) {
         Ok(Some(outcome))
             if outcome.termination == Termination::TimeForfeit
                 || outcome.termination == Termination::TimeoutVsInsufficientMaterial =>
@@ -246,9 +239,9 @@ fn play_reply(
             clocks_after.push(game.clock().map(|c| c.remaining(side)));
             None
         }
-        Err(text) => {
+        Err(e) => {
             incidents.illegal_moves[idx] += 1;
-            Some(GameEnd::IllegalMove { side, text })
+            Some(GameEnd::IllegalMove { side, text: format!("{} ({e})", uci_move(&pos, m)) })
         }
     }
 }

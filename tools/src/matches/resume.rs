@@ -175,7 +175,7 @@ mod tests {
     use tempo_uci::EngineSpec;
 
     fn engine(name: &str) -> MatchEngine {
-        MatchEngine { name: name.to_owned(), spec: EngineSpec::from_command_line(name).unwrap() }
+        MatchEngine { name: name.to_owned(), spec: EngineSpec::from_command_line(name).unwrap(), protocol: None }
     }
 
     /// A game as the runner writes it.
