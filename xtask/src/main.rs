@@ -9,8 +9,10 @@
 //! cargo xtask benches           criterion benches of every crate
 //! cargo xtask dist [--cpu LIST] release archives per CPU level with SHA-256 sums
 //! cargo xtask nnue --gen N ...  one network generation: datagen, train, SPRT against the parent
+//! cargo xtask chart             docs/strength.svg, the engine's strength by generation, from docs/strength.csv
 //! ```
 
+mod chart;
 mod nnue;
 #[cfg(test)]
 mod tidy;
@@ -33,7 +35,7 @@ fn main() -> Result<()> {
     match task {
         Some("perft") => check_flags(&flags, &["--full"], &["--max-nodes"])?,
         Some("bench") => check_flags(&flags, &["--check"], &[])?,
-        Some("ci") => check_flags(&flags, &[], &[])?,
+        Some("ci") | Some("chart") => check_flags(&flags, &[], &[])?,
         Some("fuzz") => check_flags(&flags, &[], &["--secs"])?,
         Some("dist") => check_flags(&flags, &[], &["--cpu"])?,
         Some("nnue") => check_flags(
@@ -67,6 +69,7 @@ fn main() -> Result<()> {
         }
         Some("bench") => bench(flags.contains(&"--check")),
         Some("ci") => ci(),
+        Some("chart") => chart::chart(&root()),
         Some("fuzz") => {
             let secs = match flags.iter().position(|f| *f == "--secs") {
                 Some(i) => flags.get(i + 1).and_then(|n| n.parse().ok()).context("--secs needs a number")?,
@@ -119,6 +122,8 @@ cargo xtask <task>
   fuzz [--secs N]   run every cargo-fuzz target in fuzz/ for N seconds each (default 60);
                     without cargo-fuzz, the no-panic property tests of the parsers instead
   benches [ARGS]    the criterion benches of every crate (`cargo bench --workspace ARGS`)
+  chart             draw docs/strength.svg (the engine's strength by network generation)
+                    from the match results in docs/strength.csv
   dist [--cpu x86-64,x86-64-v2,x86-64-v3,native]
                     release builds (profile `dist`) of tempo, tempo-uci and tempo-tools per
                     CPU level into target/dist/<version>/<cpu>/, with .tar.gz archives and
