@@ -1,7 +1,7 @@
 //! The game screen: title, board with the players' clocks and the move list beside it, then
 //! messages. Composition is pure (tested with snapshots); [`Terminal`] puts it on screen.
 
-use crate::board_view::{render_board, visible_width, BoardStyle, Highlights, BOARD_WIDTH};
+use crate::board_view::{render_board, visible_width, BoardStyle, Colours, Highlights, BOARD_WIDTH};
 use crate::clock_view::format_time;
 use std::io::Write;
 use std::time::Duration;
@@ -52,7 +52,7 @@ fn player_line(view: &View<'_>, color: Color) -> String {
     let side = if color == Color::White { "White" } else { "Black" };
     let time = p.time.map_or(String::new(), format_time);
     let line = format!("{marker} {side}  {name} {time:>8}");
-    if to_move && view.style.colour {
+    if to_move && view.style.colour.is_on() {
         format!("\x1b[1m{line}\x1b[0m")
     } else {
         line
@@ -185,8 +185,9 @@ impl Terminal {
 pub struct Capabilities {
     /// A terminal that understands cursor movement (not a pipe, a file or `TERM=dumb`).
     pub screen: bool,
-    /// Colours are welcome (a capable terminal, and `NO_COLOR` unset or empty).
-    pub colour: bool,
+    /// The colours welcome (a capable terminal, and `NO_COLOR` unset or empty): 24-bit when
+    /// `COLORTERM` says so, else the 256-colour palette.
+    pub colour: Colours,
     /// The locale can show the chess symbols.
     pub unicode: bool,
 }
@@ -196,7 +197,11 @@ pub fn capabilities() -> Capabilities {
     use std::io::IsTerminal;
     let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let screen = std::io::stdout().is_terminal() && env("TERM").is_none_or(|t| t != "dumb");
-    let colour = screen && env("NO_COLOR").is_none();
+    let colour = match (screen && env("NO_COLOR").is_none(), env("COLORTERM").as_deref()) {
+        (false, _) => Colours::Off,
+        (true, Some("truecolor" | "24bit")) => Colours::TrueColour,
+        (true, _) => Colours::Indexed,
+    };
     // The first locale variable set decides (POSIX precedence); with none set, assume a modern
     // terminal. Output that is not a terminal is text for a program: Unicode is fine there.
     let locale = env("LC_ALL").or_else(|| env("LC_CTYPE")).or_else(|| env("LANG"));
@@ -270,17 +275,17 @@ mod tests {
 
     #[test]
     fn full_screen_unicode() {
-        insta::assert_snapshot!(screen(BoardStyle { unicode: true, colour: false }, 80));
+        insta::assert_snapshot!(screen(BoardStyle { unicode: true, colour: Colours::Off }, 80));
     }
 
     #[test]
     fn full_screen_ascii_colour() {
-        insta::assert_snapshot!(screen(BoardStyle { unicode: false, colour: true }, 80));
+        insta::assert_snapshot!(screen(BoardStyle { unicode: false, colour: Colours::Indexed }, 80));
     }
 
     #[test]
     fn narrow_screen() {
-        insta::assert_snapshot!(screen(BoardStyle { unicode: false, colour: false }, 40));
+        insta::assert_snapshot!(screen(BoardStyle { unicode: false, colour: Colours::Off }, 40));
     }
 
     #[test]

@@ -350,7 +350,17 @@ fn hint_moves_and_analysis() {
     let dir = tmp.path();
     let run = tempo(dir, &["--black", "engine:10", "--depth", "2"], "hint\nmoves\nanalyze\nbogus command\nquit\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("Hint: "), "{}", run.stdout);
+    // A hint is a suggestion, said as one and marked on the board (shown again), not played.
+    let hint = run.stdout.lines().find(|l| l.starts_with("Hint: ")).unwrap_or_else(|| panic!("{}", run.stdout));
+    assert!(hint.ends_with(" for you), marked with < > on the board; type it to play it."), "{hint}");
+    let marked: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Hint: "))
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()) && l.contains('<'))
+        .collect();
+    assert_eq!(marked.len(), 2, "the hinted move's two squares: {}", run.stdout);
+    assert!(run.stdout.contains("White to move, You (1.)"), "not played: {}", run.stdout);
     assert!(run.stdout.contains("Legal moves (20): Na3 Nc3 Nf3 Nh3 a3"), "{}", run.stdout);
     let lines = run.stdout.lines().filter(|l| l.contains("  d2   1. ")).count();
     assert_eq!(lines, 3, "three analysis lines at depth 2: {}", run.stdout);

@@ -120,8 +120,12 @@ impl Session {
         let pos = game.position();
         match best {
             Some(m) => {
-                let eval = lines.first().map_or(String::new(), |l| format!(" ({})", l.eval));
-                self.say(format!("Hint: {}{eval}", san(pos, m)));
+                // The analyst searches for the side to move: its score is the player's.
+                let eval = lines.first().map_or(String::new(), |l| format!(" ({} for you)", l.eval));
+                let marked = if self.style.colour.is_on() { "in blue" } else { "with < >" };
+                self.say(format!("Hint: {}{eval}, marked {marked} on the board; type it to play it.", san(pos, m)));
+                self.hint = Some((game.moves().len(), m));
+                self.dirty = true;
             }
             None => self.say("No hint: there is no legal move."),
         }

@@ -82,6 +82,9 @@ struct Session {
     saved_pgn: Option<String>,
     /// The board changed without a move (take-back, flip): a transcript shows it again.
     dirty: bool,
+    /// The last hint and the number of moves the game had when it was given: it is marked
+    /// on the board until the position changes.
+    hint: Option<(usize, Move)>,
 }
 
 /// What the Ctrl-C handler saves, and where.
@@ -97,7 +100,7 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
     let Some(mut session) = setup::session_from_args(args)? else {
         return Ok(0);
     };
-    install_ctrl_c(Arc::clone(&session.snapshot), session.style.colour);
+    install_ctrl_c(Arc::clone(&session.snapshot), session.style.colour.is_on());
     let code = session.play();
     if code.is_err() {
         // Whatever went wrong (main reports it), the moves played so far are not lost.
@@ -240,7 +243,7 @@ impl Session {
         let view = View {
             title: &self.title,
             position: &pos,
-            highlights: Highlights::of(&pos, self.game.moves().last().copied()),
+            highlights: Highlights::of(&pos, self.game.moves().last().copied()).with_hint(self.current_hint()),
             style: self.style,
             flipped: self.flipped,
             players: [&self.sides[0].view, &self.sides[1].view],
@@ -250,6 +253,11 @@ impl Session {
         };
         let width = self.terminal.as_ref().map_or(self.transcript_width, |t| t.width);
         compose(&view, width)
+    }
+
+    /// The hint for the position on the board, if one was asked for since it arose.
+    fn current_hint(&self) -> Option<Move> {
+        self.hint.filter(|&(plies, _)| plies == self.game.moves().len()).map(|(_, m)| m)
     }
 
     /// Shows the board and pending messages (the whole screen on a terminal; appended to the

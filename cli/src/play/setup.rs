@@ -46,8 +46,8 @@ pub(super) fn session_from_args(args: &PlayArgs) -> Result<Option<Session>> {
     let record = Record { white: white_side.view.name.clone(), black: black_side.view.name.clone(), date, time };
 
     let caps = capabilities();
-    let colour = caps.colour && !args.no_color;
-    let (terminal, transcript_width, mut messages) = screen(caps.screen, colour);
+    let colour = caps.colour.unless(args.no_color);
+    let (terminal, transcript_width, mut messages) = screen(caps.screen, colour.is_on());
     let style = BoardStyle { unicode: !args.ascii && caps.unicode, colour };
     // The human's side at the bottom; Black's side when Black is the only human.
     let flipped = (white_side.spec != PlayerSpec::Human && black_side.spec == PlayerSpec::Human) ^ args.flip;
@@ -84,6 +84,7 @@ pub(super) fn session_from_args(args: &PlayArgs) -> Result<Option<Session>> {
         chess960,
         analyst: None,
         dirty: false,
+        hint: None,
     };
     if session.original.is_some() && args.save.is_none() {
         // The file holds the game as it was read: nothing to save until a move is played.
