@@ -246,7 +246,37 @@ fn engine_declines_an_early_draw() {
     let tmp = scratch("draw");
     let dir = tmp.path();
     let run = tempo(dir, &["--black", "engine:10", "--depth", "2"], "draw\nquit\nn\n");
-    assert!(run.stdout.contains("Tempo declines the draw offer."), "{}", run.stdout);
+    // The reason, with the rule that would change the answer; the game's move number, not
+    // the plies of this session.
+    assert!(run.stdout.contains("Tempo declines the draw offer: the position is level ("), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(
+            ") but there is play left at move 1; it agrees to a level draw from move 40, or after 20 moves without a \
+             capture or pawn move."
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn engine_answers_a_draw_offer_from_the_position_and_says_why() {
+    let tmp = scratch("draw-rooks");
+    let dir = tmp.path();
+    // Rook against rook at move 40, offered in this session's first move: a dead draw.
+    let rooks = ["--fen", "r7/8/4k3/8/8/3K4/8/7R w - - 0 40", "--depth", "2", "--save", "g.pgn"];
+    let run = tempo(dir, &rooks, "draw\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let answer =
+        run.stdout.lines().find(|l| l.starts_with("Tempo level 5 accepts")).unwrap_or_else(|| panic!("{}", run.stdout));
+    assert!(answer.starts_with("Tempo level 5 accepts the draw offer: the position is level ("), "{answer}");
+    assert!(answer.ends_with(") and with no pawns left neither side can win."), "{answer}");
+    assert!(run.stdout.contains("Draw by agreement (1/2-1/2)"), "{}", run.stdout);
+    // A queen up, the engine plays on and says so.
+    let queen = ["--fen", "3qk3/8/8/8/8/8/8/4K3 w - - 0 40", "--depth", "2"];
+    let run = tempo(dir, &queen, "draw\nquit\nn\n");
+    assert!(run.stdout.contains("Tempo level 5 declines the draw offer: it "), "{}", run.stdout);
+    assert!(run.stdout.contains("it is ahead by +") || run.stdout.contains("it sees a mate in "), "{}", run.stdout);
 }
 
 #[test]

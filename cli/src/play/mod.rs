@@ -3,6 +3,7 @@
 //! from the command line.
 
 mod commands;
+mod draw_offer;
 mod keyboard;
 mod setup;
 
@@ -21,7 +22,7 @@ use crate::describe::{claim_rule, claims_with_move, describe_outcome, either, fo
 use crate::input::{self, Input};
 use crate::players::{EnginePlayer, Line, PlayerSpec, Thought};
 use crate::save::{self, GameSlot, Record};
-use crate::screen::{compose, print_flush, wrap, PlayerView, Terminal, View};
+use crate::screen::{self, print_flush, PlayerView, Terminal, View};
 use keyboard::{Keyboard, Timer};
 use tempo_engine::Limits;
 
@@ -85,6 +86,9 @@ struct Session {
     /// The last hint and the number of moves the game had when it was given: it is marked
     /// on the board until the position changes.
     hint: Option<(usize, Move)>,
+    /// Rows the move list beside the board is scrolled back (`up`, `down`); a move brings
+    /// the latest moves back.
+    scroll: usize,
 }
 
 /// What the Ctrl-C handler saves, and where.
@@ -228,11 +232,12 @@ impl Session {
 
     // ---- output ----
 
-    fn san_moves(&self) -> Vec<String> {
+    pub(super) fn san_moves(&self) -> Vec<String> {
         san_line(self.game.initial_position(), self.game.moves())
     }
 
-    fn screen_lines(&mut self) -> Vec<String> {
+    /// The screen: board, players, move list, then `status` and `messages` under it.
+    fn screen_lines(&mut self, status: &[String], messages: &[String]) -> Vec<String> {
         for color in [Color::White, Color::Black] {
             let time = shown_time(self.game.clock(), color);
             self.sides[color.index()].view.time = time;
@@ -250,9 +255,17 @@ impl Session {
             moves: &moves,
             first_move_number: start.fullmove_number(),
             black_first: start.turn() == Color::Black,
+            scroll: self.scroll,
         };
-        let width = self.terminal.as_ref().map_or(self.transcript_width, |t| t.width);
-        compose(&view, width)
+        // A terminal wraps messages short of its last column (the cursor's); a transcript
+        // leaves them to whatever shows it.
+        let wrap_width = self.terminal.as_ref().map_or(usize::MAX, |t| t.width.saturating_sub(1));
+        screen::screen_lines(&view, self.width(), wrap_width, status, messages)
+    }
+
+    /// The width the screen is laid out for.
+    pub(super) fn width(&self) -> usize {
+        self.terminal.as_ref().map_or(self.transcript_width, |t| t.width)
     }
 
     /// The hint for the position on the board, if one was asked for since it arose.
@@ -270,13 +283,9 @@ impl Session {
                 t.height = h.0 as usize;
             }
         }
-        let mut lines = self.screen_lines();
-        lines.push(String::new());
-        lines.append(&mut self.status_lines());
-        let width = self.terminal.as_ref().map_or(usize::MAX, |t| t.width.saturating_sub(1));
-        for message in std::mem::take(&mut self.messages) {
-            lines.extend(wrap(&message, width));
-        }
+        let status = self.status_lines();
+        let messages = std::mem::take(&mut self.messages);
+        let lines = self.screen_lines(&status, &messages);
         match &mut self.terminal {
             Some(t) => t.redraw(&lines),
             None => {
@@ -340,7 +349,7 @@ impl Session {
 
     fn tick_display(&mut self) {
         if self.terminal.is_some() {
-            let lines = self.screen_lines();
+            let lines = self.screen_lines(&[], &[]);
             if let Some(t) = &mut self.terminal {
                 t.update_clocks(&lines);
             }
@@ -407,6 +416,7 @@ impl Session {
     /// Records a move, its time already charged by [`Session::charge_time`].
     fn record_move(&mut self, m: Move) -> Result<Option<Outcome>, GameError> {
         let outcome = self.game.play(m)?;
+        self.scroll = 0;
         self.timer.restart();
         self.update_snapshot();
         Ok(outcome)

@@ -85,6 +85,7 @@ pub(super) fn session_from_args(args: &PlayArgs) -> Result<Option<Session>> {
         analyst: None,
         dirty: false,
         hint: None,
+        scroll: 0,
     };
     if session.original.is_some() && args.save.is_none() {
         // The file holds the game as it was read: nothing to save until a move is played.
