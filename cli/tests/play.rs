@@ -615,3 +615,38 @@ fn a_game_that_cannot_be_saved_where_asked_is_saved_elsewhere() {
     assert!(run.stdout.contains(&format!("saved in {} instead", rescued[0].display())), "{}", run.stdout);
     assert!(pgn(&rescued[0]).contains("1. e4 *"));
 }
+
+#[test]
+fn engine_moves_come_with_its_evaluation_unless_no_eval() {
+    let tmp = scratch("eval");
+    let dir = tmp.path();
+    let line = |run: &Run, name: &str| -> String {
+        let found = run.stdout.lines().find(|l| l.starts_with(&format!("{name} plays 1... ")));
+        found.unwrap_or_else(|| panic!("{}", run.stdout)).to_owned()
+    };
+    let said = |line: &str| line.ends_with(" for White)") || line.ends_with(" for Black)") || line.ends_with("(0.00)");
+    // Below full strength the engine picks among its best lines: the move it picked has its
+    // evaluation too.
+    let limited = line(&tempo(dir, &["--depth", "2"], "e4\nquit\nn\n"), "Tempo level 5");
+    assert!(said(&limited), "{limited}");
+    let full = ["--black", "engine:10", "--depth", "2"];
+    let with = line(&tempo(dir, &full, "e4\nquit\nn\n"), "Tempo");
+    assert!(said(&with), "{with}");
+    let without = line(&tempo(dir, &args(&full, &["--no-eval"]), "e4\nquit\nn\n"), "Tempo");
+    assert!(!without.contains('('), "{without}");
+    assert!(with.starts_with(&without), "the same move: {with} / {without}");
+}
+
+#[test]
+fn the_header_names_the_chess960_position() {
+    let tmp = scratch("960");
+    let dir = tmp.path();
+    let run = tempo(dir, &args(&HOTSEAT, &["--chess960", "0"]), "quit\n");
+    assert!(
+        run.stdout.starts_with("Tempo  Player 1 (White) v Player 2 (Black)  no clock  Chess960 #0\n"),
+        "{}",
+        run.stdout
+    );
+    let run = tempo(dir, &HOTSEAT, "quit\n");
+    assert!(!run.stdout.lines().next().unwrap_or("").contains("Chess960"), "{}", run.stdout);
+}

@@ -18,7 +18,7 @@ use tempo_notation::{san, san_line, PgnGame};
 use crate::args::PlayArgs;
 use crate::board_view::{BoardStyle, Highlights};
 use crate::clock_view::shown_time;
-use crate::describe::{claim_rule, claims_with_move, describe_outcome, either, format_line};
+use crate::describe::{claim_rule, claims_with_move, describe_outcome, either, eval_after_move, format_line};
 use crate::input::{self, Input};
 use crate::players::{EnginePlayer, Line, PlayerSpec, Thought};
 use crate::save::{self, GameSlot, Record};
@@ -86,6 +86,8 @@ struct Session {
     /// The last hint and the number of moves the game had when it was given: it is marked
     /// on the board until the position changes.
     hint: Option<(usize, Move)>,
+    /// Engines' moves are announced with their evaluation (not with `--no-eval`).
+    show_eval: bool,
     /// Rows the move list beside the board is scrolled back (`up`, `down`); a move brings
     /// the latest moves back.
     scroll: usize,
@@ -422,12 +424,22 @@ impl Session {
         Ok(outcome)
     }
 
+    /// Says the move `m` made in `before`: numbered SAN, and for an engine its name and, unless
+    /// `--no-eval`, its evaluation.
     fn announce_move(&mut self, before: &Position, m: Move) {
         let number = before.fullmove_number();
-        let dots = if before.turn() == Color::White { "." } else { "..." };
+        let mover = before.turn();
+        let dots = if mover == Color::White { "." } else { "..." };
         let text = format!("{}{dots} {}", number, san(before, m));
-        let name = self.side(before.turn()).view.name.clone();
-        let line = if self.side(before.turn()).is_human() { text } else { format!("{name} plays {text}") };
+        let side = self.side(mover);
+        let line = match &side.engine {
+            None => text,
+            Some(engine) => {
+                let eval = engine.last_eval.filter(|_| self.show_eval).and_then(|e| eval_after_move(e, mover));
+                let eval = eval.map_or(String::new(), |e| format!(" ({e})"));
+                format!("{} plays {text}{eval}", side.view.name)
+            }
+        };
         self.messages.clear();
         self.say(line);
     }
