@@ -97,6 +97,9 @@ impl Session {
             (false, _) => {
                 self.scroll = scroll;
                 self.dirty = true;
+                if scroll > 0 {
+                    self.say("Earlier moves shown beside the board: down pages back to the latest.");
+                }
             }
         }
     }
