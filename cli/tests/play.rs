@@ -67,8 +67,10 @@ fn whole_game_to_checkmate() {
     assert!(run.stdout.contains("Checkmate: Black wins (0-1)"), "{}", run.stdout);
     assert!(run.stdout.contains("The game is saved in game.pgn."));
     insta::assert_snapshot!(pgn(&dir.join("game.pgn")));
-    // The final board: the checked king in parentheses, the last move in brackets.
-    let board: Vec<&str> = run.stdout.lines().rev().skip(3).take(11).collect();
+    // The whole game, then the final board: the checked king in parentheses, the last move in
+    // brackets.
+    assert!(run.stdout.contains("\nMoves: 1. f3 e5 2. g4 Qh4#\nCheckmate: Black wins (0-1)\n"), "{}", run.stdout);
+    let board: Vec<&str> = run.stdout.lines().rev().skip(4).take(11).collect();
     insta::assert_snapshot!(board.into_iter().rev().collect::<Vec<_>>().join("\n"));
 }
 
@@ -649,4 +651,33 @@ fn the_header_names_the_chess960_position() {
     );
     let run = tempo(dir, &HOTSEAT, "quit\n");
     assert!(!run.stdout.lines().next().unwrap_or("").contains("Chess960"), "{}", run.stdout);
+}
+
+#[test]
+fn the_move_list_pages_back_and_lists_the_whole_game() {
+    let tmp = scratch("move-list");
+    let dir = tmp.path();
+    let opera = "e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 Qb3 Qe7 Nc3 c6 Bg5 b5 Nxb5 cxb5 Bxb5+ Nbd7 O-O-O Rd8 \
+                 Rxd7 Rxd7 Rd1 Qe6";
+    let input = format!("{}\nup\nup\nup\ndown\nlist\nquit\nn\n", opera.replace(' ', "\n"));
+    let run = tempo(dir, &HOTSEAT, &input);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // The panel beside the board (one column of five rows in a transcript) shows each page.
+    let panel_starts: Vec<String> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("6 "))
+        .map(|l| l.chars().skip(29).collect::<String>().trim_start().to_owned())
+        .collect();
+    let pages = &panel_starts[panel_starts.len() - 3..];
+    assert!(pages[0].starts_with("5. Qxf3"), "{pages:?}");
+    assert!(pages[1].starts_with("1. e4"), "{pages:?}");
+    // A page forward from the first page: five rows on.
+    assert!(pages[2].starts_with("6. Bc4"), "{pages:?}");
+    assert!(run.stdout.contains("The move list already shows the first moves (list shows them all)."));
+    assert!(run.stdout.contains("Earlier moves shown beside the board: down pages back to the latest."));
+    let whole =
+        "\nMoves: 1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 8. Nc3 c6 9. Bg5 \
+                 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6\n";
+    assert!(run.stdout.contains(whole), "{}", run.stdout);
 }

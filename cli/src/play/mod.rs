@@ -18,11 +18,13 @@ use tempo_notation::{san, san_line, PgnGame};
 use crate::args::PlayArgs;
 use crate::board_view::{BoardStyle, Highlights};
 use crate::clock_view::shown_time;
-use crate::describe::{claim_rule, claims_with_move, describe_outcome, either, eval_after_move, format_line};
+use crate::describe::{
+    claim_rule, claims_with_move, describe_outcome, either, eval_after_move, format_line, numbered_from,
+};
 use crate::input::{self, Input};
 use crate::players::{EnginePlayer, Line, PlayerSpec, Thought};
 use crate::save::{self, GameSlot, Record};
-use crate::screen::{self, print_flush, PlayerView, Terminal, View};
+use crate::screen::{self, print_flush, wrap, PlayerView, Terminal, View};
 use keyboard::{Keyboard, Timer};
 use tempo_engine::Limits;
 
@@ -380,8 +382,14 @@ impl Session {
 
     fn finish(&mut self, outcome: Outcome) -> Result<i32> {
         self.update_snapshot();
-        let text = describe_outcome(&self.game, outcome);
+        let mut text = describe_outcome(&self.game, outcome);
         self.show();
+        // The whole game once it is over: the panel beside the board showed its latest moves.
+        if !self.game.moves().is_empty() {
+            let width = self.terminal.as_ref().map_or(usize::MAX, |t| t.width.saturating_sub(1));
+            let moves = wrap(&format!("Moves: {}", numbered_from(&self.game, 0)), width);
+            text = format!("{}\n{text}", moves.join("\n"));
+        }
         match self.save_in_its_file() {
             Some(saved) => print_flush(&format!("{text}\nThe game is {}.\n", saved.describe())),
             None => print_flush(&format!("{text}\n")),
