@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tempo_core::{
     game::{ClaimResult, GameError},
-    Color, Score,
+    Color,
 };
 use tempo_notation::san;
 
@@ -218,7 +218,14 @@ impl Session {
         let (lines, _) = self.analyst(1)?.search(&game, &limits)?;
         let pos = game.position();
         // The search is from the side to move (the offerer); the engine sees the negation.
-        let eval = lines.first().map_or(Score::Cp(0), |l| if pos.turn() == engine_color { l.eval } else { -l.eval });
+        let Some(line) = lines.first() else {
+            // Only a position without moves has no line, and there the game is already over.
+            return Ok(draw_offer::Answer {
+                accept: false,
+                reason: "it found no move to judge the position by".into(),
+            });
+        };
+        let eval = if pos.turn() == engine_color { line.eval } else { -line.eval };
         let material = Material::of(pos);
         let level = match self.side(engine_color).spec {
             PlayerSpec::Builtin(level) => level,
