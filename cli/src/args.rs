@@ -91,6 +91,10 @@ pub struct PlayArgs {
     /// games, ~/.local/share/tempo/games on Linux; a continued game stays in its file).
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Do not show an engine's evaluation after its moves (by default its line reads
+    /// `Tempo plays 12. Nf3 (+0.35 for White)`).
+    #[arg(long)]
+    pub no_eval: bool,
     /// Engines search to this depth (reproducible play); with a clock, they still stop in time.
     #[arg(long, value_name = "PLIES")]
     pub depth: Option<u32>,

@@ -1,20 +1,55 @@
 //! The board as text lines: Unicode or ASCII pieces, optional ANSI colours, coordinates, the
-//! last move and a king in check highlighted.
+//! last move, a hint and a king in check highlighted.
 //!
 //! Each square is three columns wide (` N `): wide enough to read in any font, and it leaves
-//! room to mark squares without colour (`[N]` last move, `(K)` king in check), so that the
-//! highlights survive `NO_COLOR`, pipes and monochrome terminals.
+//! room to mark squares without colour (`[N]` last move, `<N>` hint, `(K)` king in check), so
+//! that the highlights survive `NO_COLOR`, pipes and monochrome terminals.
+//!
+//! Colours come from one [`PALETTE`], written as 24-bit colour where the terminal says it
+//! takes it (`COLORTERM`) and as the identical entry of the xterm 256-colour cube elsewhere.
+//! Both sides' pieces are drawn in the same dark ink, White's as outline glyphs and Black's
+//! filled, as printed diagrams do: white ink on a light square cannot be read (about 2:1),
+//! and no pair of a light and a dark ink reaches 4.5:1 on both squares of a board whose
+//! squares differ in lightness, so the glyph's shape, not its colour, tells the sides apart.
+//! The `palette_contrast` test holds every ink-on-square pair to WCAG's 4.5:1.
 
 use tempo_core::{Color, File, Move, Piece, Position, Rank, Square};
 use tempo_notation::{piece_symbol, DiagramStyle};
+
+/// How a terminal takes colours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Colours {
+    /// None at all (`NO_COLOR`, `--no-color`, a pipe).
+    Off,
+    /// The xterm 256-colour palette.
+    Indexed,
+    /// 24-bit colour (`COLORTERM=truecolor`).
+    TrueColour,
+}
+
+impl Colours {
+    /// Whether any colour is drawn.
+    pub fn is_on(self) -> bool {
+        self != Colours::Off
+    }
+
+    /// These colours, or none when `no_color` (the `--no-color` flag) is set.
+    pub fn unless(self, no_color: bool) -> Colours {
+        if no_color {
+            Colours::Off
+        } else {
+            self
+        }
+    }
+}
 
 /// How to draw the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoardStyle {
     /// Unicode chess symbols (else FEN letters).
     pub unicode: bool,
-    /// ANSI colours (square backgrounds, piece foregrounds).
-    pub colour: bool,
+    /// ANSI colours (square backgrounds, piece ink).
+    pub colour: Colours,
 }
 
 /// Squares to mark.
@@ -22,79 +57,167 @@ pub struct BoardStyle {
 pub struct Highlights {
     /// Origin and destination of the last move.
     pub last_move: Option<(Square, Square)>,
+    /// Origin and destination of the move the engine suggested (`hint`).
+    pub hint: Option<(Square, Square)>,
     /// The king in check.
     pub check: Option<Square>,
+}
+
+/// The squares people see a move use: castling is stored king-takes-rook, but the king lands
+/// on its own square.
+fn shown_squares(m: Move) -> (Square, Square) {
+    let to = if m.is_castle() { m.castling_king_to() } else { m.to() };
+    (m.from(), to)
 }
 
 impl Highlights {
     /// The highlights after `last` was played and led to `pos`.
     pub fn of(pos: &Position, last: Option<Move>) -> Highlights {
-        let last_move = last.filter(|m| !m.is_null()).map(|m| {
-            // Castling is stored king-takes-rook; people see the king land on its square.
-            let to = if m.is_castle() { m.castling_king_to() } else { m.to() };
-            (m.from(), to)
-        });
+        let last_move = last.filter(|m| !m.is_null()).map(shown_squares);
         let check = pos.is_check().then(|| pos.king_of(pos.turn()));
-        Highlights { last_move, check }
+        Highlights { last_move, hint: None, check }
+    }
+
+    /// These highlights with `hint` (a move of the position shown) marked as well.
+    pub fn with_hint(self, hint: Option<Move>) -> Highlights {
+        Highlights { hint: hint.filter(|m| !m.is_null()).map(shown_squares), ..self }
     }
 }
 
 /// Width of a rendered board line in terminal columns.
 pub const BOARD_WIDTH: usize = 2 + 8 * 3;
 
-// 256-colour palette: warm wood squares, a yellow tint for the last move, red for check.
-const LIGHT: u8 = 180;
-const DARK: u8 = 137;
-const LIGHT_MOVED: u8 = 186;
-const DARK_MOVED: u8 = 143;
-const CHECK: u8 = 167;
-const WHITE_PIECE: u8 = 231;
-const BLACK_PIECE: u8 = 16;
+/// A colour as its red, green and blue components.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rgb(pub u8, pub u8, pub u8);
+
+/// The intensities of the xterm 256-colour cube (colours 16 to 231), per component.
+const CUBE_LEVELS: [u8; 6] = [0, 95, 135, 175, 215, 255];
+
+impl Rgb {
+    /// The xterm 256-colour cube entry nearest to this colour; the palette's colours all lie on
+    /// the cube (a test checks it), so both colour modes draw the same colour.
+    pub fn xterm_index(self) -> u8 {
+        let level = |c: u8| (0..CUBE_LEVELS.len()).min_by_key(|&i| CUBE_LEVELS[i].abs_diff(c)).unwrap_or(0) as u8;
+        16 + 36 * level(self.0) + 6 * level(self.1) + level(self.2)
+    }
+
+    /// The escape sequence selecting this colour as the background (`background`) or the
+    /// foreground.
+    fn escape(self, colours: Colours, background: bool) -> String {
+        let layer = if background { 48 } else { 38 };
+        match colours {
+            Colours::Off => String::new(),
+            Colours::Indexed => format!("\x1b[{layer};5;{}m", self.xterm_index()),
+            Colours::TrueColour => format!("\x1b[{layer};2;{};{};{}m", self.0, self.1, self.2),
+        }
+    }
+}
+
+/// Every colour the board uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Palette {
+    /// Warm wood squares.
+    pub light: Rgb,
+    pub dark: Rgb,
+    /// The last move's squares: a yellow tint.
+    pub light_moved: Rgb,
+    pub dark_moved: Rgb,
+    /// The hinted move's squares: a blue tint.
+    pub light_hint: Rgb,
+    pub dark_hint: Rgb,
+    /// The king in check.
+    pub check: Rgb,
+    /// The ink of both sides' pieces (see the module documentation).
+    pub white_piece: Rgb,
+    pub black_piece: Rgb,
+}
+
+/// The board's colours, the ones drawn in both colour modes.
+pub const PALETTE: Palette = Palette {
+    light: Rgb(0xd7, 0xaf, 0x87),
+    dark: Rgb(0xaf, 0x87, 0x5f),
+    light_moved: Rgb(0xd7, 0xd7, 0x87),
+    dark_moved: Rgb(0xaf, 0xaf, 0x5f),
+    light_hint: Rgb(0xaf, 0xd7, 0xff),
+    dark_hint: Rgb(0x87, 0xaf, 0xd7),
+    check: Rgb(0xd7, 0x5f, 0x5f),
+    white_piece: Rgb(0x00, 0x00, 0x00),
+    black_piece: Rgb(0x00, 0x00, 0x00),
+};
+
+const BOLD: &str = "\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
 fn glyph(piece: Piece, style: BoardStyle) -> char {
-    if !style.unicode {
-        return piece.char();
+    if style.unicode {
+        piece_symbol(piece.color, piece.role, DiagramStyle::Unicode)
+    } else {
+        piece.char()
     }
-    // With colours the piece colour comes from the foreground, and the filled glyphs read far
-    // better on a coloured square than the hollow "white" ones.
-    let shown = if style.colour { Color::Black } else { piece.color };
-    piece_symbol(shown, piece.role, DiagramStyle::Unicode)
 }
 
 fn empty_glyph(style: BoardStyle) -> char {
-    match (style.colour, style.unicode) {
+    match (style.colour.is_on(), style.unicode) {
         (true, _) => ' ',
         (false, true) => '·',
         (false, false) => '.',
     }
 }
 
+/// What marks a square: the most urgent of check, the hint and the last move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mark {
+    None,
+    LastMove,
+    Hint,
+    Check,
+}
+
+fn mark(sq: Square, hl: &Highlights) -> Mark {
+    let on = |squares: Option<(Square, Square)>| squares.is_some_and(|(from, to)| sq == from || sq == to);
+    if hl.check == Some(sq) {
+        Mark::Check
+    } else if on(hl.hint) {
+        Mark::Hint
+    } else if on(hl.last_move) {
+        Mark::LastMove
+    } else {
+        Mark::None
+    }
+}
+
 fn cell(pos: &Position, sq: Square, style: BoardStyle, hl: &Highlights) -> String {
     let piece = pos.piece_at(sq);
     let symbol = piece.map_or(empty_glyph(style), |p| glyph(p, style));
-    let moved = hl.last_move.is_some_and(|(from, to)| sq == from || sq == to);
-    let checked = hl.check == Some(sq);
-    if style.colour {
-        let bg = match (checked, moved, sq.is_light()) {
-            (true, _, _) => CHECK,
-            (false, true, true) => LIGHT_MOVED,
-            (false, true, false) => DARK_MOVED,
-            (false, false, true) => LIGHT,
-            (false, false, false) => DARK,
+    let mark = mark(sq, hl);
+    if style.colour.is_on() {
+        let p = &PALETTE;
+        let light = sq.is_light();
+        let bg = match mark {
+            Mark::Check => p.check,
+            Mark::Hint if light => p.light_hint,
+            Mark::Hint => p.dark_hint,
+            Mark::LastMove if light => p.light_moved,
+            Mark::LastMove => p.dark_moved,
+            Mark::None if light => p.light,
+            Mark::None => p.dark,
         };
-        let fg = match piece.map(|p| p.color) {
-            Some(Color::Black) => BLACK_PIECE,
-            _ => WHITE_PIECE,
+        let ink = match piece.map(|p| p.color) {
+            Some(Color::White) => p.white_piece,
+            _ => p.black_piece,
         };
-        let bold = if piece.is_some_and(|p| p.color == Color::White) { "\x1b[1m" } else { "" };
-        format!("\x1b[48;5;{bg}m\x1b[38;5;{fg}m{bold} {symbol} {RESET}")
-    } else if checked {
-        format!("({symbol})")
-    } else if moved {
-        format!("[{symbol}]")
+        // Bold tells White's letters from Black's in ASCII beyond their case.
+        let bold = if piece.is_some_and(|p| p.color == Color::White) && !style.unicode { BOLD } else { "" };
+        let (bg, fg) = (bg.escape(style.colour, true), ink.escape(style.colour, false));
+        format!("{bg}{fg}{bold} {symbol} {RESET}")
     } else {
-        format!(" {symbol} ")
+        match mark {
+            Mark::Check => format!("({symbol})"),
+            Mark::Hint => format!("<{symbol}>"),
+            Mark::LastMove => format!("[{symbol}]"),
+            Mark::None => format!(" {symbol} "),
+        }
     }
 }
 
@@ -151,6 +274,43 @@ mod tests {
     use super::*;
     use tempo_notation::parse_san;
 
+    /// WCAG 2 contrast: what the palette is held to.
+    impl Rgb {
+        /// WCAG 2 relative luminance, 0 (black) to 1 (white).
+        pub fn luminance(self) -> f64 {
+            let linear = |c: u8| {
+                let c = f64::from(c) / 255.0;
+                if c <= 0.039_28 {
+                    c / 12.92
+                } else {
+                    ((c + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            0.2126 * linear(self.0) + 0.7152 * linear(self.1) + 0.0722 * linear(self.2)
+        }
+
+        /// WCAG 2 contrast ratio between two colours, 1 to 21.
+        pub fn contrast(self, other: Rgb) -> f64 {
+            let (a, b) = (self.luminance(), other.luminance());
+            (a.max(b) + 0.05) / (a.min(b) + 0.05)
+        }
+    }
+
+    impl Palette {
+        /// Every square colour, named, for checks over all of them.
+        fn squares(&self) -> [(&'static str, Rgb); 7] {
+            [
+                ("light", self.light),
+                ("dark", self.dark),
+                ("light, last move", self.light_moved),
+                ("dark, last move", self.dark_moved),
+                ("light, hint", self.light_hint),
+                ("dark, hint", self.dark_hint),
+                ("check", self.check),
+            ]
+        }
+    }
+
     /// After 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7+: the last move and the king in check.
     fn scholar() -> (Position, Highlights) {
         let mut pos = Position::startpos();
@@ -176,22 +336,93 @@ mod tests {
 
     #[test]
     fn ascii_plain() {
-        insta::assert_snapshot!(show(BoardStyle { unicode: false, colour: false }, false));
+        insta::assert_snapshot!(show(BoardStyle { unicode: false, colour: Colours::Off }, false));
     }
 
     #[test]
     fn unicode_plain() {
-        insta::assert_snapshot!(show(BoardStyle { unicode: true, colour: false }, false));
+        insta::assert_snapshot!(show(BoardStyle { unicode: true, colour: Colours::Off }, false));
     }
 
     #[test]
     fn ascii_colour() {
-        insta::assert_snapshot!(show(BoardStyle { unicode: false, colour: true }, false));
+        insta::assert_snapshot!(show(BoardStyle { unicode: false, colour: Colours::Indexed }, false));
     }
 
     #[test]
     fn unicode_colour_flipped() {
-        insta::assert_snapshot!(show(BoardStyle { unicode: true, colour: true }, true));
+        insta::assert_snapshot!(show(BoardStyle { unicode: true, colour: Colours::Indexed }, true));
+    }
+
+    #[test]
+    fn unicode_true_colour() {
+        insta::assert_snapshot!(show(BoardStyle { unicode: true, colour: Colours::TrueColour }, false));
+    }
+
+    /// WCAG contrast of every piece ink on every square colour the board draws, from the
+    /// palette the renderer uses; the plain light and dark squares are the four ratios the
+    /// issue asks for.
+    #[test]
+    fn palette_contrast() {
+        let p = PALETTE;
+        let ratio = |ink: Rgb, square: Rgb| (ink.contrast(square) * 100.0).round() / 100.0;
+        assert_eq!(
+            [ratio(p.white_piece, p.light), ratio(p.white_piece, p.dark)],
+            [10.37, 6.45],
+            "White's pieces on light and dark squares"
+        );
+        assert_eq!(
+            [ratio(p.black_piece, p.light), ratio(p.black_piece, p.dark)],
+            [10.37, 6.45],
+            "Black's pieces on light and dark squares"
+        );
+        for (name, square) in p.squares() {
+            for (side, ink) in [("White", p.white_piece), ("Black", p.black_piece)] {
+                let r = ink.contrast(square);
+                assert!(r >= 4.5, "{side}'s pieces on the {name} square: {r:.2}:1");
+            }
+        }
+        // The squares stay a checkerboard: light and dark differ visibly.
+        assert!(p.light.luminance() > p.dark.luminance() * 1.5);
+        // The old white-on-wood ink, for the record: the reason for the change.
+        assert!(Rgb(0xff, 0xff, 0xff).contrast(p.light) < 2.1);
+    }
+
+    #[test]
+    fn contrast_formula() {
+        assert_eq!(Rgb(0, 0, 0).contrast(Rgb(255, 255, 255)), 21.0);
+        assert_eq!(Rgb(0x77, 0x77, 0x77).contrast(Rgb(0x77, 0x77, 0x77)), 1.0);
+        // WebAIM's checker: #767676 on white is 4.54:1.
+        assert_eq!((Rgb(0x76, 0x76, 0x76).contrast(Rgb(255, 255, 255)) * 100.0).round(), 454.0);
+    }
+
+    /// 256-colour terminals draw the very colours true-colour ones do.
+    #[test]
+    fn palette_lies_on_the_xterm_cube() {
+        let p = PALETTE;
+        let all = p.squares().into_iter().map(|(_, c)| c).chain([p.white_piece, p.black_piece]);
+        for colour in all {
+            let i = colour.xterm_index() - 16;
+            let back = Rgb(
+                CUBE_LEVELS[usize::from(i / 36)],
+                CUBE_LEVELS[usize::from(i / 6 % 6)],
+                CUBE_LEVELS[usize::from(i % 6)],
+            );
+            assert_eq!(back, colour);
+        }
+        assert_eq!(p.light.xterm_index(), 180);
+        assert_eq!(p.dark.xterm_index(), 137);
+        assert_eq!(p.black_piece.xterm_index(), 16);
+    }
+
+    #[test]
+    fn hint_marks_its_squares() {
+        let pos = Position::startpos();
+        let m = parse_san(&pos, "Nf3").unwrap();
+        let hl = Highlights::of(&pos, None).with_hint(Some(m));
+        let plain = render_board(&pos, BoardStyle { unicode: false, colour: Colours::Off }, false, &hl);
+        assert_eq!(plain[5], "3  .  .  .  .  . <.> .  . ");
+        assert_eq!(plain[7], "1  R  N  B  Q  K  B <N> R ");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use tempo_core::{
     game::{ClaimableDraw, DrawClaim},
-    Color, Game, Move, Outcome, Position, Termination,
+    Color, Game, Move, Outcome, Position, Score, Termination,
 };
 use tempo_notation::{san, san_line, termination_comment};
 
@@ -19,6 +19,25 @@ pub fn describe_outcome(game: &Game, outcome: Outcome) -> String {
         _ => termination_comment(game, outcome),
     };
     format!("{text} ({})", outcome.result)
+}
+
+/// A player's evaluation of its move, for the line announcing it: the side it favours named
+/// (`+0.35 for White`, `0.00`), a mate counted from the position the move leads to
+/// (`White mates in 2`); `None` when the move mates, which the move itself says. `score` is
+/// the mover's, from its search of the position before the move.
+pub fn eval_after_move(score: Score, mover: Color) -> Option<String> {
+    let name = |c: Color| if c == Color::White { "White" } else { "Black" };
+    match score {
+        Score::Cp(0) => Some("0.00".to_owned()),
+        Score::Cp(cp) => {
+            let (side, cp) = if cp > 0 { (mover, cp) } else { (!mover, -cp) };
+            Some(format!("{} for {}", Score::Cp(cp), name(side)))
+        }
+        // The mover's mate in n counts the move just played.
+        Score::Mate(n) if n > 1 => Some(format!("{} mates in {}", name(mover), n - 1)),
+        Score::Mate(n) if n > 0 => None,
+        Score::Mate(n) => Some(format!("{} mates in {}", name(!mover), -n)),
+    }
 }
 
 /// The rule of a draw claim in words: `threefold repetition`, `the fifty-move rule`.
@@ -117,6 +136,17 @@ mod tests {
         assert_eq!(either(&sans[..2]), "K1 or K2");
         assert_eq!(either(&sans[..5]), "K1, K2, K3, K4 or K5");
         assert_eq!(either(&sans), "K1, K2, K3, K4, K5 or 2 other moves");
+    }
+
+    #[test]
+    fn evaluations_name_the_side_they_favour() {
+        assert_eq!(eval_after_move(Score::Cp(35), Color::White).as_deref(), Some("+0.35 for White"));
+        assert_eq!(eval_after_move(Score::Cp(35), Color::Black).as_deref(), Some("+0.35 for Black"));
+        assert_eq!(eval_after_move(Score::Cp(-120), Color::Black).as_deref(), Some("+1.20 for White"));
+        assert_eq!(eval_after_move(Score::Cp(0), Color::Black).as_deref(), Some("0.00"));
+        assert_eq!(eval_after_move(Score::Mate(3), Color::White).as_deref(), Some("White mates in 2"));
+        assert_eq!(eval_after_move(Score::Mate(-3), Color::Black).as_deref(), Some("White mates in 3"));
+        assert_eq!(eval_after_move(Score::Mate(1), Color::White), None, "the move mates");
     }
 
     #[test]

@@ -23,6 +23,11 @@ pub enum Command {
     Pgn,
     Save(Option<String>),
     Analyze,
+    /// Every move of the game.
+    MoveList,
+    /// Page the move list beside the board back (`up`) or forward (`down`).
+    PageUp,
+    PageDown,
     Quit,
 }
 
@@ -39,15 +44,15 @@ pub enum Input {
 /// The help text: every command, in two columns so that it fits an 80x24 terminal under
 /// the board.
 pub const HELP: &str = "\
-Moves: SAN (e4, Nf3, nf3, exd5, O-O, 0-0, e8=Q, e8Q), or e2e4, e2-e4, e7e8q.
-Commands (help shows this list):
+Moves: SAN (e4, Nf3, nf3, exd5, O-O, e8=Q) or e2e4, e7e8q. Commands (help):
   moves            the legal moves          hint      the engine's suggestion
   undo, takeback   take back your move and  analyze   the engine's best lines
                    the reply; clocks too    flip      turn the board around
-  draw             offer or accept a draw   fen, pgn  the position, the game
-  accept, decline  answer a draw offer      save [F]  write the game as PGN
-  claim [MOVE]     claim threefold repeti-  resign    give up the game
-                   tion or fifty moves      quit      leave (asks to save)";
+  draw             offer or accept a draw   list      every move of the game
+  accept, decline  answer a draw offer      up, down  page the moves shown
+  claim [MOVE]     claim threefold repeti-  fen, pgn  the position, the game
+                   tion or fifty moves      save [F]  write the game as PGN
+  resign           give up the game         quit      leave (asks to save)";
 
 fn command(word: &str, rest: &str) -> Option<Command> {
     let arg = (!rest.is_empty()).then(|| rest.to_owned());
@@ -66,6 +71,9 @@ fn command(word: &str, rest: &str) -> Option<Command> {
         "pgn" => Command::Pgn,
         "save" => Command::Save(arg),
         "analyze" | "analyse" | "eval" => Command::Analyze,
+        "list" | "history" => Command::MoveList,
+        "up" | "older" | "pageup" | "pgup" => Command::PageUp,
+        "down" | "newer" | "pagedown" | "pgdn" => Command::PageDown,
         "quit" | "exit" | "q" => Command::Quit,
         _ => return None,
     })
@@ -174,7 +182,7 @@ mod tests {
         for command in ["moves", "undo", "takeback", "hint", "draw", "accept", "decline", "claim", "resign"] {
             assert!(HELP.contains(command), "{command}");
         }
-        for command in ["flip", "fen", "pgn", "save", "analyze", "quit", "help"] {
+        for command in ["flip", "fen", "pgn", "save", "analyze", "quit", "help", "list", "up", "down"] {
             assert!(HELP.contains(command), "{command}");
         }
     }

@@ -11,6 +11,7 @@ mod board_view;
 mod clock_view;
 mod describe;
 mod input;
+mod material;
 mod perft;
 mod play;
 mod players;

@@ -50,6 +50,9 @@ pub fn level_elo(level: u8) -> Option<u32> {
     (level < MAX_LEVEL).then(|| (MIN_ELO + 200 * u32::from(level.saturating_sub(1))).min(MAX_ELO))
 }
 
+/// Lines the built-in engine reports below full strength (see [`EnginePlayer::builtin`]).
+const LIMITED_LINES: usize = 4;
+
 /// One principal variation reported by an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
@@ -86,9 +89,11 @@ pub struct EnginePlayer {
     backend: Backend,
     /// The name shown on screen and written to the PGN.
     pub name: String,
-    /// The evaluation of its last completed search, for its own side.
+    /// The evaluation of the move its last completed search chose, for its own side; `None`
+    /// when no line it reported starts with that move.
     pub last_eval: Option<Score>,
-    pending_eval: Option<Score>,
+    /// The latest exact evaluation of each first move the running search reported a line for.
+    pending_evals: Vec<(Move, Score)>,
 }
 
 impl EnginePlayer {
@@ -98,6 +103,10 @@ impl EnginePlayer {
         if let Some(elo) = level_elo(level) {
             engine.set_option(EngineOption::LimitStrength(true)).context("cannot limit the engine's strength")?;
             engine.set_option(EngineOption::Elo(elo)).context("cannot set the engine's level")?;
+            // The limiter picks among the engine's best four lines (its `Skill::LINES`, which
+            // it searches in any case); reporting all of them tells the evaluation of the move
+            // picked. A move from a line not reported gets no evaluation rather than another's.
+            engine.set_option(EngineOption::MultiPv(LIMITED_LINES)).context("cannot set MultiPV")?;
         }
         engine.set_option(EngineOption::Chess960(chess960)).context("cannot set Chess960")?;
         let name = if level == MAX_LEVEL { "Tempo".to_owned() } else { format!("Tempo level {level}") };
@@ -105,7 +114,7 @@ impl EnginePlayer {
             backend: Backend::Builtin { engine, events: None },
             name,
             last_eval: None,
-            pending_eval: None,
+            pending_evals: Vec::new(),
         })
     }
 
@@ -138,13 +147,13 @@ impl EnginePlayer {
             backend: Backend::Uci { client: Box::new(client), searching: None },
             name,
             last_eval: None,
-            pending_eval: None,
+            pending_evals: Vec::new(),
         })
     }
 
     /// Starts thinking about the game's current position.
     pub fn start(&mut self, game: &Game, limits: &Limits) -> Result<()> {
-        self.pending_eval = None;
+        self.pending_evals.clear();
         match &mut self.backend {
             Backend::Builtin { engine, events } => {
                 engine
@@ -195,8 +204,8 @@ impl EnginePlayer {
                             nodes: info.nodes,
                             pv: info.pv,
                         };
-                        if line.multipv == 1 {
-                            self.pending_eval = Some(line.eval);
+                        if info.bound.is_none() {
+                            self.note_eval(&line);
                         }
                         Ok(Some(Thought::Info(line)))
                     }
@@ -204,7 +213,7 @@ impl EnginePlayer {
                     Event::BestMove { best, .. } => {
                         *events = None;
                         engine.wait();
-                        self.last_eval = self.pending_eval.take();
+                        self.last_eval = self.eval_of(best);
                         Ok(Some(Thought::Done(best)))
                     }
                 }
@@ -236,25 +245,41 @@ impl EnginePlayer {
                             nodes: info.nodes.unwrap_or(0),
                             pv,
                         };
-                        if line.multipv == 1 && !info.lowerbound && !info.upperbound {
-                            self.pending_eval = Some(eval);
+                        if !info.lowerbound && !info.upperbound {
+                            self.note_eval(&line);
                         }
                         Ok(Some(Thought::Info(line)))
                     }
                     Some(UciMessage::BestMove { best, .. }) => {
                         *searching = None;
-                        self.last_eval = self.pending_eval.take();
                         if best == "(none)" || best == "0000" {
+                            self.last_eval = None;
                             return Ok(Some(Thought::Done(None)));
                         }
                         let m = parse_uci_move(&pos, &best)
                             .with_context(|| format!("{} played an illegal move {best:?}", self.name))?;
+                        self.last_eval = self.eval_of(Some(m));
                         Ok(Some(Thought::Done(Some(m))))
                     }
                     _ => Ok(None),
                 }
             }
         }
+    }
+
+    /// Keeps `line`'s evaluation (an exact one) as its first move's.
+    fn note_eval(&mut self, line: &Line) {
+        let Some(&first) = line.pv.first() else { return };
+        match self.pending_evals.iter_mut().find(|(m, _)| *m == first) {
+            Some(entry) => entry.1 = line.eval,
+            None => self.pending_evals.push((first, line.eval)),
+        }
+    }
+
+    /// The evaluation of `best`, the move the search chose, ending the search's notes.
+    fn eval_of(&mut self, best: Option<Move>) -> Option<Score> {
+        let evals = std::mem::take(&mut self.pending_evals);
+        best.and_then(|b| evals.into_iter().find(|(m, _)| *m == b).map(|(_, e)| e))
     }
 
     /// Asks a running search to finish now (its move follows through [`EnginePlayer::poll`]).

@@ -1,11 +1,14 @@
 //! The game screen: title, board with the players' clocks and the move list beside it, then
 //! messages. Composition is pure (tested with snapshots); [`Terminal`] puts it on screen.
 
-use crate::board_view::{render_board, visible_width, BoardStyle, Highlights, BOARD_WIDTH};
+use crate::board_view::{render_board, visible_width, BoardStyle, Colours, Highlights, BOARD_WIDTH};
 use crate::clock_view::format_time;
 use std::io::Write;
 use std::time::Duration;
-use tempo_core::{Color, Position};
+use tempo_core::{Color, Position, Role};
+use tempo_notation::{piece_symbol, DiagramStyle};
+
+use crate::material::Material;
 
 /// One player as the screen shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,14 +32,36 @@ pub struct View<'a> {
     pub moves: &'a [String],
     pub first_move_number: u32,
     pub black_first: bool,
+    /// Rows of the move list scrolled back from its end (0: the latest moves show).
+    pub scroll: usize,
 }
 
 const PANEL_GAP: usize = 3;
 /// Columns needed for the board with the panel beside it.
 pub const FULL_WIDTH: usize = BOARD_WIDTH + PANEL_GAP + 38;
 const NAME_WIDTH: usize = 18;
-/// Board rows between the two clock rows used for the move list.
-const MOVE_ROWS: usize = 7;
+/// Board rows used for the move list: those between each player's line and material line.
+pub const MOVE_ROWS: usize = 5;
+/// Width of one column of the move list (`123. exd8=Q+ exd8=Q+`) and the gap after it.
+const MOVE_COLUMN: usize = 22;
+const MOVE_COLUMN_GAP: usize = 2;
+/// Most columns of moves beside the board, however wide the terminal.
+const MAX_MOVE_COLUMNS: usize = 3;
+
+fn side_name(color: Color) -> &'static str {
+    if color == Color::White {
+        "White"
+    } else {
+        "Black"
+    }
+}
+
+/// A piece as the board draws it (the king names the side's glyphs: outline or filled
+/// symbols read either way round on dark and light terminals, so the screen says which).
+fn piece_glyph(view: &View<'_>, color: Color, role: Role) -> char {
+    let style = if view.style.unicode { DiagramStyle::Unicode } else { DiagramStyle::Ascii };
+    piece_symbol(color, role, style)
+}
 
 fn player_line(view: &View<'_>, color: Color) -> String {
     let p = view.players[color.index()];
@@ -49,18 +74,34 @@ fn player_line(view: &View<'_>, color: Color) -> String {
     let mut name: String = p.name.chars().take(NAME_WIDTH).collect();
     let pad = NAME_WIDTH - name.chars().count();
     name.extend(std::iter::repeat_n(' ', pad));
-    let side = if color == Color::White { "White" } else { "Black" };
+    let king = piece_glyph(view, color, Role::King);
     let time = p.time.map_or(String::new(), format_time);
-    let line = format!("{marker} {side}  {name} {time:>8}");
-    if to_move && view.style.colour {
+    let line = format!("{marker} {} {king} {name} {time:>8}", side_name(color));
+    if to_move && view.style.colour.is_on() {
         format!("\x1b[1m{line}\x1b[0m")
     } else {
         line
     }
 }
 
-/// The move list as rows `12. Nf3  Nc6`, the last `rows` of them.
-pub fn move_rows(moves: &[String], first: u32, black_first: bool, rows: usize) -> Vec<String> {
+/// What `color` is up in material: its extra pieces, most valuable first, and the balance
+/// when positive (`♘♙♙ +5`); empty when it is up nothing.
+fn material_line(view: &View<'_>, material: &Material, color: Color) -> String {
+    let mut line: String = material.extra(color).into_iter().map(|role| piece_glyph(view, color, role)).collect();
+    let balance = material.balance(color);
+    if balance > 0 {
+        line.push_str(&format!(" +{balance}"));
+    }
+    if line.is_empty() {
+        line
+    } else {
+        // Under the name, past the marker, the side and its king.
+        format!("{:10}{line}", "")
+    }
+}
+
+/// The move list as rows `12. Nf3  Nc6`, all of them.
+pub fn move_rows(moves: &[String], first: u32, black_first: bool) -> Vec<String> {
     let mut out = Vec::new();
     let mut number = first;
     let mut rest = moves;
@@ -74,23 +115,57 @@ pub fn move_rows(moves: &[String], first: u32, black_first: bool, rows: usize) -
         out.push(format!("{number:>3}. {:<8} {black}", pair[0]).trim_end().to_owned());
         number += 1;
     }
-    let skip = out.len().saturating_sub(rows);
-    out.split_off(skip)
+    out
+}
+
+/// Columns of moves that fit beside the board in `width` terminal columns.
+pub fn move_columns(width: usize) -> usize {
+    let room = width.saturating_sub(BOARD_WIDTH + PANEL_GAP) + MOVE_COLUMN_GAP;
+    (room / (MOVE_COLUMN + MOVE_COLUMN_GAP)).clamp(1, MAX_MOVE_COLUMNS)
+}
+
+/// The part of the move list shown: `rows` lines of `columns` columns, read down each column
+/// as on a score sheet, ending `scroll` rows before the last (clamped to the list); each line
+/// without trailing spaces.
+pub fn move_page(all: &[String], rows: usize, columns: usize, scroll: usize) -> Vec<String> {
+    let shown = rows * columns;
+    let end = all.len().saturating_sub(scroll).max(shown.min(all.len()));
+    let page = &all[end.saturating_sub(shown)..end];
+    (0..rows)
+        .map(|r| {
+            let mut line = String::new();
+            for c in 0..columns {
+                if let Some(text) = page.get(c * rows + r) {
+                    let col = c * (MOVE_COLUMN + MOVE_COLUMN_GAP);
+                    let pad = col.saturating_sub(line.chars().count());
+                    line.extend(std::iter::repeat_n(' ', pad));
+                    line.push_str(text);
+                }
+            }
+            line
+        })
+        .collect()
+}
+
+/// The furthest the move list can scroll back at `width` columns: a page short of its start.
+pub fn max_scroll(rows_of_moves: usize, width: usize) -> usize {
+    rows_of_moves.saturating_sub(MOVE_ROWS * move_columns(width))
 }
 
 /// The screen lines: title, a blank line, the board with the panel (top player and clock,
-/// move list, bottom player and clock), or without room for the panel, clocks above and below
-/// the board.
+/// what they are up in material, the move list, the same for the bottom player), or without
+/// room for the panel, players, clocks and material above and below the board.
 pub fn compose(view: &View<'_>, width: usize) -> Vec<String> {
     let board = render_board(view.position, view.style, view.flipped, &view.highlights);
+    let material = Material::of(view.position);
     let (top, bottom) = if view.flipped { (Color::White, Color::Black) } else { (Color::Black, Color::White) };
     let title: String = view.title.chars().take(width).collect();
     let mut lines = vec![title, String::new()];
     if width >= FULL_WIDTH {
-        let mut panel = vec![player_line(view, top)];
-        let mut moves = move_rows(view.moves, view.first_move_number, view.black_first, MOVE_ROWS);
-        moves.resize(MOVE_ROWS, String::new());
-        panel.extend(moves);
+        let all = move_rows(view.moves, view.first_move_number, view.black_first);
+        let mut panel = vec![player_line(view, top), material_line(view, &material, top)];
+        panel.extend(move_page(&all, MOVE_ROWS, move_columns(width), view.scroll));
+        panel.push(material_line(view, &material, bottom));
         panel.push(player_line(view, bottom));
         for (row, text) in board.iter().zip(panel) {
             let pad = BOARD_WIDTH + PANEL_GAP - visible_width(row);
@@ -98,9 +173,33 @@ pub fn compose(view: &View<'_>, width: usize) -> Vec<String> {
             lines.push(line.trim_end().to_owned());
         }
     } else {
+        let material_lines = |color: Color| {
+            let line = material_line(view, &material, color);
+            (!line.is_empty()).then_some(line)
+        };
         lines.push(player_line(view, top).trim_end().to_owned());
+        lines.extend(material_lines(top));
         lines.extend(board);
+        lines.extend(material_lines(bottom));
         lines.push(player_line(view, bottom).trim_end().to_owned());
+    }
+    lines
+}
+
+/// The whole screen: [`compose`]'s lines for `width` columns, a blank line, the status lines
+/// and the messages, wrapped to `wrap_width` columns.
+pub fn screen_lines(
+    view: &View<'_>,
+    width: usize,
+    wrap_width: usize,
+    status: &[String],
+    messages: &[String],
+) -> Vec<String> {
+    let mut lines = compose(view, width);
+    lines.push(String::new());
+    lines.extend(status.iter().cloned());
+    for message in messages {
+        lines.extend(wrap(message, wrap_width));
     }
     lines
 }
@@ -185,8 +284,9 @@ impl Terminal {
 pub struct Capabilities {
     /// A terminal that understands cursor movement (not a pipe, a file or `TERM=dumb`).
     pub screen: bool,
-    /// Colours are welcome (a capable terminal, and `NO_COLOR` unset or empty).
-    pub colour: bool,
+    /// The colours welcome (a capable terminal, and `NO_COLOR` unset or empty): 24-bit when
+    /// `COLORTERM` says so, else the 256-colour palette.
+    pub colour: Colours,
     /// The locale can show the chess symbols.
     pub unicode: bool,
 }
@@ -196,7 +296,11 @@ pub fn capabilities() -> Capabilities {
     use std::io::IsTerminal;
     let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let screen = std::io::stdout().is_terminal() && env("TERM").is_none_or(|t| t != "dumb");
-    let colour = screen && env("NO_COLOR").is_none();
+    let colour = match (screen && env("NO_COLOR").is_none(), env("COLORTERM").as_deref()) {
+        (false, _) => Colours::Off,
+        (true, Some("truecolor" | "24bit")) => Colours::TrueColour,
+        (true, _) => Colours::Indexed,
+    };
     // The first locale variable set decides (POSIX precedence); with none set, assume a modern
     // terminal. Output that is not a terminal is text for a program: Unicode is fine there.
     let locale = env("LC_ALL").or_else(|| env("LC_CTYPE")).or_else(|| env("LANG"));
@@ -239,12 +343,21 @@ mod tests {
     use super::*;
     use tempo_notation::{parse_san, san};
 
-    fn screen(style: BoardStyle, width: usize) -> String {
+    /// The Opera Game (Morphy v Duke Karl and Count Isouard, Paris 1858) to 14... Qe6: Black
+    /// is up a rook and a knight for a bishop and two pawns (+3), and the list is longer than
+    /// the panel at 80 columns.
+    const OPERA: [&str; 28] = [
+        "e4", "e5", "Nf3", "d6", "d4", "Bg4", "dxe5", "Bxf3", "Qxf3", "dxe5", "Bc4", "Nf6", "Qb3", "Qe7", "Nc3", "c6",
+        "Bg5", "b5", "Nxb5", "cxb5", "Bxb5+", "Nbd7", "O-O-O", "Rd8", "Rxd7", "Rxd7", "Rd1", "Qe6",
+    ];
+
+    /// The screen of a fixed game as a `width` x `height` terminal shows it, prompt included,
+    /// escape codes made visible; checks that it fits.
+    fn screen(style: BoardStyle, width: usize, height: usize, scroll: usize) -> String {
         let mut pos = Position::startpos();
         let mut moves = Vec::new();
         let mut last = None;
-        for text in ["e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6", "Be3", "e5", "Nb3", "Be6", "f3"]
-        {
+        for text in OPERA {
             let m = parse_san(&pos, text).unwrap();
             moves.push(san(&pos, m));
             pos.play(m).unwrap();
@@ -262,25 +375,52 @@ mod tests {
             moves: &moves,
             first_move_number: 1,
             black_first: false,
+            scroll,
         };
-        let lines = compose(&view, width);
+        let messages = ["Tempo level 5 plays 14... Qe6 (White mates in 3)".to_owned()];
+        let mut lines = screen_lines(&view, width, width - 1, &[], &messages);
+        lines.push("White to move, You (15.): ".to_owned());
+        assert!(lines.len() <= height, "{} lines fit in {height} rows", lines.len());
         assert!(lines.iter().all(|l| visible_width(l) <= width), "fits in {width} columns");
         lines.join("\n").replace('\x1b', "\\e")
     }
 
     #[test]
-    fn full_screen_unicode() {
-        insta::assert_snapshot!(screen(BoardStyle { unicode: true, colour: false }, 80));
+    fn screen_80x24() {
+        insta::assert_snapshot!(screen(BoardStyle { unicode: true, colour: Colours::Off }, 80, 24, 0));
     }
 
     #[test]
-    fn full_screen_ascii_colour() {
-        insta::assert_snapshot!(screen(BoardStyle { unicode: false, colour: true }, 80));
+    fn screen_120x40() {
+        insta::assert_snapshot!(screen(BoardStyle { unicode: true, colour: Colours::Off }, 120, 40, 0));
+    }
+
+    #[test]
+    fn screen_80x24_scrolled_back() {
+        insta::assert_snapshot!(screen(BoardStyle { unicode: true, colour: Colours::Off }, 80, 24, 4));
+    }
+
+    #[test]
+    fn screen_80x24_ascii_colour() {
+        insta::assert_snapshot!(screen(BoardStyle { unicode: false, colour: Colours::Indexed }, 80, 24, 0));
     }
 
     #[test]
     fn narrow_screen() {
-        insta::assert_snapshot!(screen(BoardStyle { unicode: false, colour: false }, 40));
+        insta::assert_snapshot!(screen(BoardStyle { unicode: false, colour: Colours::Off }, 40, 30, 0));
+    }
+
+    #[test]
+    fn move_pages_read_down_each_column() {
+        let rows: Vec<String> = (1..=7).map(|n| format!("{n}.")).collect();
+        assert_eq!(move_page(&rows, 2, 2, 0), ["4.                      6.", "5.                      7."]);
+        assert_eq!(move_page(&rows, 2, 2, 1), ["3.                      5.", "4.                      6."]);
+        // Scrolling stops at the first page.
+        assert_eq!(move_page(&rows, 2, 2, 99), move_page(&rows, 2, 2, 3));
+        assert_eq!(move_page(&rows[..1], 2, 2, 0), ["1.", ""]);
+        assert_eq!(max_scroll(7, 80), 0, "two columns of five rows hold seven");
+        assert_eq!(max_scroll(14, 80), 4);
+        assert_eq!((move_columns(FULL_WIDTH), move_columns(80), move_columns(120), move_columns(500)), (1, 2, 3, 3));
     }
 
     #[test]
@@ -321,6 +461,6 @@ mod tests {
     #[test]
     fn move_list_from_black() {
         let moves: Vec<String> = ["e5", "Nf3", "Nc6"].iter().map(|s| (*s).to_owned()).collect();
-        assert_eq!(move_rows(&moves, 7, true, 5), ["  7. ...      e5", "  8. Nf3      Nc6"]);
+        assert_eq!(move_rows(&moves, 7, true), ["  7. ...      e5", "  8. Nf3      Nc6"]);
     }
 }

@@ -83,7 +83,7 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
         return Ok(0);
     }
     let caps = capabilities();
-    let style = BoardStyle { unicode: !args.ascii && caps.unicode, colour: caps.colour && !args.no_color };
+    let style = BoardStyle { unicode: !args.ascii && caps.unicode, colour: caps.colour.unless(args.no_color) };
     for line in render_board(&pos, style, args.flip, &Highlights::of(&pos, game.moves().last().copied())) {
         outln!("{line}")?;
     }

@@ -67,8 +67,10 @@ fn whole_game_to_checkmate() {
     assert!(run.stdout.contains("Checkmate: Black wins (0-1)"), "{}", run.stdout);
     assert!(run.stdout.contains("The game is saved in game.pgn."));
     insta::assert_snapshot!(pgn(&dir.join("game.pgn")));
-    // The final board: the checked king in parentheses, the last move in brackets.
-    let board: Vec<&str> = run.stdout.lines().rev().skip(3).take(11).collect();
+    // The whole game, then the final board: the checked king in parentheses, the last move in
+    // brackets.
+    assert!(run.stdout.contains("\nMoves: 1. f3 e5 2. g4 Qh4#\nCheckmate: Black wins (0-1)\n"), "{}", run.stdout);
+    let board: Vec<&str> = run.stdout.lines().rev().skip(4).take(11).collect();
     insta::assert_snapshot!(board.into_iter().rev().collect::<Vec<_>>().join("\n"));
 }
 
@@ -246,7 +248,37 @@ fn engine_declines_an_early_draw() {
     let tmp = scratch("draw");
     let dir = tmp.path();
     let run = tempo(dir, &["--black", "engine:10", "--depth", "2"], "draw\nquit\nn\n");
-    assert!(run.stdout.contains("Tempo declines the draw offer."), "{}", run.stdout);
+    // The reason, with the rule that would change the answer; the game's move number, not
+    // the plies of this session.
+    assert!(run.stdout.contains("Tempo declines the draw offer: the position is level ("), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(
+            ") but there is play left at move 1; it agrees to a level draw from move 40, or after 20 moves without a \
+             capture or pawn move."
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn engine_answers_a_draw_offer_from_the_position_and_says_why() {
+    let tmp = scratch("draw-rooks");
+    let dir = tmp.path();
+    // Rook against rook at move 40, offered in this session's first move: a dead draw.
+    let rooks = ["--fen", "r7/8/4k3/8/8/3K4/8/7R w - - 0 40", "--depth", "2", "--save", "g.pgn"];
+    let run = tempo(dir, &rooks, "draw\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let answer =
+        run.stdout.lines().find(|l| l.starts_with("Tempo level 5 accepts")).unwrap_or_else(|| panic!("{}", run.stdout));
+    assert!(answer.starts_with("Tempo level 5 accepts the draw offer: the position is level ("), "{answer}");
+    assert!(answer.ends_with(") and with no pawns left neither side can win."), "{answer}");
+    assert!(run.stdout.contains("Draw by agreement (1/2-1/2)"), "{}", run.stdout);
+    // A queen up, the engine plays on and says so.
+    let queen = ["--fen", "3qk3/8/8/8/8/8/8/4K3 w - - 0 40", "--depth", "2"];
+    let run = tempo(dir, &queen, "draw\nquit\nn\n");
+    assert!(run.stdout.contains("Tempo level 5 declines the draw offer: it "), "{}", run.stdout);
+    assert!(run.stdout.contains("it is ahead by +") || run.stdout.contains("it sees a mate in "), "{}", run.stdout);
 }
 
 #[test]
@@ -350,7 +382,17 @@ fn hint_moves_and_analysis() {
     let dir = tmp.path();
     let run = tempo(dir, &["--black", "engine:10", "--depth", "2"], "hint\nmoves\nanalyze\nbogus command\nquit\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("Hint: "), "{}", run.stdout);
+    // A hint is a suggestion, said as one and marked on the board (shown again), not played.
+    let hint = run.stdout.lines().find(|l| l.starts_with("Hint: ")).unwrap_or_else(|| panic!("{}", run.stdout));
+    assert!(hint.ends_with(" for you), marked with < > on the board; type it to play it."), "{hint}");
+    let marked: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Hint: "))
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()) && l.contains('<'))
+        .collect();
+    assert_eq!(marked.len(), 2, "the hinted move's two squares: {}", run.stdout);
+    assert!(run.stdout.contains("White to move, You (1.)"), "not played: {}", run.stdout);
     assert!(run.stdout.contains("Legal moves (20): Na3 Nc3 Nf3 Nh3 a3"), "{}", run.stdout);
     let lines = run.stdout.lines().filter(|l| l.contains("  d2   1. ")).count();
     assert_eq!(lines, 3, "three analysis lines at depth 2: {}", run.stdout);
@@ -574,4 +616,68 @@ fn a_game_that_cannot_be_saved_where_asked_is_saved_elsewhere() {
     assert!(run.stdout.contains("NOT saved where it belongs (cannot write not-a-folder/game.pgn"), "{}", run.stdout);
     assert!(run.stdout.contains(&format!("saved in {} instead", rescued[0].display())), "{}", run.stdout);
     assert!(pgn(&rescued[0]).contains("1. e4 *"));
+}
+
+#[test]
+fn engine_moves_come_with_its_evaluation_unless_no_eval() {
+    let tmp = scratch("eval");
+    let dir = tmp.path();
+    let line = |run: &Run, name: &str| -> String {
+        let found = run.stdout.lines().find(|l| l.starts_with(&format!("{name} plays 1... ")));
+        found.unwrap_or_else(|| panic!("{}", run.stdout)).to_owned()
+    };
+    let said = |line: &str| line.ends_with(" for White)") || line.ends_with(" for Black)") || line.ends_with("(0.00)");
+    // Below full strength the engine picks among its best lines: the move it picked has its
+    // evaluation too.
+    let limited = line(&tempo(dir, &["--depth", "2"], "e4\nquit\nn\n"), "Tempo level 5");
+    assert!(said(&limited), "{limited}");
+    let full = ["--black", "engine:10", "--depth", "2"];
+    let with = line(&tempo(dir, &full, "e4\nquit\nn\n"), "Tempo");
+    assert!(said(&with), "{with}");
+    let without = line(&tempo(dir, &args(&full, &["--no-eval"]), "e4\nquit\nn\n"), "Tempo");
+    assert!(!without.contains('('), "{without}");
+    assert!(with.starts_with(&without), "the same move: {with} / {without}");
+}
+
+#[test]
+fn the_header_names_the_chess960_position() {
+    let tmp = scratch("960");
+    let dir = tmp.path();
+    let run = tempo(dir, &args(&HOTSEAT, &["--chess960", "0"]), "quit\n");
+    assert!(
+        run.stdout.starts_with("Tempo  Player 1 (White) v Player 2 (Black)  no clock  Chess960 #0\n"),
+        "{}",
+        run.stdout
+    );
+    let run = tempo(dir, &HOTSEAT, "quit\n");
+    assert!(!run.stdout.lines().next().unwrap_or("").contains("Chess960"), "{}", run.stdout);
+}
+
+#[test]
+fn the_move_list_pages_back_and_lists_the_whole_game() {
+    let tmp = scratch("move-list");
+    let dir = tmp.path();
+    let opera = "e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 Qb3 Qe7 Nc3 c6 Bg5 b5 Nxb5 cxb5 Bxb5+ Nbd7 O-O-O Rd8 \
+                 Rxd7 Rxd7 Rd1 Qe6";
+    let input = format!("{}\nup\nup\nup\ndown\nlist\nquit\nn\n", opera.replace(' ', "\n"));
+    let run = tempo(dir, &HOTSEAT, &input);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // The panel beside the board (one column of five rows in a transcript) shows each page.
+    let panel_starts: Vec<String> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("6 "))
+        .map(|l| l.chars().skip(29).collect::<String>().trim_start().to_owned())
+        .collect();
+    let pages = &panel_starts[panel_starts.len() - 3..];
+    assert!(pages[0].starts_with("5. Qxf3"), "{pages:?}");
+    assert!(pages[1].starts_with("1. e4"), "{pages:?}");
+    // A page forward from the first page: five rows on.
+    assert!(pages[2].starts_with("6. Bc4"), "{pages:?}");
+    assert!(run.stdout.contains("The move list already shows the first moves (list shows them all)."));
+    assert!(run.stdout.contains("Earlier moves shown beside the board: down pages back to the latest."));
+    let whole =
+        "\nMoves: 1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 8. Nc3 c6 9. Bg5 \
+                 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6\n";
+    assert!(run.stdout.contains(whole), "{}", run.stdout);
 }

@@ -11,11 +11,15 @@ use tempo_core::{
 };
 use tempo_notation::san;
 
+use super::draw_offer::{self, DrawFacts};
 use super::{Flow, Session};
+use crate::args::MAX_LEVEL;
 use crate::describe::{claim_rule, claims_with_move, either, format_line, numbered_from};
 use crate::input::{self, Command};
+use crate::material::Material;
 use crate::players::EnginePlayer;
-use crate::screen::print_flush;
+use crate::players::PlayerSpec;
+use crate::screen::{max_scroll, move_columns, move_rows, print_flush, MOVE_ROWS};
 use tempo_engine::Limits;
 
 impl Session {
@@ -62,10 +66,42 @@ impl Session {
                 }
                 return Ok(Some(Flow::Continue));
             }
+            Command::MoveList => self.say_move_list(),
+            Command::PageUp => self.page_moves(true),
+            Command::PageDown => self.page_moves(false),
             Command::Quit => return self.quit().map(Some),
         }
         self.update_snapshot();
         Ok(None)
+    }
+
+    /// The whole game, numbered: the panel beside the board shows only its latest moves.
+    fn say_move_list(&mut self) {
+        if self.game.moves().is_empty() {
+            self.say("No moves have been played yet.");
+        } else {
+            self.say(format!("Moves: {}", numbered_from(&self.game, 0)));
+        }
+    }
+
+    /// Pages the move list beside the board a page back (`older`) or forward.
+    fn page_moves(&mut self, older: bool) {
+        let width = self.width();
+        let rows = move_rows(&self.san_moves(), 1, self.game.initial_position().turn() == Color::Black).len();
+        let page = MOVE_ROWS * move_columns(width);
+        let last = max_scroll(rows, width);
+        let scroll = if older { (self.scroll + page).min(last) } else { self.scroll.saturating_sub(page) };
+        match (scroll == self.scroll, older) {
+            (true, true) => self.say("The move list already shows the first moves (list shows them all)."),
+            (true, false) => self.say("The move list already shows the latest moves."),
+            (false, _) => {
+                self.scroll = scroll;
+                self.dirty = true;
+                if scroll > 0 {
+                    self.say("Earlier moves shown beside the board: down pages back to the latest.");
+                }
+            }
+        }
     }
 
     fn undo(&mut self) -> Result<()> {
@@ -120,8 +156,12 @@ impl Session {
         let pos = game.position();
         match best {
             Some(m) => {
-                let eval = lines.first().map_or(String::new(), |l| format!(" ({})", l.eval));
-                self.say(format!("Hint: {}{eval}", san(pos, m)));
+                // The analyst searches for the side to move: its score is the player's.
+                let eval = lines.first().map_or(String::new(), |l| format!(" ({} for you)", l.eval));
+                let marked = if self.style.colour.is_on() { "in blue" } else { "with < >" };
+                self.say(format!("Hint: {}{eval}, marked {marked} on the board; type it to play it.", san(pos, m)));
+                self.hint = Some((game.moves().len(), m));
+                self.dirty = true;
             }
             None => self.say("No hint: there is no legal move."),
         }
@@ -157,41 +197,49 @@ impl Session {
             self.say(format!("Draw offered; {} may accept it or play on.", self.side(!me).view.name));
             return Ok(());
         }
-        let accept = self.engine_accepts_draw(!me)?;
+        let answer = self.engine_answers_draw(!me)?;
         let name = self.side(!me).view.name.clone();
-        if accept {
+        if answer.accept {
+            self.say(format!("{name} accepts the draw offer: {}.", answer.reason));
             self.game.accept_draw(!me).context("accepting the draw")?;
         } else {
             self.game.decline_draw(!me).context("declining the draw")?;
-            self.say(format!("{name} declines the draw offer."));
+            self.say(format!("{name} declines the draw offer: {}.", answer.reason));
         }
         Ok(())
     }
 
-    /// The engine's answer to a draw offer: yes when its position is no better than level and
-    /// the game has gone on a while, or when it stands clearly worse; never when winning.
-    fn engine_accepts_draw(&mut self, engine_color: Color) -> Result<bool> {
+    /// The engine's answer to a draw offer (see [`draw_offer::answer`]), judged on a fresh
+    /// search of the position by the built-in engine: the engine's own last evaluation is of
+    /// the position before the offerer's move.
+    fn engine_answers_draw(&mut self, engine_color: Color) -> Result<draw_offer::Answer> {
         let game = self.game.clone();
-        // The engine's own judgement from its last search, when it has made one; otherwise the
-        // built-in engine judges the position for it.
-        let own = self.side(engine_color).engine.as_ref().and_then(|e| e.last_eval);
-        let eval = match own {
-            Some(eval) => eval,
-            None => {
-                let limits = self.helper_limits(1);
-                let (lines, _) = self.analyst(1)?.search(&game, &limits)?;
-                let Some(eval) = lines.first().map(|l| l.eval) else { return Ok(true) };
-                // The search is from the side to move (the offerer); the engine sees the negation.
-                if game.position().turn() == engine_color {
-                    eval
-                } else {
-                    -eval
-                }
-            }
+        let limits = self.helper_limits(1);
+        let (lines, _) = self.analyst(1)?.search(&game, &limits)?;
+        let pos = game.position();
+        // The search is from the side to move (the offerer); the engine sees the negation.
+        let Some(line) = lines.first() else {
+            // Only a position without moves has no line, and there the game is already over.
+            return Ok(draw_offer::Answer {
+                accept: false,
+                reason: "it found no move to judge the position by".into(),
+            });
         };
-        let cp = eval.centipawns();
-        let moves_played = game.moves().len();
-        Ok(cp <= -150 || (cp <= 25 && moves_played >= 40) || !game.claimable_now().is_empty())
+        let eval = if pos.turn() == engine_color { line.eval } else { -line.eval };
+        let material = Material::of(pos);
+        let level = match self.side(engine_color).spec {
+            PlayerSpec::Builtin(level) => level,
+            _ => MAX_LEVEL,
+        };
+        Ok(draw_offer::answer(&DrawFacts {
+            eval,
+            material: material.balance(engine_color),
+            pawns: material.pawns(),
+            fullmove: pos.fullmove_number(),
+            quiet_plies: pos.halfmove_clock(),
+            level,
+            claimable: game.claimable_now().first().copied(),
+        }))
     }
 
     fn claim(&mut self, with_move: Option<String>) -> Result<Option<Flow>> {

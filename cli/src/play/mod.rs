@@ -3,6 +3,7 @@
 //! from the command line.
 
 mod commands;
+mod draw_offer;
 mod keyboard;
 mod setup;
 
@@ -17,11 +18,13 @@ use tempo_notation::{san, san_line, PgnGame};
 use crate::args::PlayArgs;
 use crate::board_view::{BoardStyle, Highlights};
 use crate::clock_view::shown_time;
-use crate::describe::{claim_rule, claims_with_move, describe_outcome, either, format_line};
+use crate::describe::{
+    claim_rule, claims_with_move, describe_outcome, either, eval_after_move, format_line, numbered_from,
+};
 use crate::input::{self, Input};
 use crate::players::{EnginePlayer, Line, PlayerSpec, Thought};
 use crate::save::{self, GameSlot, Record};
-use crate::screen::{compose, print_flush, wrap, PlayerView, Terminal, View};
+use crate::screen::{self, print_flush, wrap, PlayerView, Terminal, View};
 use keyboard::{Keyboard, Timer};
 use tempo_engine::Limits;
 
@@ -82,6 +85,14 @@ struct Session {
     saved_pgn: Option<String>,
     /// The board changed without a move (take-back, flip): a transcript shows it again.
     dirty: bool,
+    /// The last hint and the number of moves the game had when it was given: it is marked
+    /// on the board until the position changes.
+    hint: Option<(usize, Move)>,
+    /// Engines' moves are announced with their evaluation (not with `--no-eval`).
+    show_eval: bool,
+    /// Rows the move list beside the board is scrolled back (`up`, `down`); a move brings
+    /// the latest moves back.
+    scroll: usize,
 }
 
 /// What the Ctrl-C handler saves, and where.
@@ -97,7 +108,7 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
     let Some(mut session) = setup::session_from_args(args)? else {
         return Ok(0);
     };
-    install_ctrl_c(Arc::clone(&session.snapshot), session.style.colour);
+    install_ctrl_c(Arc::clone(&session.snapshot), session.style.colour.is_on());
     let code = session.play();
     if code.is_err() {
         // Whatever went wrong (main reports it), the moves played so far are not lost.
@@ -225,11 +236,12 @@ impl Session {
 
     // ---- output ----
 
-    fn san_moves(&self) -> Vec<String> {
+    pub(super) fn san_moves(&self) -> Vec<String> {
         san_line(self.game.initial_position(), self.game.moves())
     }
 
-    fn screen_lines(&mut self) -> Vec<String> {
+    /// The screen: board, players, move list, then `status` and `messages` under it.
+    fn screen_lines(&mut self, status: &[String], messages: &[String]) -> Vec<String> {
         for color in [Color::White, Color::Black] {
             let time = shown_time(self.game.clock(), color);
             self.sides[color.index()].view.time = time;
@@ -240,16 +252,29 @@ impl Session {
         let view = View {
             title: &self.title,
             position: &pos,
-            highlights: Highlights::of(&pos, self.game.moves().last().copied()),
+            highlights: Highlights::of(&pos, self.game.moves().last().copied()).with_hint(self.current_hint()),
             style: self.style,
             flipped: self.flipped,
             players: [&self.sides[0].view, &self.sides[1].view],
             moves: &moves,
             first_move_number: start.fullmove_number(),
             black_first: start.turn() == Color::Black,
+            scroll: self.scroll,
         };
-        let width = self.terminal.as_ref().map_or(self.transcript_width, |t| t.width);
-        compose(&view, width)
+        // A terminal wraps messages short of its last column (the cursor's); a transcript
+        // leaves them to whatever shows it.
+        let wrap_width = self.terminal.as_ref().map_or(usize::MAX, |t| t.width.saturating_sub(1));
+        screen::screen_lines(&view, self.width(), wrap_width, status, messages)
+    }
+
+    /// The width the screen is laid out for.
+    pub(super) fn width(&self) -> usize {
+        self.terminal.as_ref().map_or(self.transcript_width, |t| t.width)
+    }
+
+    /// The hint for the position on the board, if one was asked for since it arose.
+    fn current_hint(&self) -> Option<Move> {
+        self.hint.filter(|&(plies, _)| plies == self.game.moves().len()).map(|(_, m)| m)
     }
 
     /// Shows the board and pending messages (the whole screen on a terminal; appended to the
@@ -262,13 +287,9 @@ impl Session {
                 t.height = h.0 as usize;
             }
         }
-        let mut lines = self.screen_lines();
-        lines.push(String::new());
-        lines.append(&mut self.status_lines());
-        let width = self.terminal.as_ref().map_or(usize::MAX, |t| t.width.saturating_sub(1));
-        for message in std::mem::take(&mut self.messages) {
-            lines.extend(wrap(&message, width));
-        }
+        let status = self.status_lines();
+        let messages = std::mem::take(&mut self.messages);
+        let lines = self.screen_lines(&status, &messages);
         match &mut self.terminal {
             Some(t) => t.redraw(&lines),
             None => {
@@ -332,7 +353,7 @@ impl Session {
 
     fn tick_display(&mut self) {
         if self.terminal.is_some() {
-            let lines = self.screen_lines();
+            let lines = self.screen_lines(&[], &[]);
             if let Some(t) = &mut self.terminal {
                 t.update_clocks(&lines);
             }
@@ -361,8 +382,14 @@ impl Session {
 
     fn finish(&mut self, outcome: Outcome) -> Result<i32> {
         self.update_snapshot();
-        let text = describe_outcome(&self.game, outcome);
+        let mut text = describe_outcome(&self.game, outcome);
         self.show();
+        // The whole game once it is over: the panel beside the board showed its latest moves.
+        if !self.game.moves().is_empty() {
+            let width = self.terminal.as_ref().map_or(usize::MAX, |t| t.width.saturating_sub(1));
+            let moves = wrap(&format!("Moves: {}", numbered_from(&self.game, 0)), width);
+            text = format!("{}\n{text}", moves.join("\n"));
+        }
         match self.save_in_its_file() {
             Some(saved) => print_flush(&format!("{text}\nThe game is {}.\n", saved.describe())),
             None => print_flush(&format!("{text}\n")),
@@ -399,17 +426,28 @@ impl Session {
     /// Records a move, its time already charged by [`Session::charge_time`].
     fn record_move(&mut self, m: Move) -> Result<Option<Outcome>, GameError> {
         let outcome = self.game.play(m)?;
+        self.scroll = 0;
         self.timer.restart();
         self.update_snapshot();
         Ok(outcome)
     }
 
+    /// Says the move `m` made in `before`: numbered SAN, and for an engine its name and, unless
+    /// `--no-eval`, its evaluation.
     fn announce_move(&mut self, before: &Position, m: Move) {
         let number = before.fullmove_number();
-        let dots = if before.turn() == Color::White { "." } else { "..." };
+        let mover = before.turn();
+        let dots = if mover == Color::White { "." } else { "..." };
         let text = format!("{}{dots} {}", number, san(before, m));
-        let name = self.side(before.turn()).view.name.clone();
-        let line = if self.side(before.turn()).is_human() { text } else { format!("{name} plays {text}") };
+        let side = self.side(mover);
+        let line = match &side.engine {
+            None => text,
+            Some(engine) => {
+                let eval = engine.last_eval.filter(|_| self.show_eval).and_then(|e| eval_after_move(e, mover));
+                let eval = eval.map_or(String::new(), |e| format!(" ({e})"));
+                format!("{} plays {text}{eval}", side.view.name)
+            }
+        };
         self.messages.clear();
         self.say(line);
     }

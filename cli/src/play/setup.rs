@@ -46,13 +46,19 @@ pub(super) fn session_from_args(args: &PlayArgs) -> Result<Option<Session>> {
     let record = Record { white: white_side.view.name.clone(), black: black_side.view.name.clone(), date, time };
 
     let caps = capabilities();
-    let colour = caps.colour && !args.no_color;
-    let (terminal, transcript_width, mut messages) = screen(caps.screen, colour);
+    let colour = caps.colour.unless(args.no_color);
+    let (terminal, transcript_width, mut messages) = screen(caps.screen, colour.is_on());
     let style = BoardStyle { unicode: !args.ascii && caps.unicode, colour };
     // The human's side at the bottom; Black's side when Black is the only human.
     let flipped = (white_side.spec != PlayerSpec::Human && black_side.spec == PlayerSpec::Human) ^ args.flip;
     let tc_text = game.clock().map_or_else(|| "no clock".to_owned(), |c| describe_tc(c.control()));
-    let title = format!("Tempo  {} (White) v {} (Black)  {tc_text}", white_side.view.name, black_side.view.name);
+    let variant = if chess960 {
+        chess960_number(game.initial_position()).map_or_else(|| "  Chess960".to_owned(), |n| format!("  Chess960 #{n}"))
+    } else {
+        String::new()
+    };
+    let title =
+        format!("Tempo  {} (White) v {} (Black)  {tc_text}{variant}", white_side.view.name, black_side.view.name);
     // A continued game stays in its file unless --save names another, to which it is added.
     let slot = match (&args.save, slot) {
         (Some(path), _) => GameSlot::append_to(path.clone()),
@@ -84,6 +90,9 @@ pub(super) fn session_from_args(args: &PlayArgs) -> Result<Option<Session>> {
         chess960,
         analyst: None,
         dirty: false,
+        hint: None,
+        show_eval: !args.no_eval,
+        scroll: 0,
     };
     if session.original.is_some() && args.save.is_none() {
         // The file holds the game as it was read: nothing to save until a move is played.
@@ -151,6 +160,13 @@ fn game_from_args(args: &PlayArgs, control: Option<TimeControl>) -> Result<Optio
     Ok(Some(Start { game, names: [None, None], original: None, slot: None }))
 }
 
+/// The number (0..959) of the Chess960 start position `pos` is, whatever way the game began
+/// (`--chess960`, `--fen`, a saved game); `None` for any other position.
+fn chess960_number(pos: &Position) -> Option<u32> {
+    let fen = pos.fen();
+    (0..960).find(|&n| chess960_position(n).is_ok_and(|start| start.fen() == fen))
+}
+
 /// One side of the board, its engine started; `previous` is the name a resumed game gave it.
 fn side(spec: PlayerSpec, color: Color, humans: usize, chess960: bool, previous: Option<String>) -> Result<Side> {
     let engine = match &spec {
@@ -192,5 +208,20 @@ fn screen(is_terminal: bool, colour: bool) -> (Option<Terminal>, usize, Vec<Stri
             )],
         ),
         _ => (None, transcript_width, Vec::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chess960_positions_are_known_by_number() {
+        for n in [0, 518, 959] {
+            assert_eq!(chess960_number(&chess960_position(n).unwrap()), Some(n));
+        }
+        let fen = "bbqnnrkr/pppppppp/8/8/4P3/8/PPPP1PPP/BBQNNRKR b HFhf - 0 1";
+        let moved = Position::from_fen(fen, CastlingMode::Chess960).unwrap();
+        assert_eq!(chess960_number(&moved), None);
     }
 }
