@@ -578,3 +578,18 @@ fn readme_test_command_is_a_ci_step() {
          the command the README gives"
     );
 }
+
+/// The README's picture of the game screen is the screen test's snapshot, so that it shows
+/// what `tempo` draws today.
+#[test]
+fn readme_shows_the_screen_of_the_snapshot_test() {
+    let root = workspace_root();
+    let snapshot = std::fs::read_to_string(root.join("cli/src/snapshots/tempo__screen__tests__screen_80x24.snap"))
+        .expect("reading the 80x24 screen snapshot");
+    let screen = snapshot.splitn(3, "---\n").nth(2).expect("an insta snapshot has a header").trim_end();
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("reading README.md");
+    assert!(
+        readme.contains(&format!("```text\n{screen}\n```")),
+        "README.md: the screen picture differs from cli/src/snapshots/tempo__screen__tests__screen_80x24.snap; copy it over"
+    );
+}
