@@ -192,7 +192,7 @@ fn show_lists_claims_by_announcing_a_move() {
 fn flag_fall_against_a_lone_king() {
     let tmp = scratch("flag");
     let dir = tmp.path();
-    let timed = ["--tc", "0.01+0", "--fake-move-time", "1000"];
+    let timed = ["--tc", "0.01+0", "--fake-move-time", "1s"];
     // Black's flag falls: White's queen could still mate, so White wins.
     let fen = ["--fen", "4k3/8/8/8/8/8/8/4K2Q b - - 0 1"];
     let run = tempo(dir, &args(&args(&HOTSEAT, &fen), &args(&timed, &["--save", "a.pgn"])), "Kd7\n");
@@ -220,7 +220,7 @@ fn undo_restores_the_clocks() {
     let dir = tmp.path();
     let run = tempo(
         dir,
-        &["--black", "engine:10", "--depth", "1", "--tc", "1+0", "--fake-move-time", "5000", "--ascii"],
+        &["--black", "engine:10", "--depth", "1", "--tc", "1+0", "--fake-move-time", "5", "--ascii"],
         "e4\nundo\nquit\nn\n",
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -253,21 +253,20 @@ fn engine_declines_an_early_draw() {
 fn end_of_input_saves_and_the_game_resumes() {
     let tmp = scratch("resume");
     let dir = tmp.path();
-    // The clock is the same written with units.
+    // The clock and the fake move time are the same written with units.
     let run =
-        tempo(dir, &args(&HOTSEAT, &["--save", "units.pgn", "--tc", "5m+3s", "--fake-move-time", "2000"]), "e4\n");
+        tempo(dir, &args(&HOTSEAT, &["--save", "units.pgn", "--tc", "5m+3s", "--fake-move-time", "2000ms"]), "e4\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
     let with_units = pgn(&dir.join("units.pgn"));
     let run =
-        tempo(dir, &args(&HOTSEAT, &["--save", "unfinished.pgn", "--tc", "5+3", "--fake-move-time", "2000"]), "e4\n");
+        tempo(dir, &args(&HOTSEAT, &["--save", "unfinished.pgn", "--tc", "5+3", "--fake-move-time", "2"]), "e4\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(with_units, pgn(&dir.join("unfinished.pgn")));
     assert!(run.stdout.contains("the unfinished game is saved in unfinished.pgn"), "{}", run.stdout);
     let saved = pgn(&dir.join("unfinished.pgn"));
     assert!(saved.contains("[TimeControl \"300+3\"]") && saved.contains("1. e4 {[%clk 0:05:01]} *"), "{saved}");
     assert!(saved.contains("[Termination \"unterminated\"]"), "{saved}");
-    let run =
-        tempo(dir, &args(&HOTSEAT, &["--pgn", "unfinished.pgn", "--fake-move-time", "2000"]), "e5\nfen\nresign\n");
+    let run = tempo(dir, &args(&HOTSEAT, &["--pgn", "unfinished.pgn", "--fake-move-time", "2s"]), "e5\nfen\nresign\n");
     assert!(run.stdout.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq"), "{}", run.stdout);
     let saved = pgn(&dir.join("unfinished.pgn"));
     assert!(saved.contains("1. e4 {[%clk 0:05:01]} 1... e5 {[%clk 0:05:01]} {White resigns} 0-1"), "{saved}");
@@ -287,6 +286,50 @@ fn end_of_input_after_a_save_keeps_the_moves_played_since() {
     let run = tempo(dir, &args(&HOTSEAT, &["--save", "same.pgn"]), "e4\nsave\n");
     assert!(run.stdout.contains("End of input: leaving the game."), "{}", run.stdout);
     assert!(pgn(&dir.join("same.pgn")).contains("1. e4 *"));
+}
+
+#[test]
+fn time_flags_read_a_bare_number_as_seconds_and_take_units() {
+    let tmp = scratch("time-flags");
+    let dir = tmp.path();
+    for (movetime, title, tag) in
+        [("1", "1 s per move", "1/1"), ("500ms", "0.5 s per move", "1/0.5"), ("1m30s", "90 s per move", "1/90")]
+    {
+        let run = tempo(dir, &args(&HOTSEAT, &["--movetime", movetime, "--save", "m.pgn"]), "resign\n");
+        assert!(run.stdout.contains(title), "--movetime {movetime}: {}", run.stdout);
+        assert!(pgn(&dir.join("m.pgn")).contains(&format!("[TimeControl \"{tag}\"]")), "--movetime {movetime}");
+        std::fs::remove_file(dir.join("m.pgn")).unwrap();
+    }
+    // `analyze --movetime` means what `tempo --movetime` means.
+    let mate_in_one = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    for (movetime, ms) in [("1", 1000), ("200ms", 200), ("0.3", 300)] {
+        let run = tempo(dir, &["analyze", "--fen", mate_in_one, "--movetime", movetime, "--json"], "");
+        let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(v["movetime_ms"], ms, "--movetime {movetime}");
+        assert_eq!(v["bestmove"], "Ra8#");
+    }
+    let run = tempo(dir, &["analyze", "--fen", mate_in_one, "--depth", "2", "--json"], "");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["movetime_ms"], serde_json::Value::Null);
+    for (flag, value, why) in [
+        ("--movetime", "0", "a time must be more than zero"),
+        ("--movetime", "1x", "unknown time unit \"x\""),
+        ("--movetime", "2d", "unknown time unit \"d\""),
+        ("--movetime", "25h", "is more than a day"),
+        ("--think", "0s", "a time must be more than zero"),
+        ("--think", "1m30", "every part of a time needs a unit"),
+    ] {
+        let run = tempo(dir, &[flag, value], "");
+        assert_eq!(run.code, 2, "{flag} {value}");
+        assert!(run.stderr.contains(why), "{flag} {value}: {}", run.stderr);
+    }
+    let run = tempo(dir, &["analyze", "--movetime=-1"], "");
+    assert!(run.stderr.contains("'--movetime <TIME>': malformed time \"-1\""), "{}", run.stderr);
+    // Every --help says what a bare number means.
+    for command in [&["--help"][..], &["play", "--help"], &["analyze", "--help"]] {
+        let help = tempo(dir, command, "").stdout;
+        assert!(help.contains("A bare number is seconds"), "{command:?}: {help}");
+    }
 }
 
 #[test]
