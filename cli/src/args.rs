@@ -6,6 +6,7 @@
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;
+use tempo_notation::MoveNotation;
 
 use crate::clock_view::{parse_time_flag, parse_time_or_zero};
 
@@ -165,9 +166,13 @@ pub struct PerftArgs {
     /// Depth in plies.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=12))]
     pub depth: u32,
-    /// Also count below each legal move.
+    /// Also count below each legal move: a line `MOVE: COUNT` per move.
     #[arg(long)]
     pub divide: bool,
+    /// The notation of the moves --divide lists, `san` or `uci` (default: san in text, as
+    /// `tempo-tools perft` writes uci; uci for the keys of --json).
+    #[arg(long, value_name = "san|uci", requires = "divide")]
+    pub notation: Option<MoveNotation>,
     /// One JSON object instead of text.
     #[arg(long)]
     pub json: bool,

@@ -345,6 +345,42 @@ fn bad_options_are_explained() {
     assert!(run.stderr.contains("cannot read time control"), "{}", run.stderr);
 }
 
+/// The listing `tempo-tools perft --divide` writes too (its tests hold the same lines).
+const DIVIDE_SAN: &str = "Kd1: 3\nKf1: 3\nKd2: 3\nKf2: 3\ne3: 3\ne4: 3\n";
+const DIVIDE_UCI: &str = "e1d1: 3\ne1f1: 3\ne1d2: 3\ne1f2: 3\ne2e3: 3\ne2e4: 3\n";
+
+#[test]
+fn perft_divide_lists_moves_in_san_or_uci() {
+    let tmp = scratch("divide");
+    let dir = tmp.path();
+    let fen = "k7/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let perft = |more: &[&str]| tempo(dir, &args(&["perft", "--fen", fen, "--depth", "2", "--divide"], more), "");
+    for (more, listing) in
+        [(&[][..], DIVIDE_SAN), (&["--notation", "san"], DIVIDE_SAN), (&["--notation", "uci"], DIVIDE_UCI)]
+    {
+        let run = perft(more);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let (moves, total) = run.stdout.split_at(listing.len());
+        assert_eq!(moves, listing, "{more:?}");
+        assert!(total.starts_with("perft 2: 18 nodes ("), "{more:?}: {total}");
+    }
+    // Castling in each notation.
+    let run = tempo(dir, &["perft", "--fen", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "--depth", "1", "--divide"], "");
+    assert!(run.stdout.contains("\nO-O: 1\nO-O-O: 1\n"), "{}", run.stdout);
+    // JSON keys are UCI unless asked otherwise.
+    let keys = |more: &[&str]| -> Vec<String> {
+        let run = perft(&args(&["--json"], more));
+        let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        v["divide"].as_object().unwrap().keys().cloned().collect()
+    };
+    assert!(keys(&[]).contains(&"e2e4".to_owned()));
+    assert!(keys(&["--notation", "san"]).contains(&"e4".to_owned()));
+    let run = tempo(dir, &["perft", "--depth", "1", "--notation", "uci"], "");
+    assert!(run.code == 2 && run.stderr.contains("--divide"), "{}", run.stderr);
+    let run = perft(&["--notation", "lan"]);
+    assert!(run.stderr.contains("unknown move notation \"lan\": use san or uci"), "{}", run.stderr);
+}
+
 #[test]
 fn perft_show_and_analyze_json() {
     let tmp = scratch("json");
