@@ -13,7 +13,7 @@ use crate::start::parse_fen_arg;
 use tempo_engine::Limits;
 
 /// Search time when neither a depth nor a time is given.
-const DEFAULT_MOVETIME_MS: u64 = 3000;
+const DEFAULT_MOVETIME: Duration = Duration::from_secs(3);
 
 /// Runs `tempo analyze`.
 pub fn run(args: &AnalyzeArgs) -> Result<i32> {
@@ -23,9 +23,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
     };
     let limits = match (args.depth, args.movetime) {
         (Some(depth), _) => Limits { depth: Some(depth), ..Limits::default() },
-        (None, ms) => {
-            Limits { movetime: Some(Duration::from_millis(ms.unwrap_or(DEFAULT_MOVETIME_MS))), ..Limits::default() }
-        }
+        (None, time) => Limits { movetime: Some(time.unwrap_or(DEFAULT_MOVETIME)), ..Limits::default() },
     };
     let chess960 = pos.castling_mode() == tempo_core::CastlingMode::Chess960;
     let game = Game::new(pos);
@@ -69,6 +67,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
             "bestmove": best.map(|m| san(&pos, m)),
             "bestmove_uci": best.map(|m| uci_move(&pos, m)),
             "lines": lines,
+            // The limit searched under, so that a script sees what --movetime meant.
+            "movetime_ms": limits.movetime.map(|t| t.as_millis() as u64),
             "time_ms": elapsed.as_millis() as u64,
         });
         outln!("{out}")?;

@@ -5,6 +5,10 @@
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
+use std::time::Duration;
+use tempo_notation::MoveNotation;
+
+use crate::clock_view::{parse_time_flag, parse_time_or_zero};
 
 /// Strongest level of the built-in engine (full strength, no limiter).
 pub const MAX_LEVEL: u8 = 10;
@@ -60,9 +64,11 @@ pub struct PlayArgs {
     /// Without --tc or --movetime the game has no clock.
     #[arg(long, value_name = "TC", conflicts_with = "movetime")]
     pub tc: Option<String>,
-    /// Fixed time per move in seconds: each move must be made within it (unused time is lost).
-    #[arg(long, value_name = "SECONDS")]
-    pub movetime: Option<f64>,
+    /// Fixed time per move: each move must be made within it (unused time is lost). A bare
+    /// number is seconds (`10`, `0.5`); units `h`, `m`, `s`, `ms` also work (`10s`, `500ms`,
+    /// `1m30s`).
+    #[arg(long, value_name = "TIME", value_parser = parse_time_flag)]
+    pub movetime: Option<Duration>,
     /// Start from this position (FEN).
     #[arg(long, value_name = "FEN", conflicts_with_all = ["pgn", "chess960"])]
     pub fen: Option<String>,
@@ -98,13 +104,14 @@ pub struct PlayArgs {
     /// Engines search to this depth (reproducible play); with a clock, they still stop in time.
     #[arg(long, value_name = "PLIES")]
     pub depth: Option<u32>,
-    /// Engine players think this long per move when the game has no clock.
-    #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
-    pub think: f64,
-    /// Testing aid: charge every move exactly this many milliseconds instead of reading the
-    /// wall clock, so that timed games are reproducible.
-    #[arg(long, value_name = "MS", hide = true)]
-    pub fake_move_time: Option<u64>,
+    /// Engine players think this long per move when the game has no clock. A bare number is
+    /// seconds; units `h`, `m`, `s`, `ms` also work (`500ms`, `2s`).
+    #[arg(long, value_name = "TIME", default_value = "1", value_parser = parse_time_flag)]
+    pub think: Duration,
+    /// Testing aid: charge every move exactly this time instead of reading the wall clock, so
+    /// that timed games are reproducible. A bare number is seconds; units also work (`100ms`).
+    #[arg(long, value_name = "TIME", hide = true, value_parser = parse_time_or_zero)]
+    pub fake_move_time: Option<Duration>,
 }
 
 #[derive(Debug, Args)]
@@ -140,9 +147,10 @@ pub struct AnalyzeArgs {
     /// Search to this depth.
     #[arg(long, value_name = "PLIES", conflicts_with = "movetime")]
     pub depth: Option<u32>,
-    /// Search this many milliseconds (default: 3000 when no depth is given).
-    #[arg(long, value_name = "MS")]
-    pub movetime: Option<u64>,
+    /// Search this long (default: 3 seconds when no depth is given). A bare number is
+    /// seconds, as for `tempo --movetime`; units `h`, `m`, `s`, `ms` also work (`500ms`, `10s`).
+    #[arg(long, value_name = "TIME", value_parser = parse_time_flag)]
+    pub movetime: Option<Duration>,
     /// Number of lines (best moves) to show.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub multipv: u32,
@@ -162,9 +170,13 @@ pub struct PerftArgs {
     /// Depth in plies.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=12))]
     pub depth: u32,
-    /// Also count below each legal move.
+    /// Also count below each legal move: a line `MOVE: COUNT` per move.
     #[arg(long)]
     pub divide: bool,
+    /// The notation of the moves --divide lists, `san` or `uci` (default: san in text, as
+    /// `tempo-tools perft` writes uci; uci for the keys of --json).
+    #[arg(long, value_name = "san|uci", requires = "divide")]
+    pub notation: Option<MoveNotation>,
     /// One JSON object instead of text.
     #[arg(long)]
     pub json: bool,

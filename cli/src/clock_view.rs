@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use std::time::Duration;
-use tempo_core::clock::{Clock, TimeControl, TimeUnit};
+use tempo_core::clock::{parse_duration, Clock, TimeControl, TimeUnit};
 use tempo_core::Color;
 
 /// Reads `--tc` with core's command-line reader, bare base times in minutes as players say
@@ -23,12 +23,30 @@ pub fn parse_tc(text: &str) -> Result<TimeControl> {
     Ok(control)
 }
 
-/// Reads `--movetime SECONDS`.
-pub fn parse_movetime(seconds: f64) -> Result<TimeControl> {
-    if !seconds.is_finite() || seconds <= 0.0 || seconds > 86_400.0 {
-        bail!("--movetime must be a positive number of seconds, not {seconds}");
+/// The longest time a time flag takes: a day, far beyond any game, and small enough that no
+/// clock arithmetic on it can overflow.
+const LONGEST: Duration = Duration::from_secs(86_400);
+
+/// Reads the value of a time flag of `tempo` (`--movetime`, `--think`): core's
+/// [`parse_duration`], where a bare number is seconds, the unit players think in (`10`,
+/// `0.5`), and any time may carry units (`10s`, `500ms`, `2m`, `1m30s`). The time must be
+/// more than zero and at most a day. Only `--tc` reads bare numbers otherwise (`5+3`).
+pub fn parse_time_flag(text: &str) -> Result<Duration, String> {
+    let time = parse_time_or_zero(text)?;
+    if time.is_zero() {
+        return Err("a time must be more than zero".to_owned());
     }
-    Ok(TimeControl::MoveTime(Duration::from_secs_f64(seconds)))
+    Ok(time)
+}
+
+/// [`parse_time_flag`] for a flag where zero means something (`--fake-move-time 0`: moves
+/// cost nothing).
+pub fn parse_time_or_zero(text: &str) -> Result<Duration, String> {
+    let time = parse_duration(text, TimeUnit::Seconds).map_err(|e| e.to_string())?;
+    if time > LONGEST {
+        return Err(format!("{text:?} is more than a day"));
+    }
+    Ok(time)
 }
 
 /// Time as a clock shows it: `1:05:00`, `4:59`, and tenths in the last 20 seconds (`0:07.3`),
@@ -93,8 +111,22 @@ mod tests {
         for bad in ["-", "?", "0", "0m+0s", "5x+3", "5m+", "", "-5"] {
             assert!(parse_tc(bad).is_err(), "{bad:?}");
         }
-        assert_eq!(parse_movetime(2.0).unwrap().to_string(), "1/2");
-        assert!(parse_movetime(0.0).is_err());
+    }
+
+    #[test]
+    fn time_flags_read_bare_seconds_and_units() {
+        let secs = Duration::from_secs;
+        assert_eq!(parse_time_flag("1"), Ok(secs(1)));
+        assert_eq!(parse_time_flag("2.5"), Ok(Duration::from_millis(2500)));
+        assert_eq!(parse_time_flag("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_time_flag("10s"), Ok(secs(10)));
+        assert_eq!(parse_time_flag("1m30s"), Ok(secs(90)));
+        assert_eq!(parse_time_flag("24h"), Ok(secs(86_400)));
+        for bad in ["0", "0s", "", "-1", "1x", "24h1s", "fast"] {
+            assert!(parse_time_flag(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(parse_time_or_zero("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_time_or_zero("2000ms"), Ok(secs(2)));
     }
 
     #[test]
@@ -122,6 +154,6 @@ mod tests {
         assert_eq!(format_time(Duration::ZERO), "0:00.0");
         assert_eq!(describe_tc(&parse_tc("5+3").unwrap()), "5+3");
         assert_eq!(describe_tc(&parse_tc("0.5+0").unwrap()), "0.5+0");
-        assert_eq!(describe_tc(&parse_movetime(2.5).unwrap()), "2.5 s per move");
+        assert_eq!(describe_tc(&TimeControl::MoveTime(Duration::from_millis(2500))), "2.5 s per move");
     }
 }

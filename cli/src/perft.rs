@@ -7,7 +7,7 @@ use tempo_core::{
     perft::{divide, perft},
     Position,
 };
-use tempo_notation::san;
+use tempo_notation::{divide_lines, MoveNotation};
 
 use crate::args::PerftArgs;
 use crate::start::parse_fen_arg;
@@ -34,15 +34,17 @@ pub fn run(args: &PerftArgs) -> Result<i32> {
             "time_ms": (secs * 1000.0) as u64,
         });
         if args.divide {
+            // UCI keys unless asked otherwise: the JSON form is for programs.
+            let notation = args.notation.unwrap_or(MoveNotation::Uci);
             let moves: serde_json::Map<String, serde_json::Value> =
-                split.iter().map(|&(m, n)| (tempo_notation::uci_move(&pos, m), json!(n))).collect();
+                split.iter().map(|&(m, n)| (notation.write(&pos, m), json!(n))).collect();
             out["divide"] = serde_json::Value::Object(moves);
         }
         outln!("{out}")?;
         return Ok(0);
     }
-    for (m, n) in &split {
-        outln!("{:<8} {n}", san(&pos, *m))?;
+    for line in divide_lines(&pos, &split, args.notation.unwrap_or(MoveNotation::San)) {
+        outln!("{line}")?;
     }
     let nps = nodes as f64 / secs.max(1e-9);
     outln!("perft {}: {nodes} nodes ({:.3} s, {:.1} Mnps)", args.depth, secs, nps / 1e6)?;

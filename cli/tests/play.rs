@@ -194,7 +194,7 @@ fn show_lists_claims_by_announcing_a_move() {
 fn flag_fall_against_a_lone_king() {
     let tmp = scratch("flag");
     let dir = tmp.path();
-    let timed = ["--tc", "0.01+0", "--fake-move-time", "1000"];
+    let timed = ["--tc", "0.01+0", "--fake-move-time", "1s"];
     // Black's flag falls: White's queen could still mate, so White wins.
     let fen = ["--fen", "4k3/8/8/8/8/8/8/4K2Q b - - 0 1"];
     let run = tempo(dir, &args(&args(&HOTSEAT, &fen), &args(&timed, &["--save", "a.pgn"])), "Kd7\n");
@@ -222,7 +222,7 @@ fn undo_restores_the_clocks() {
     let dir = tmp.path();
     let run = tempo(
         dir,
-        &["--black", "engine:10", "--depth", "1", "--tc", "1+0", "--fake-move-time", "5000", "--ascii"],
+        &["--black", "engine:10", "--depth", "1", "--tc", "1+0", "--fake-move-time", "5", "--ascii"],
         "e4\nundo\nquit\nn\n",
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -285,21 +285,20 @@ fn engine_answers_a_draw_offer_from_the_position_and_says_why() {
 fn end_of_input_saves_and_the_game_resumes() {
     let tmp = scratch("resume");
     let dir = tmp.path();
-    // The clock is the same written with units.
+    // The clock and the fake move time are the same written with units.
     let run =
-        tempo(dir, &args(&HOTSEAT, &["--save", "units.pgn", "--tc", "5m+3s", "--fake-move-time", "2000"]), "e4\n");
+        tempo(dir, &args(&HOTSEAT, &["--save", "units.pgn", "--tc", "5m+3s", "--fake-move-time", "2000ms"]), "e4\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
     let with_units = pgn(&dir.join("units.pgn"));
     let run =
-        tempo(dir, &args(&HOTSEAT, &["--save", "unfinished.pgn", "--tc", "5+3", "--fake-move-time", "2000"]), "e4\n");
+        tempo(dir, &args(&HOTSEAT, &["--save", "unfinished.pgn", "--tc", "5+3", "--fake-move-time", "2"]), "e4\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(with_units, pgn(&dir.join("unfinished.pgn")));
     assert!(run.stdout.contains("the unfinished game is saved in unfinished.pgn"), "{}", run.stdout);
     let saved = pgn(&dir.join("unfinished.pgn"));
     assert!(saved.contains("[TimeControl \"300+3\"]") && saved.contains("1. e4 {[%clk 0:05:01]} *"), "{saved}");
     assert!(saved.contains("[Termination \"unterminated\"]"), "{saved}");
-    let run =
-        tempo(dir, &args(&HOTSEAT, &["--pgn", "unfinished.pgn", "--fake-move-time", "2000"]), "e5\nfen\nresign\n");
+    let run = tempo(dir, &args(&HOTSEAT, &["--pgn", "unfinished.pgn", "--fake-move-time", "2s"]), "e5\nfen\nresign\n");
     assert!(run.stdout.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq"), "{}", run.stdout);
     let saved = pgn(&dir.join("unfinished.pgn"));
     assert!(saved.contains("1. e4 {[%clk 0:05:01]} 1... e5 {[%clk 0:05:01]} {White resigns} 0-1"), "{saved}");
@@ -322,6 +321,50 @@ fn end_of_input_after_a_save_keeps_the_moves_played_since() {
 }
 
 #[test]
+fn time_flags_read_a_bare_number_as_seconds_and_take_units() {
+    let tmp = scratch("time-flags");
+    let dir = tmp.path();
+    for (movetime, title, tag) in
+        [("1", "1 s per move", "1/1"), ("500ms", "0.5 s per move", "1/0.5"), ("1m30s", "90 s per move", "1/90")]
+    {
+        let run = tempo(dir, &args(&HOTSEAT, &["--movetime", movetime, "--save", "m.pgn"]), "resign\n");
+        assert!(run.stdout.contains(title), "--movetime {movetime}: {}", run.stdout);
+        assert!(pgn(&dir.join("m.pgn")).contains(&format!("[TimeControl \"{tag}\"]")), "--movetime {movetime}");
+        std::fs::remove_file(dir.join("m.pgn")).unwrap();
+    }
+    // `analyze --movetime` means what `tempo --movetime` means.
+    let mate_in_one = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    for (movetime, ms) in [("1", 1000), ("200ms", 200), ("0.3", 300)] {
+        let run = tempo(dir, &["analyze", "--fen", mate_in_one, "--movetime", movetime, "--json"], "");
+        let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(v["movetime_ms"], ms, "--movetime {movetime}");
+        assert_eq!(v["bestmove"], "Ra8#");
+    }
+    let run = tempo(dir, &["analyze", "--fen", mate_in_one, "--depth", "2", "--json"], "");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["movetime_ms"], serde_json::Value::Null);
+    for (flag, value, why) in [
+        ("--movetime", "0", "a time must be more than zero"),
+        ("--movetime", "1x", "unknown time unit \"x\""),
+        ("--movetime", "2d", "unknown time unit \"d\""),
+        ("--movetime", "25h", "is more than a day"),
+        ("--think", "0s", "a time must be more than zero"),
+        ("--think", "1m30", "every part of a time needs a unit"),
+    ] {
+        let run = tempo(dir, &[flag, value], "");
+        assert_eq!(run.code, 2, "{flag} {value}");
+        assert!(run.stderr.contains(why), "{flag} {value}: {}", run.stderr);
+    }
+    let run = tempo(dir, &["analyze", "--movetime=-1"], "");
+    assert!(run.stderr.contains("'--movetime <TIME>': malformed time \"-1\""), "{}", run.stderr);
+    // Every --help says what a bare number means.
+    for command in [&["--help"][..], &["play", "--help"], &["analyze", "--help"]] {
+        let help = tempo(dir, command, "").stdout;
+        assert!(help.contains("A bare number is seconds"), "{command:?}: {help}");
+    }
+}
+
+#[test]
 fn bad_options_are_explained() {
     let tmp = scratch("options");
     let dir = tmp.path();
@@ -332,6 +375,42 @@ fn bad_options_are_explained() {
     assert!(run.stderr.contains("--fen: invalid FEN \"not a fen\""), "{}", run.stderr);
     let run = tempo(dir, &["--tc", "fast"], "");
     assert!(run.stderr.contains("cannot read time control"), "{}", run.stderr);
+}
+
+/// The listing `tempo-tools perft --divide` writes too (its tests hold the same lines).
+const DIVIDE_SAN: &str = "Kd1: 3\nKf1: 3\nKd2: 3\nKf2: 3\ne3: 3\ne4: 3\n";
+const DIVIDE_UCI: &str = "e1d1: 3\ne1f1: 3\ne1d2: 3\ne1f2: 3\ne2e3: 3\ne2e4: 3\n";
+
+#[test]
+fn perft_divide_lists_moves_in_san_or_uci() {
+    let tmp = scratch("divide");
+    let dir = tmp.path();
+    let fen = "k7/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let perft = |more: &[&str]| tempo(dir, &args(&["perft", "--fen", fen, "--depth", "2", "--divide"], more), "");
+    for (more, listing) in
+        [(&[][..], DIVIDE_SAN), (&["--notation", "san"], DIVIDE_SAN), (&["--notation", "uci"], DIVIDE_UCI)]
+    {
+        let run = perft(more);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let (moves, total) = run.stdout.split_at(listing.len());
+        assert_eq!(moves, listing, "{more:?}");
+        assert!(total.starts_with("perft 2: 18 nodes ("), "{more:?}: {total}");
+    }
+    // Castling in each notation.
+    let run = tempo(dir, &["perft", "--fen", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "--depth", "1", "--divide"], "");
+    assert!(run.stdout.contains("\nO-O: 1\nO-O-O: 1\n"), "{}", run.stdout);
+    // JSON keys are UCI unless asked otherwise.
+    let keys = |more: &[&str]| -> Vec<String> {
+        let run = perft(&args(&["--json"], more));
+        let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        v["divide"].as_object().unwrap().keys().cloned().collect()
+    };
+    assert!(keys(&[]).contains(&"e2e4".to_owned()));
+    assert!(keys(&["--notation", "san"]).contains(&"e4".to_owned()));
+    let run = tempo(dir, &["perft", "--depth", "1", "--notation", "uci"], "");
+    assert!(run.code == 2 && run.stderr.contains("--divide"), "{}", run.stderr);
+    let run = perft(&["--notation", "lan"]);
+    assert!(run.stderr.contains("unknown move notation \"lan\": use san or uci"), "{}", run.stderr);
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //!
 //! [`TimeControl`] reads and writes the PGN `TimeControl` tag (PGN standard, section 9.6.1)
 //! plus the fixed time per move used by engine matches, and reads the command-line form with
-//! units ([`TimeControl::parse_with_units`]) that every binary's `--tc` shares. [`Clock`] does
+//! units ([`TimeControl::parse_with_units`]) that every binary's `--tc` shares, and one time
+//! alone ([`parse_duration`]) for every other time flag. [`Clock`] does
 //! the arithmetic: it is fed explicit elapsed durations (core never reads the wall clock),
 //! charges them to the side to move, adds increments and period bonuses, reports flag fall,
 //! and keeps a snapshot per move so that taking a move back restores both players' time
@@ -88,7 +89,69 @@ pub enum TimeControlError {
     },
 }
 
-/// The unit of a time written in a command-line time control; see
+/// A time on a command line that cannot be read by [`parse_duration`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DurationError {
+    /// The text is empty (or only white space).
+    #[error("empty time")]
+    Empty,
+    /// The text is not a time: a negative or missing number, units out of order.
+    #[error("malformed time {text:?}: {reason}")]
+    Malformed {
+        /// The time as given.
+        text: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// The time carries a suffix that is not a unit (`h`, `m`, `s`, `ms`).
+    #[error("unknown time unit {unit:?} in {text:?}: use h, m, s or ms")]
+    UnknownUnit {
+        /// The time as given.
+        text: String,
+        /// The suffix that is not a unit.
+        unit: String,
+    },
+    /// The time does not fit in a [`Duration`].
+    #[error("time {text:?} is too long")]
+    Overflow {
+        /// The time as given.
+        text: String,
+    },
+}
+
+/// Reads one time as people type it on a command line (`--movetime 10s`): a non-negative
+/// decimal number (at most nine decimals) with an optional unit `h`, `m`, `s` or `ms`, or
+/// several numbers with units in decreasing order that add up (`1m30s`, `1h30m`); a bare
+/// number is in `bare`, the unit the caller's flag documents. Spaces around it are ignored.
+/// It is the reader of every time inside [`TimeControl::parse_with_units`], so a time means
+/// the same alone and in a control.
+///
+/// ```
+/// use std::time::Duration;
+/// use tempo_core::clock::{parse_duration, TimeUnit};
+/// assert_eq!(parse_duration("1m30s", TimeUnit::Seconds), Ok(Duration::from_secs(90)));
+/// assert_eq!(parse_duration("500", TimeUnit::Milliseconds), Ok(Duration::from_millis(500)));
+/// assert_eq!(parse_duration("0.5", TimeUnit::Seconds), Ok(Duration::from_millis(500)));
+/// ```
+///
+/// # Errors
+/// [`DurationError::Empty`] for blank text, [`DurationError::UnknownUnit`] for a suffix other
+/// than the four units, [`DurationError::Overflow`] for a time beyond [`Duration::MAX`], and
+/// [`DurationError::Malformed`] for anything else that is not a time.
+pub fn parse_duration(text: &str, bare: TimeUnit) -> Result<Duration, DurationError> {
+    if text.trim().is_empty() {
+        return Err(DurationError::Empty);
+    }
+    let syntax = TimeSyntax { units: true, bare_base: bare };
+    parse_time(text, bare, syntax, text).map_err(|e| match e {
+        TimeControlError::Empty => DurationError::Empty,
+        TimeControlError::Malformed { text, reason } => DurationError::Malformed { text, reason },
+        TimeControlError::UnknownUnit { text, unit } => DurationError::UnknownUnit { text, unit },
+        TimeControlError::Overflow { text, .. } => DurationError::Overflow { text },
+    })
+}
+
+/// The unit of a time written on a command line; see [`parse_duration`] and
 /// [`TimeControl::parse_with_units`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TimeUnit {
@@ -740,7 +803,74 @@ mod tests {
         assert_eq!(parse(&max, Seconds).unwrap().initial_time(), Duration::MAX);
     }
 
+    #[test]
+    fn durations_alone() {
+        use TimeUnit::{Milliseconds, Minutes, Seconds};
+        let ms = Duration::from_millis;
+        // A bare number is in the caller's unit; units mean the same whatever it is.
+        assert_eq!(parse_duration("10", Seconds), Ok(secs(10)));
+        assert_eq!(parse_duration("10", Milliseconds), Ok(ms(10)));
+        assert_eq!(parse_duration("1.5", Minutes), Ok(secs(90)));
+        for bare in [Milliseconds, Seconds, Minutes] {
+            assert_eq!(parse_duration("500ms", bare), Ok(ms(500)));
+            assert_eq!(parse_duration(" 10s ", bare), Ok(secs(10)));
+            assert_eq!(parse_duration("2m", bare), Ok(secs(120)));
+            assert_eq!(parse_duration("1m30s", bare), Ok(secs(90)));
+            assert_eq!(parse_duration("1h30m", bare), Ok(secs(5400)));
+            assert_eq!(parse_duration("0.1s", bare), Ok(ms(100)));
+            assert_eq!(parse_duration("0", bare), Ok(Duration::ZERO));
+        }
+        // The same text reads the same alone and as the increment of a control.
+        let control = TimeControl::parse_with_units("1m+1m30s", Seconds).unwrap();
+        assert_eq!(control, TimeControl::fischer(secs(60), parse_duration("1m30s", Seconds).unwrap()));
+    }
+
+    #[test]
+    fn duration_garbage() {
+        use TimeUnit::Seconds;
+        assert_eq!(parse_duration("", Seconds), Err(DurationError::Empty));
+        assert_eq!(parse_duration("   ", Seconds), Err(DurationError::Empty));
+        assert_eq!(
+            parse_duration("10x", Seconds),
+            Err(DurationError::UnknownUnit { text: "10x".to_owned(), unit: "x".to_owned() })
+        );
+        assert_eq!(
+            parse_duration("18446744073709551616s", Seconds),
+            Err(DurationError::Overflow { text: "18446744073709551616s".to_owned() })
+        );
+        for text in ["-5", "1m30", "30s1m", "1.", ".5", "5 m", "5+3", "1/30", "*60", "s", "1:30"] {
+            assert!(
+                matches!(parse_duration(text, Seconds), Err(DurationError::Malformed { .. })),
+                "{text:?} should be malformed: {:?}",
+                parse_duration(text, Seconds)
+            );
+        }
+        assert_eq!(
+            parse_duration("abc", Seconds).unwrap_err().to_string(),
+            "malformed time \"abc\": times must be non-negative numbers with an optional unit (h, m, s, ms)"
+        );
+    }
+
     proptest::proptest! {
+        /// No input makes the duration reader panic.
+        #[test]
+        fn parse_duration_never_panics(text in "\\PC{0,24}", grammar in "[0-9.hms ]{0,16}") {
+            for unit in [TimeUnit::Milliseconds, TimeUnit::Seconds, TimeUnit::Minutes, TimeUnit::Hours] {
+                let _ = parse_duration(&text, unit);
+                let _ = parse_duration(&grammar, unit);
+            }
+        }
+
+        /// Whole milliseconds read back exactly, bare and with units.
+        #[test]
+        fn durations_read_exactly(millis in 0u64..100_000_000_000) {
+            let expected = Ok(Duration::from_millis(millis));
+            proptest::prop_assert_eq!(parse_duration(&millis.to_string(), TimeUnit::Milliseconds), expected.clone());
+            proptest::prop_assert_eq!(parse_duration(&format!("{millis}ms"), TimeUnit::Minutes), expected.clone());
+            let bare = format!("{}.{:03}", millis / 1000, millis % 1000);
+            proptest::prop_assert_eq!(parse_duration(&bare, TimeUnit::Seconds), expected);
+        }
+
         /// No input makes the command-line reader panic.
         #[test]
         fn parse_with_units_never_panics(text in "\\PC{0,24}", grammar in "[0-9.hms+/:* ?x-]{0,16}") {

@@ -1,7 +1,8 @@
 //! # tempo-notation: chess text
 //!
 //! Moves in SAN ([`parse_san`], [`san`]) and UCI long algebraic ([`parse_uci_move`],
-//! [`uci_move`]); PGN games read as a stream ([`PgnReader`], with a [`Visitor`] or as
+//! [`uci_move`]), either as the user chooses ([`MoveNotation`], and the perft
+//! [`divide_lines`]); PGN games read as a stream ([`PgnReader`], with a [`Visitor`] or as
 //! [`PgnGame`] trees) and written in export format ([`write_pgn`]); EPD records ([`Epd`]);
 //! text diagrams ([`diagram`]); games as compact binary training data ([`PackedGame`] in
 //! viriformat, read by [`ViriReader`]). Readers are lenient where the world is, and every error is
@@ -31,14 +32,18 @@
 struct ReadmeDoctests;
 
 mod diagram;
+mod divide;
 mod epd;
+mod move_notation;
 mod pgn;
 mod san;
 mod uci;
 mod viriformat;
 
 pub use diagram::{diagram, piece_symbol, DiagramStyle};
+pub use divide::divide_lines;
 pub use epd::{Epd, EpdError, EpdOperand, EpdOperation};
+pub use move_notation::{MoveNotation, ParseMoveNotationError};
 pub use pgn::{
     commands, format_clock, parse_clock, pgn_date_time, pgn_string, termination_comment, termination_tag, write_pgn,
     Annotations, Games, ParsePgnResultError, PgnError, PgnErrorKind, PgnGame, PgnNode, PgnReader, PgnResult,

@@ -1,4 +1,4 @@
-//! `tempo-tools epd FILE --movetime MS`: run a `bm`/`am` test suite (WAC, Bratko-Kopec...)
+//! `tempo-tools epd FILE --movetime TIME`: run a `bm`/`am` test suite (WAC, Bratko-Kopec...)
 //! with the built-in engine. One line per position (id, expected, found, verdict) and a last
 //! line `N passed, M failed`; a progress bar on a terminal.
 //!
@@ -26,16 +26,20 @@ use tempo_core::{Move, Position};
 use tempo_engine::{Engine, EngineOption, Event, Limits};
 use tempo_notation::{san, Epd, EpdError};
 
-use crate::{engine_option, suite};
+use crate::{engine_option, suite, time_flag};
+
+/// The thinking time per position when no limit is given.
+const DEFAULT_MOVETIME: Duration = Duration::from_secs(1);
 
 #[derive(Args)]
 pub struct EpdArgs {
     /// The EPD suite: positions with `bm` (best moves) and/or `am` (moves to avoid).
     /// Records with neither are not tests and are skipped.
     file: PathBuf,
-    /// Thinking time per position in milliseconds (the default limit: 1000).
-    #[arg(long, conflicts_with_all = ["nodes", "depth"])]
-    movetime: Option<u64>,
+    /// Thinking time per position (the default limit: 1s). A bare number is milliseconds, as
+    /// for every time of tempo-tools (`1000`); units `h`, `m`, `s`, `ms` also work (`1s`).
+    #[arg(long, value_name = "TIME", conflicts_with_all = ["nodes", "depth"], value_parser = time_flag::positive_millis)]
+    movetime: Option<Duration>,
     /// Nodes per position instead of a time: the same result on any machine and under any
     /// load (with one search thread).
     #[arg(long, conflicts_with = "depth")]
@@ -105,7 +109,7 @@ impl EpdArgs {
         match (self.nodes, self.depth) {
             (Some(nodes), _) => Limits::nodes(nodes),
             (None, Some(depth)) => Limits::depth(depth),
-            (None, None) => Limits::movetime(Duration::from_millis(self.movetime.unwrap_or(1000))),
+            (None, None) => Limits::movetime(self.movetime.unwrap_or(DEFAULT_MOVETIME)),
         }
     }
 

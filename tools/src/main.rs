@@ -20,6 +20,7 @@ mod matches;
 mod perft;
 mod pgn;
 mod suite;
+mod time_flag;
 mod train;
 mod tune;
 

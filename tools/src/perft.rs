@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use tempo_core::{perft::perft_within, CastlingMode, Defect, FenError, Move, Position};
-use tempo_notation::uci_move;
+use tempo_notation::{divide_lines, MoveNotation};
 
 use crate::suite;
 
@@ -37,9 +37,12 @@ pub struct PerftArgs {
     /// Depth for `--fen` (at most 64).
     #[arg(long)]
     depth: Option<u32>,
-    /// Print the count below each root move (UCI notation).
+    /// Print the count below each root move, a line `MOVE: COUNT` per move.
     #[arg(long, requires = "fen")]
     divide: bool,
+    /// The notation of the moves --divide lists, `uci` or `san` (as `tempo perft` writes).
+    #[arg(long, value_name = "uci|san", default_value = "uci", requires = "divide")]
+    notation: MoveNotation,
     /// Read FENs with Chess960 castling (Shredder-FEN or X-FEN).
     #[arg(long)]
     chess960: bool,
@@ -60,7 +63,7 @@ pub fn run(args: &PerftArgs) -> Result<bool> {
             bail!("--depth {depth} is above the deepest perft, {MAX_DEPTH}");
         }
         let pos = parse_any(fen, args.chess960).with_context(|| format!("invalid fen {fen:?}"))?;
-        return single(&pos, depth, args.divide);
+        return single(&pos, depth, args.divide.then_some(args.notation));
     }
     if args.epd.is_empty() {
         bail!("give --epd FILE... or --fen FEN --depth D");
@@ -124,10 +127,10 @@ fn count_within(pos: &Position, depth: u32, limit: u64) -> Option<u64> {
     total_within(&parallel_divide(pos, depth, limit, &ProgressBar::hidden())?, limit)
 }
 
-/// `--fen FEN --depth D [--divide]`.
-fn single(pos: &Position, depth: u32, divide: bool) -> Result<bool> {
+/// `--fen FEN --depth D [--divide [--notation N]]`: `divide` is the notation of the listing.
+fn single(pos: &Position, depth: u32, divide: Option<MoveNotation>) -> Result<bool> {
     const TOO_MANY: &str = "the count does not fit in 64 bits";
-    let total = if depth >= 2 || (divide && depth == 1) {
+    let total = if depth >= 2 || (divide.is_some() && depth == 1) {
         // Split at the root, with a bar of root moves done when someone watches.
         let bar = if depth >= 2 && std::io::stderr().is_terminal() {
             ProgressBar::new(pos.legal_moves().len() as u64)
@@ -138,16 +141,16 @@ fn single(pos: &Position, depth: u32, divide: bool) -> Result<bool> {
         let counts = parallel_divide(pos, depth, u64::MAX, &bar);
         bar.finish_and_clear();
         let counts = counts.context(TOO_MANY)?;
-        if divide {
-            for (m, n) in &counts {
-                outln!("{}: {n}", uci_move(pos, *m))?;
+        if let Some(notation) = divide {
+            for line in divide_lines(pos, &counts, notation) {
+                outln!("{line}")?;
             }
         }
         total_within(&counts, u64::MAX).context(TOO_MANY)?
     } else {
         count_within(pos, depth, u64::MAX).context(TOO_MANY)?
     };
-    if divide {
+    if divide.is_some() {
         outln!()?;
     }
     outln!("Nodes searched: {total}")?;

@@ -33,6 +33,27 @@ fn epd_suite_reports_each_position_and_a_summary() {
 }
 
 #[test]
+fn epd_movetime_takes_units_and_a_bare_number_is_milliseconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("suite.epd");
+    std::fs::write(&path, "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"back rank\";\n").unwrap();
+    for movetime in ["50", "50ms", "0.05s"] {
+        let out = tools(&["epd", path.to_str().unwrap(), "--movetime", movetime]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "--movetime {movetime}: {text}");
+        assert!(text.ends_with("1 passed, 0 failed\n"), "--movetime {movetime}: {text}");
+    }
+    for (movetime, why) in [("0", "a time must be more than zero"), ("5x", "unknown time unit \"x\"")] {
+        let out = tools(&["epd", path.to_str().unwrap(), "--movetime", movetime]);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "--movetime {movetime}");
+        assert!(err.contains(why), "--movetime {movetime}: {err}");
+    }
+    let help = String::from_utf8(tools(&["epd", "--help"]).stdout).unwrap();
+    assert!(help.contains("A bare number is milliseconds"), "{help}");
+}
+
+#[test]
 fn epd_takes_engine_options_and_rejects_unknown_ones() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("suite.epd");

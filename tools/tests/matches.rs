@@ -119,7 +119,7 @@ fn an_engine_that_exits_or_never_answers_stops_the_run_before_any_game() {
     ];
     for (command, protocol, expected) in cases {
         let mut args = vec!["--engine", engine.to_str().unwrap(), "--engine", &command, "--depth", "1"];
-        args.extend(["--games", "2", "--hang-timeout", "1", "--pgn", pgn.to_str().unwrap()]);
+        args.extend(["--games", "2", "--hang-timeout", "1s", "--pgn", pgn.to_str().unwrap()]);
         if let Some(protocol) = protocol {
             args.extend(["--protocol", protocol]);
         }
@@ -635,4 +635,48 @@ fn a_resumed_match_counts_the_games_already_played() {
     let error = String::from_utf8_lossy(&refused.stderr);
     assert!(error.contains("same --engine and --name"), "{error}");
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), games);
+}
+
+/// Every time flag of `match` reads a bare number as milliseconds (except --tc, whose
+/// `BASE+INC` is seconds as in cutechess) and takes units; its --help says so, and a value
+/// that cannot be meant is refused before anything starts.
+#[test]
+fn time_flags_take_units_and_a_bare_number_is_milliseconds() {
+    let engine = engine();
+    let engine = engine.to_str().unwrap();
+    let (ok, text, err) = run_match(&[
+        "--engine",
+        engine,
+        "--movetime",
+        "20ms",
+        "--time-margin",
+        "0.5s",
+        "--hang-timeout",
+        "30s",
+        "--games",
+        "2",
+        "--max-moves",
+        "8",
+    ]);
+    assert!(ok, "{text}\n{err}");
+    assert!(text.contains("0 time forfeits, 0 illegal moves, 0 crashes"), "{text}");
+    for (flag, value, why) in [
+        ("--movetime", "0", "a time must be more than zero"),
+        ("--movetime", "1x", "unknown time unit \"x\""),
+        ("--time-margin", "1m30", "every part of a time needs a unit"),
+        // The hang timeout was in seconds: an old script's `60` is refused, not read as 60 ms.
+        ("--hang-timeout", "60", "\"60\" is 60 ms, less than the 1s an engine may need to start"),
+        ("--hang-timeout", "25h", "is more than a day"),
+    ] {
+        let (ok, _, err) = run_match(&["--engine", engine, flag, value]);
+        assert!(!ok, "{flag} {value}");
+        assert!(err.contains(why), "{flag} {value}: {err}");
+    }
+    let (_, help, _) = run_match(&["--help"]);
+    for flag in ["--movetime", "--time-margin", "--hang-timeout"] {
+        let text = help.split(&format!("      {flag} <TIME>")).nth(1).expect(flag);
+        let text = text.split("\n      --").next().unwrap();
+        assert!(text.contains("A bare number is milliseconds"), "{flag}: {text}");
+    }
+    assert!(help.contains("with bare numbers in seconds (`10+0.1`"), "{help}");
 }

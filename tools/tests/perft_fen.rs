@@ -39,6 +39,34 @@ fn perft_divide_writes_standard_castling_as_king_destination() {
 }
 
 #[test]
+fn perft_divide_lists_moves_in_uci_or_san_as_tempo_perft_does() {
+    let fen = "k7/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    // The listing `tempo perft --divide` writes too (its tests hold the same lines).
+    let uci = "e1d1: 3\ne1f1: 3\ne1d2: 3\ne1f2: 3\ne2e3: 3\ne2e4: 3\n";
+    let san = "Kd1: 3\nKf1: 3\nKd2: 3\nKf2: 3\ne3: 3\ne4: 3\n";
+    for (more, listing) in [(&[][..], uci), (&["--notation", "uci"], uci), (&["--notation", "san"], san)] {
+        let out = tools(&[&["perft", "--fen", fen, "--depth", "2", "--divide"][..], more].concat());
+        assert!(out.status.success(), "{more:?}");
+        assert_eq!(stdout(&out), format!("{listing}\nNodes searched: 18\n"), "{more:?}");
+    }
+    let out = tools(&[
+        "perft",
+        "--fen",
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "--depth",
+        "1",
+        "--divide",
+        "--notation",
+        "san",
+    ]);
+    assert!(stdout(&out).contains("\nO-O: 1\nO-O-O: 1\n"), "{}", stdout(&out));
+    let out = tools(&["perft", "--fen", fen, "--depth", "1", "--notation", "san"]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("--divide"));
+    let out = tools(&["perft", "--fen", fen, "--depth", "1", "--divide", "--notation", "lan"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown move notation \"lan\": use san or uci"));
+}
+
+#[test]
 fn perft_without_divide_prints_only_the_total() {
     let out = tools(&["perft", "--fen", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "--depth", "4"]);
     assert!(out.status.success());

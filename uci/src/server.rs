@@ -15,7 +15,7 @@ use tempo_engine::{
     run_bench_with_network, Engine, EngineOption, Event, Limits, Network, BENCH_DEPTH, EMBEDDED_NETWORK, HIDDEN,
     OPTION_SPECS,
 };
-use tempo_notation::{parse_uci_move, uci_move};
+use tempo_notation::{divide_lines, parse_uci_move, uci_move, MoveNotation};
 
 /// Engine name announced by `uci`.
 pub const ENGINE_NAME: &str = concat!("Tempo ", env!("CARGO_PKG_VERSION"));
@@ -392,10 +392,10 @@ impl<W: Write + Send + 'static> Server<W> {
         // Depth 0 counts the root itself, with no moves to divide by.
         let mut total = u64::from(depth == 0);
         let moves = if depth == 0 { Vec::new() } else { divide(root, depth) };
-        for (m, count) in moves {
-            self.out.line(&format!("{}: {count}", uci_move(root, m)));
-            total += count;
+        for line in divide_lines(root, &moves, MoveNotation::Uci) {
+            self.out.line(&line);
         }
+        total += moves.iter().map(|&(_, count)| count).sum::<u64>();
         self.out.line("");
         self.out.line(&format!("Nodes searched: {total}"));
     }

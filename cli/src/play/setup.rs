@@ -3,7 +3,7 @@
 
 use anyhow::{bail, Context, Result};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use tempo_core::{clock::TimeControl, CastlingMode, Color, Game, Position};
 use tempo_notation::PgnGame;
 
@@ -11,7 +11,7 @@ use super::keyboard::{Keyboard, Timer};
 use super::{Session, Side, Snapshot};
 use crate::args::PlayArgs;
 use crate::board_view::BoardStyle;
-use crate::clock_view::{describe_tc, parse_movetime, parse_tc};
+use crate::clock_view::{describe_tc, parse_tc};
 use crate::describe::describe_outcome;
 use crate::players::{EnginePlayer, PlayerSpec};
 use crate::save::{self, GameSlot, Pick, Record};
@@ -28,12 +28,9 @@ pub(super) fn session_from_args(args: &PlayArgs) -> Result<Option<Session>> {
     let black = PlayerSpec::parse(&args.black, args.level).context("--black")?;
     let control = match (&args.tc, args.movetime) {
         (Some(tc), _) => Some(parse_tc(tc)?),
-        (None, Some(secs)) => Some(parse_movetime(secs)?),
+        (None, Some(time)) => Some(TimeControl::MoveTime(time)),
         (None, None) => None,
     };
-    if !args.think.is_finite() || args.think <= 0.0 || args.think > 86_400.0 {
-        bail!("--think must be a positive number of seconds");
-    }
 
     let (date, time, stamp) = save::now_stamp();
     let Some(Start { game, names: [white_name, black_name], original, slot }) = game_from_args(args, control)? else {
@@ -84,8 +81,8 @@ pub(super) fn session_from_args(args: &PlayArgs) -> Result<Option<Session>> {
         transcript_width,
         messages,
         keyboard: Keyboard::spawn(),
-        timer: Timer { fake: args.fake_move_time.map(Duration::from_millis), last: Instant::now() },
-        think: Duration::from_secs_f64(args.think),
+        timer: Timer { fake: args.fake_move_time, last: Instant::now() },
+        think: args.think,
         depth: args.depth,
         chess960,
         analyst: None,

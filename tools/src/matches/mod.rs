@@ -39,6 +39,8 @@ use tempo_core::GameResult;
 use tempo_notation::pgn_string;
 use tempo_uci::{EngineSpec, GameSetup, Protocol, StartError};
 
+use crate::time_flag;
+
 /// Games in a row an engine may lose by crashing or hanging before the match stops (an
 /// engine that fails this often is broken, not weak: its losses would only bias the result).
 pub const MAX_FAILURES_IN_A_ROW: u32 = 3;
@@ -83,9 +85,10 @@ pub struct MatchArgs {
     /// Fixed depth per move instead of a clock.
     #[arg(long, conflicts_with = "movetime")]
     depth: Option<u32>,
-    /// Fixed milliseconds per move instead of a clock.
-    #[arg(long)]
-    movetime: Option<u64>,
+    /// Fixed time per move instead of a clock. A bare number is milliseconds, as for every
+    /// time of tempo-tools except --tc (`100`); units `h`, `m`, `s`, `ms` also work (`2s`).
+    #[arg(long, value_name = "TIME", value_parser = time_flag::positive_millis)]
+    movetime: Option<Duration>,
     /// Games per pairing (pairs of games share an opening with colours swapped).
     #[arg(long, default_value_t = 20)]
     games: usize,
@@ -126,12 +129,15 @@ pub struct MatchArgs {
     /// Declare a draw after this many moves.
     #[arg(long)]
     max_moves: Option<u32>,
-    /// Milliseconds an engine may overstep its clock before forfeiting (oversteps are counted).
-    #[arg(long, default_value_t = 100)]
-    time_margin: u64,
-    /// Seconds to wait for an engine without a clock (start-up, fixed depth or nodes).
-    #[arg(long, default_value_t = 60)]
-    hang_timeout: u64,
+    /// How long an engine may overstep its clock before forfeiting (oversteps are counted). A
+    /// bare number is milliseconds; units also work (`0.5s`).
+    #[arg(long, value_name = "TIME", default_value = "100ms", value_parser = time_flag::millis)]
+    time_margin: Duration,
+    /// How long to wait for an engine without a clock (start-up, fixed depth or nodes; with
+    /// --movetime, beyond the move time), at least 1s. A bare number is milliseconds (it was
+    /// seconds before every time of tempo-tools took units: write `60s`).
+    #[arg(long, value_name = "TIME", default_value = "60s", value_parser = time_flag::hang_timeout)]
+    hang_timeout: Duration,
     /// Write every game here (PGN with `[%clk]` comments).
     #[arg(long)]
     pgn: Option<PathBuf>,
@@ -323,8 +329,8 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
         MoveLimit::Nodes(n)
     } else if let Some(d) = args.depth {
         MoveLimit::Depth(d)
-    } else if let Some(ms) = args.movetime {
-        MoveLimit::MoveTime(Duration::from_millis(ms))
+    } else if let Some(time) = args.movetime {
+        MoveLimit::MoveTime(time)
     } else {
         MoveLimit::Clock(clock_control(&args.tc)?)
     };
@@ -339,8 +345,8 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
         draw_moves: args.draw_moves.max(1),
         draw_after: args.draw_after,
         max_moves: args.max_moves,
-        time_margin: Duration::from_millis(args.time_margin),
-        hang_timeout: Duration::from_secs(args.hang_timeout.max(1)),
+        time_margin: args.time_margin,
+        hang_timeout: args.hang_timeout,
     };
     let sprt = args.sprt.map(|(elo0, elo1)| Sprt { elo0, elo1, alpha: args.sprt_alpha, beta: args.sprt_beta });
 
@@ -681,6 +687,20 @@ mod tests {
 
     fn args_of(command_line: &[&str]) -> MatchArgs {
         Cli::try_parse_from(["match"].iter().chain(command_line)).unwrap().args
+    }
+
+    #[test]
+    fn time_flags_read_bare_milliseconds_and_units() {
+        let ms = Duration::from_millis;
+        let defaults = args_of(&["--engine", "e"]);
+        assert_eq!((defaults.movetime, defaults.time_margin, defaults.hang_timeout), (None, ms(100), ms(60_000)));
+        for (movetime, expected) in [("50", ms(50)), ("50ms", ms(50)), ("2s", ms(2000)), ("1m30s", ms(90_000))] {
+            assert_eq!(args_of(&["--engine", "e", "--movetime", movetime]).movetime, Some(expected), "{movetime}");
+        }
+        let args = args_of(&["--engine", "e", "--time-margin", "250", "--hang-timeout", "2000"]);
+        assert_eq!((args.time_margin, args.hang_timeout), (ms(250), ms(2000)));
+        let args = args_of(&["--engine", "e", "--time-margin", "0", "--hang-timeout", "1m"]);
+        assert_eq!((args.time_margin, args.hang_timeout), (Duration::ZERO, ms(60_000)));
     }
 
     #[test]
