@@ -15,6 +15,7 @@
 use crate::attacks::pawn_attacks;
 use crate::bitboard::Bitboard;
 use crate::clock::{Clock, TimeControl};
+use crate::error::MoveError;
 use crate::moves::Move;
 use crate::position::{Ending, Position};
 use crate::types::{Color, Role};
@@ -204,14 +205,10 @@ pub enum GameError {
     /// The game has ended (with this outcome): no move, claim, offer or flag counts now.
     #[error("the game is over: {0}")]
     GameOver(Outcome),
-    /// The move is not legal in the current position.
-    #[error("illegal move {mv:?} in {fen}")]
-    IllegalMove {
-        /// The move refused.
-        mv: Move,
-        /// The FEN of the position it was tried in.
-        fen: String,
-    },
+    /// The move is not legal in the current position (the error says why, and names the
+    /// legal move meant where the move is castling or en passant written as a normal one).
+    #[error(transparent)]
+    IllegalMove(MoveError),
     /// A draw claim that no rule supports, now or with the announced move.
     #[error("no draw can be claimed in {fen}")]
     NoDrawToClaim {
@@ -495,10 +492,7 @@ impl Game {
 
     fn check_playable(&self, m: Move) -> Result<(), GameError> {
         self.check_open()?;
-        if !self.position.is_legal(m) {
-            return Err(GameError::IllegalMove { mv: m, fen: self.position.fen() });
-        }
-        Ok(())
+        self.position.check_legal(m).map_err(GameError::IllegalMove)
     }
 
     /// Records a legal move (already validated) and applies the automatic endings.

@@ -123,9 +123,10 @@ impl std::str::FromStr for UciMove {
 }
 
 /// The UCI text of `m` as played in `pos` (in the position's castling mode): shorthand for
-/// [`UciMove::from_move`] and `to_string`.
+/// [`Move::to_uci`] with the position's mode, the same text as [`UciMove::from_move`] and
+/// `to_string`.
 pub fn uci_move(pos: &Position, m: Move) -> String {
-    UciMove::from_move(m, pos.castling_mode()).to_string()
+    m.to_uci(pos.castling_mode())
 }
 
 /// Parses a UCI move and checks that it is legal in `pos`: shorthand for parsing a
@@ -198,6 +199,7 @@ mod tests {
             for &m in &pos.legal_moves() {
                 for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
                     let text = UciMove::from_move(m, mode).to_string();
+                    assert_eq!(text, m.to_uci(mode), "{fen}: core and notation write {m:?} alike");
                     assert_eq!(parse_uci_move(&pos, &text), Ok(m), "{fen}: {text}");
                 }
             }
