@@ -2,7 +2,7 @@
 //!
 //! Moves in SAN ([`parse_san`], [`san`]) and UCI long algebraic ([`parse_uci_move`],
 //! [`uci_move`]); PGN games read as a stream ([`PgnReader`], with a [`Visitor`] or as
-//! [`PgnGame`] trees) and written in export format ([`write_pgn`]); EPD records ([`Epd`]);
+//! [`PgnGame`] trees) and written in export format ([`write_pgn`] to text, [`write_pgn_io`] to a file); EPD records ([`Epd`]);
 //! text diagrams ([`diagram`]); games as compact binary training data ([`PackedGame`] in
 //! viriformat, read by [`ViriReader`]). Readers are lenient where the world is, and every error is
 //! typed and names its input.
@@ -41,8 +41,8 @@ pub use diagram::{diagram, piece_symbol, DiagramStyle};
 pub use epd::{Epd, EpdError, EpdOperand, EpdOperation};
 pub use pgn::{
     commands, format_clock, parse_clock, pgn_date_time, pgn_string, termination_comment, termination_tag, write_pgn,
-    Annotations, Games, ParsePgnResultError, PgnError, PgnErrorKind, PgnGame, PgnNode, PgnReader, PgnResult,
-    PgnTermination, UnknownTermination, Visitor, LINE_WIDTH, MAX_VARIATION_DEPTH,
+    write_pgn_io, Annotations, Games, ParsePgnResultError, PgnError, PgnErrorKind, PgnGame, PgnNode, PgnReader,
+    PgnResult, PgnTermination, UnknownTermination, Visitor, LINE_WIDTH, MAX_VARIATION_DEPTH,
 };
 pub use san::{parse_san, parse_san_in, san, san_line, write_san, SanError, SanMove};
 pub use uci::{parse_uci_move, uci_move, UciMove, UciMoveError};
