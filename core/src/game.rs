@@ -17,127 +17,11 @@ use crate::bitboard::Bitboard;
 use crate::clock::{Clock, TimeControl};
 use crate::error::MoveError;
 use crate::moves::Move;
-use crate::position::{Ending, Position};
+use crate::outcome::{GameResult, Outcome, Termination};
+use crate::position::Position;
 use crate::types::{Color, Role};
 use crate::zobrist;
-use std::fmt;
 use std::time::Duration;
-
-/// The score of a finished game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// `1-0`
-    WhiteWins,
-    /// `0-1`
-    BlackWins,
-    /// `1/2-1/2`
-    Draw,
-}
-
-impl GameResult {
-    /// The result in which `color` wins.
-    pub fn win_for(color: Color) -> GameResult {
-        color.fold(GameResult::WhiteWins, GameResult::BlackWins)
-    }
-
-    /// The winner, `None` for a draw.
-    pub fn winner(self) -> Option<Color> {
-        match self {
-            GameResult::WhiteWins => Some(Color::White),
-            GameResult::BlackWins => Some(Color::Black),
-            GameResult::Draw => None,
-        }
-    }
-
-    /// The PGN text: `1-0`, `0-1` or `1/2-1/2`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        }
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Termination {
-    /// The side to move is checkmated.
-    Checkmate,
-    /// The side to move has no legal move and is not in check.
-    Stalemate,
-    /// Dead position: neither side has material to checkmate with.
-    InsufficientMaterial,
-    /// The same position for the fifth time (automatic).
-    FivefoldRepetition,
-    /// 75 moves by each side without capture or pawn move (automatic).
-    SeventyFiveMoves,
-    /// The same position for the third time, claimed.
-    ThreefoldRepetition,
-    /// 50 moves by each side without capture or pawn move, claimed.
-    FiftyMoves,
-    /// The players agreed to a draw.
-    Agreement,
-    /// A player resigned.
-    Resignation,
-    /// A player's flag fell and the opponent could still checkmate.
-    TimeForfeit,
-    /// A player's flag fell but the opponent could not checkmate by any legal sequence.
-    TimeoutVsInsufficientMaterial,
-}
-
-impl Termination {
-    /// A stable snake-case name (`"checkmate"`, `"fivefold_repetition"`, ...), used in JSON.
-    /// Both kinds of flag fall are `"time_forfeit"`: the result tells a loss from a draw.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Termination::Checkmate => "checkmate",
-            Termination::Stalemate => "stalemate",
-            Termination::InsufficientMaterial => "insufficient_material",
-            Termination::FivefoldRepetition => "fivefold_repetition",
-            Termination::SeventyFiveMoves => "seventyfive_moves",
-            Termination::ThreefoldRepetition => "threefold_repetition",
-            Termination::FiftyMoves => "fifty_moves",
-            Termination::Agreement => "agreement",
-            Termination::Resignation => "resignation",
-            Termination::TimeForfeit => "time_forfeit",
-            Termination::TimeoutVsInsufficientMaterial => "time_forfeit",
-        }
-    }
-}
-
-impl fmt::Display for Termination {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// How and why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Outcome {
-    /// The score.
-    pub result: GameResult,
-    /// The reason.
-    pub termination: Termination,
-}
-
-impl Outcome {
-    fn draw(termination: Termination) -> Outcome {
-        Outcome { result: GameResult::Draw, termination }
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.result, self.termination)
-    }
-}
 
 /// The rule a draw claim rests on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -466,13 +350,8 @@ impl Game {
 
     fn automatic_ending(&self) -> Option<Outcome> {
         let pos = &self.position;
-        match pos.ending() {
-            Some(Ending::Checkmate) => {
-                return Some(Outcome { result: GameResult::win_for(!pos.turn()), termination: Termination::Checkmate })
-            }
-            Some(Ending::Stalemate) => return Some(Outcome::draw(Termination::Stalemate)),
-            Some(Ending::InsufficientMaterial) => return Some(Outcome::draw(Termination::InsufficientMaterial)),
-            None => {}
+        if let Some(outcome) = pos.outcome() {
+            return Some(outcome);
         }
         if self.repetition_count() >= 5 {
             return Some(Outcome::draw(Termination::FivefoldRepetition));

@@ -15,6 +15,7 @@ use crate::castling::{CastlingMode, CastlingRights, CastlingSide};
 use crate::error::{Defect, MoveError, PositionError};
 use crate::movegen::Side;
 use crate::moves::{Move, MoveKind, MoveList};
+use crate::outcome::{GameResult, Outcome, Termination};
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 use crate::zobrist;
 
@@ -47,17 +48,6 @@ impl Setup {
             fullmove_number: 1,
         }
     }
-}
-
-/// How a game ends in a single position, by the rules alone (no history needed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Ending {
-    /// The side to move is in check and has no legal move; the other side wins.
-    Checkmate,
-    /// The side to move is not in check and has no legal move: a draw.
-    Stalemate,
-    /// Neither side can ever checkmate (K v K, K+minor v K, bishops all on one colour).
-    InsufficientMaterial,
 }
 
 /// A legal chess position (standard or Chess960).
@@ -494,12 +484,19 @@ impl Position {
             && ((bishops & Bitboard::LIGHT_SQUARES).is_empty() || (bishops & Bitboard::DARK_SQUARES).is_empty())
     }
 
-    /// The ending reached in this position, if the rules end the game here.
-    pub fn ending(&self) -> Option<Ending> {
+    /// How the rules end the game in this position alone, if they do: checkmate (the side
+    /// that gave it wins), stalemate or insufficient material (draws). Endings that need the
+    /// game's history (repetitions, the seventy-five-move rule) or the players (claims,
+    /// resignation, the clock) are [`Game`](crate::Game)'s.
+    pub fn outcome(&self) -> Option<Outcome> {
         if !self.has_legal_moves() {
-            Some(if self.is_check() { Ending::Checkmate } else { Ending::Stalemate })
+            Some(if self.is_check() {
+                Outcome { result: GameResult::win_for(!self.turn), termination: Termination::Checkmate }
+            } else {
+                Outcome::draw(Termination::Stalemate)
+            })
         } else if self.is_insufficient_material() {
-            Some(Ending::InsufficientMaterial)
+            Some(Outcome::draw(Termination::InsufficientMaterial))
         } else {
             None
         }
@@ -941,11 +938,16 @@ mod tests {
         let fools_mate = pos("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
         assert!(fools_mate.is_check());
         assert!(fools_mate.is_checkmate());
-        assert_eq!(fools_mate.ending(), Some(Ending::Checkmate));
+        let mate = Outcome { result: GameResult::BlackWins, termination: Termination::Checkmate };
+        assert_eq!(fools_mate.outcome(), Some(mate));
+        assert_eq!(mate.to_string(), "0-1 (checkmate)");
         let stalemate = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
         assert!(stalemate.is_stalemate());
-        assert_eq!(stalemate.ending(), Some(Ending::Stalemate));
-        assert_eq!(Position::startpos().ending(), None);
+        assert_eq!(
+            stalemate.outcome(),
+            Some(Outcome { result: GameResult::Draw, termination: Termination::Stalemate })
+        );
+        assert_eq!(Position::startpos().outcome(), None);
     }
 
     #[test]
@@ -959,7 +961,9 @@ mod tests {
         ] {
             let p = pos(fen);
             assert!(p.is_insufficient_material(), "{fen}");
-            assert_eq!(p.ending(), Some(Ending::InsufficientMaterial), "{fen}");
+            let dead = p.outcome().unwrap();
+            assert_eq!((dead.result, dead.termination), (GameResult::Draw, Termination::InsufficientMaterial), "{fen}");
+            assert_eq!(dead.to_string(), "1/2-1/2 (insufficient material)");
         }
         for fen in [
             "8/8/8/4k3/8/8/8/2B1KB2 w - - 0 1", // bishops on both colours
