@@ -120,16 +120,18 @@ struct Ply {
 /// A game of chess: start position, moves, key history, clock, and how it ended.
 ///
 /// ```
-/// use tempo_core::{Game, GameResult, Move, Position, Termination};
+/// use tempo_core::{Game, GameResult, Move, Position, Square, Termination};
 ///
 /// let mut game = Game::new(Position::startpos());
 /// // Fool's mate: f3 e5 g4 Qh4#.
-/// for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
-///     game.play(Move::normal(from.parse()?, to.parse()?))?;
+/// let (f2, f3, e7, e5) = (Square::F2, Square::F3, Square::E7, Square::E5);
+/// for (from, to) in [(f2, f3), (e7, e5), (Square::G2, Square::G4), (Square::D8, Square::H4)] {
+///     game.play(Move::normal(from, to))?;
 /// }
 /// let outcome = game.outcome().unwrap();
 /// assert_eq!(outcome.result, GameResult::BlackWins);
 /// assert_eq!(outcome.termination, Termination::Checkmate);
+/// assert_eq!(outcome.to_string(), "0-1 (checkmate)");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]

@@ -27,7 +27,7 @@
 //! ```
 //! use tempo_core::book::{Book, BookBuilder};
 //! use tempo_core::perft::perft;
-//! use tempo_core::{CastlingMode, Game, Move, Position};
+//! use tempo_core::{CastlingMode, Game, Move, Position, Square};
 //!
 //! // Moves and perft.
 //! let pos = Position::startpos();
@@ -41,11 +41,18 @@
 //! let chess960 = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", CastlingMode::Chess960)?;
 //! assert_eq!(chess960.castling_rights(), kiwipete.castling_rights());
 //!
+//! // Moves by their squares; `find_move` also knows castling (king takes rook) and en passant.
+//! let e4 = Move::normal(Square::E2, Square::E4);
+//! assert_eq!(e4.to_string(), "e2e4");
+//! let castle = kiwipete.find_move(Square::E1, Square::G1, None)?;
+//! assert_eq!((castle, castle.to_string()), (Move::castle(Square::E1, Square::H1), "e1g1".to_owned()));
+//!
 //! // A game keeps the record and judges it.
 //! let mut game = Game::new(pos);
-//! let e4 = Move::normal("e2".parse()?, "e4".parse()?);
 //! game.play(e4)?;
 //! assert_eq!(game.moves(), [e4]);
+//! let mate: Position = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3".parse()?;
+//! assert_eq!(mate.outcome().map(|o| o.to_string()), Some("0-1 (checkmate)".to_owned()));
 //!
 //! // An opening book (Polyglot format): built from weighted moves, probed by position.
 //! let mut builder = BookBuilder::new();
