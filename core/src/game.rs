@@ -124,8 +124,13 @@ struct Ply {
 ///
 /// let mut game = Game::new(Position::startpos());
 /// // Fool's mate: f3 e5 g4 Qh4#.
-/// let (f2, f3, e7, e5) = (Square::F2, Square::F3, Square::E7, Square::E5);
-/// for (from, to) in [(f2, f3), (e7, e5), (Square::G2, Square::G4), (Square::D8, Square::H4)] {
+/// let fools_mate = [
+///     (Square::F2, Square::F3),
+///     (Square::E7, Square::E5),
+///     (Square::G2, Square::G4),
+///     (Square::D8, Square::H4),
+/// ];
+/// for (from, to) in fools_mate {
 ///     game.play(Move::normal(from, to))?;
 /// }
 /// let outcome = game.outcome().unwrap();
