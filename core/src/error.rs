@@ -2,7 +2,7 @@
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::{Color, Square};
+use crate::types::{Color, Role, Square};
 
 /// One way in which a [`Setup`](crate::Setup) breaks the rules.
 ///
@@ -201,15 +201,62 @@ impl From<PositionError> for FenError {
     }
 }
 
-/// A move that cannot be played.
+/// A move that cannot be played, or squares that name no legal move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// The move is not legal in the position it was played in, which is left unchanged.
-    #[error("illegal move {mv:?} in {fen}")]
+    #[error("illegal move {mv:?} in {fen}{}", LegalHint(*.mv, *.legal))]
     Illegal {
         /// The refused move.
         mv: Move,
         /// The FEN of the position that refused it.
         fen: String,
+        /// The legal move its squares name, when the refused move is castling or en
+        /// passant written as another kind of move (`Move::normal(e1, g1)` for castling,
+        /// which is king takes rook: `Move::castle(e1, h1)`): what
+        /// [`Position::find_move`](crate::Position::find_move) gives for its squares.
+        legal: Option<Move>,
     },
+    /// No legal move of the position goes from `from` to `to` with this promotion (the
+    /// answer of [`Position::find_move`](crate::Position::find_move)).
+    #[error("no legal move from {from} to {to}{} in {fen}", PromotionWords(*.promotion))]
+    NoSuchMove {
+        /// The square the move was to start on.
+        from: Square,
+        /// The square it was to reach.
+        to: Square,
+        /// The piece a pawn was to promote to.
+        promotion: Option<Role>,
+        /// The FEN of the position searched.
+        fen: String,
+    },
+}
+
+/// The end of an illegal-move message: the legal move its squares name, if any.
+struct LegalHint(Move, Option<Move>);
+
+impl std::fmt::Display for LegalHint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.1 {
+            Some(legal) => write!(
+                f,
+                "; the legal move from {} to {} is {legal:?}, which Position::find_move gives for these squares",
+                self.0.from(),
+                self.0.to()
+            ),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The promotion of a move that was not found, in words.
+struct PromotionWords(Option<Role>);
+
+impl std::fmt::Display for PromotionWords {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(role) => write!(f, " promoting to a {role}"),
+            None => Ok(()),
+        }
+    }
 }

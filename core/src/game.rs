@@ -15,128 +15,13 @@
 use crate::attacks::pawn_attacks;
 use crate::bitboard::Bitboard;
 use crate::clock::{Clock, TimeControl};
+use crate::error::MoveError;
 use crate::moves::Move;
-use crate::position::{Ending, Position};
+use crate::outcome::{GameResult, Outcome, Termination};
+use crate::position::Position;
 use crate::types::{Color, Role};
 use crate::zobrist;
-use std::fmt;
 use std::time::Duration;
-
-/// The score of a finished game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// `1-0`
-    WhiteWins,
-    /// `0-1`
-    BlackWins,
-    /// `1/2-1/2`
-    Draw,
-}
-
-impl GameResult {
-    /// The result in which `color` wins.
-    pub fn win_for(color: Color) -> GameResult {
-        color.fold(GameResult::WhiteWins, GameResult::BlackWins)
-    }
-
-    /// The winner, `None` for a draw.
-    pub fn winner(self) -> Option<Color> {
-        match self {
-            GameResult::WhiteWins => Some(Color::White),
-            GameResult::BlackWins => Some(Color::Black),
-            GameResult::Draw => None,
-        }
-    }
-
-    /// The PGN text: `1-0`, `0-1` or `1/2-1/2`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        }
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Termination {
-    /// The side to move is checkmated.
-    Checkmate,
-    /// The side to move has no legal move and is not in check.
-    Stalemate,
-    /// Dead position: neither side has material to checkmate with.
-    InsufficientMaterial,
-    /// The same position for the fifth time (automatic).
-    FivefoldRepetition,
-    /// 75 moves by each side without capture or pawn move (automatic).
-    SeventyFiveMoves,
-    /// The same position for the third time, claimed.
-    ThreefoldRepetition,
-    /// 50 moves by each side without capture or pawn move, claimed.
-    FiftyMoves,
-    /// The players agreed to a draw.
-    Agreement,
-    /// A player resigned.
-    Resignation,
-    /// A player's flag fell and the opponent could still checkmate.
-    TimeForfeit,
-    /// A player's flag fell but the opponent could not checkmate by any legal sequence.
-    TimeoutVsInsufficientMaterial,
-}
-
-impl Termination {
-    /// A stable snake-case name (`"checkmate"`, `"fivefold_repetition"`, ...), used in JSON.
-    /// Both kinds of flag fall are `"time_forfeit"`: the result tells a loss from a draw.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Termination::Checkmate => "checkmate",
-            Termination::Stalemate => "stalemate",
-            Termination::InsufficientMaterial => "insufficient_material",
-            Termination::FivefoldRepetition => "fivefold_repetition",
-            Termination::SeventyFiveMoves => "seventyfive_moves",
-            Termination::ThreefoldRepetition => "threefold_repetition",
-            Termination::FiftyMoves => "fifty_moves",
-            Termination::Agreement => "agreement",
-            Termination::Resignation => "resignation",
-            Termination::TimeForfeit => "time_forfeit",
-            Termination::TimeoutVsInsufficientMaterial => "time_forfeit",
-        }
-    }
-}
-
-impl fmt::Display for Termination {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// How and why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Outcome {
-    /// The score.
-    pub result: GameResult,
-    /// The reason.
-    pub termination: Termination,
-}
-
-impl Outcome {
-    fn draw(termination: Termination) -> Outcome {
-        Outcome { result: GameResult::Draw, termination }
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.result, self.termination)
-    }
-}
 
 /// The rule a draw claim rests on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -204,14 +89,10 @@ pub enum GameError {
     /// The game has ended (with this outcome): no move, claim, offer or flag counts now.
     #[error("the game is over: {0}")]
     GameOver(Outcome),
-    /// The move is not legal in the current position.
-    #[error("illegal move {mv:?} in {fen}")]
-    IllegalMove {
-        /// The move refused.
-        mv: Move,
-        /// The FEN of the position it was tried in.
-        fen: String,
-    },
+    /// The move is not legal in the current position (the error says why, and names the
+    /// legal move meant where the move is castling or en passant written as a normal one).
+    #[error(transparent)]
+    IllegalMove(MoveError),
     /// A draw claim that no rule supports, now or with the announced move.
     #[error("no draw can be claimed in {fen}")]
     NoDrawToClaim {
@@ -239,16 +120,23 @@ struct Ply {
 /// A game of chess: start position, moves, key history, clock, and how it ended.
 ///
 /// ```
-/// use tempo_core::{Game, GameResult, Move, Position, Termination};
+/// use tempo_core::{Game, GameResult, Move, Position, Square, Termination};
 ///
 /// let mut game = Game::new(Position::startpos());
 /// // Fool's mate: f3 e5 g4 Qh4#.
-/// for (from, to) in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")] {
-///     game.play(Move::normal(from.parse()?, to.parse()?))?;
+/// let fools_mate = [
+///     (Square::F2, Square::F3),
+///     (Square::E7, Square::E5),
+///     (Square::G2, Square::G4),
+///     (Square::D8, Square::H4),
+/// ];
+/// for (from, to) in fools_mate {
+///     game.play(Move::normal(from, to))?;
 /// }
 /// let outcome = game.outcome().unwrap();
 /// assert_eq!(outcome.result, GameResult::BlackWins);
 /// assert_eq!(outcome.termination, Termination::Checkmate);
+/// assert_eq!(outcome.to_string(), "0-1 (checkmate)");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -469,13 +357,8 @@ impl Game {
 
     fn automatic_ending(&self) -> Option<Outcome> {
         let pos = &self.position;
-        match pos.ending() {
-            Some(Ending::Checkmate) => {
-                return Some(Outcome { result: GameResult::win_for(!pos.turn()), termination: Termination::Checkmate })
-            }
-            Some(Ending::Stalemate) => return Some(Outcome::draw(Termination::Stalemate)),
-            Some(Ending::InsufficientMaterial) => return Some(Outcome::draw(Termination::InsufficientMaterial)),
-            None => {}
+        if let Some(outcome) = pos.outcome() {
+            return Some(outcome);
         }
         if self.repetition_count() >= 5 {
             return Some(Outcome::draw(Termination::FivefoldRepetition));
@@ -495,10 +378,7 @@ impl Game {
 
     fn check_playable(&self, m: Move) -> Result<(), GameError> {
         self.check_open()?;
-        if !self.position.is_legal(m) {
-            return Err(GameError::IllegalMove { mv: m, fen: self.position.fen() });
-        }
-        Ok(())
+        self.position.check_legal(m).map_err(GameError::IllegalMove)
     }
 
     /// Records a legal move (already validated) and applies the automatic endings.

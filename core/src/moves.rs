@@ -1,5 +1,6 @@
 //! `Move`: a compact 16-bit move, and `MoveList`, a fixed-capacity list of moves.
 
+use crate::castling::CastlingMode;
 use crate::types::{Role, Square};
 use std::fmt;
 use std::mem::MaybeUninit;
@@ -164,17 +165,61 @@ impl Move {
     }
 }
 
-impl fmt::Debug for Move {
-    /// Debug form: from, to (king-takes-rook for castling), promotion letter, e.g. `e1h1`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Move {
+    /// The move in UCI long algebraic notation for `mode`: castling as the king's move to
+    /// its destination (`e1g1`) in [`CastlingMode::Standard`] and as king takes own rook
+    /// (`e1h1`) in [`CastlingMode::Chess960`], as the UCI protocol specifies; `0000` for the
+    /// null move. Pass the position's [`castling_mode`](crate::Position::castling_mode) to
+    /// write a move as the position it was played in expects. `Display` is the standard form.
+    ///
+    /// ```
+    /// use tempo_core::{CastlingMode, Move, Square};
+    ///
+    /// let castle = Move::castle(Square::E1, Square::H1);
+    /// assert_eq!(castle.to_string(), "e1g1");
+    /// assert_eq!(castle.to_uci(CastlingMode::Chess960), "e1h1");
+    /// ```
+    pub fn to_uci(self, mode: CastlingMode) -> String {
+        let mut text = String::with_capacity(5);
+        // Writing to a String cannot fail.
+        let _ = self.write_uci(&mut text, mode);
+        text
+    }
+
+    fn write_uci(self, out: &mut impl fmt::Write, mode: CastlingMode) -> fmt::Result {
         if self.is_null() {
-            return f.write_str("0000");
+            return out.write_str("0000");
         }
-        write!(f, "{}{}", self.from(), self.to())?;
+        let to = if self.is_castle() && mode == CastlingMode::Standard { self.castling_king_to() } else { self.to() };
+        write!(out, "{}{}", self.from(), to)?;
         if let Some(role) = self.promotion_role() {
-            write!(f, "{}", role.char())?;
+            out.write_char(role.char())?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for Move {
+    /// UCI long algebraic notation, castling in standard chess's form (`e2e4`, `e7e8q`,
+    /// `e1g1`); [`Move::to_uci`] writes Chess960's king-takes-rook form.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_uci(f, CastlingMode::Standard)
+    }
+}
+
+impl fmt::Debug for Move {
+    /// The encoding, with what a special move is: `e2e4`, `e7e8q`, `e5d6 (en passant)`,
+    /// `e1h1 (castling: king to g1, rook to f1)`, `0000`. Castling shows the king-takes-rook
+    /// encoding, which is what `Move::castle` and the legal move list hold.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_uci(f, CastlingMode::Chess960)?;
+        match self.kind() {
+            MoveKind::EnPassant => f.write_str(" (en passant)"),
+            MoveKind::Castle => {
+                write!(f, " (castling: king to {}, rook to {})", self.castling_king_to(), self.castling_rook_to())
+            }
+            MoveKind::Normal | MoveKind::Promotion(_) => Ok(()),
+        }
     }
 }
 
@@ -322,6 +367,26 @@ mod tests {
         let long = Move::castle(sq("b8"), sq("a8"));
         assert_eq!(long.castling_king_to(), sq("c8"));
         assert_eq!(long.castling_rook_to(), sq("d8"));
+    }
+
+    #[test]
+    fn display_is_uci_with_standard_castling_and_debug_names_special_moves() {
+        let castle = Move::castle(sq("e1"), sq("h1"));
+        assert_eq!(castle.to_string(), "e1g1");
+        assert_eq!(castle.to_uci(CastlingMode::Chess960), "e1h1");
+        assert_eq!(format!("{castle:?}"), "e1h1 (castling: king to g1, rook to f1)");
+        let long = Move::castle(sq("b8"), sq("a8"));
+        assert_eq!(long.to_string(), "b8c8");
+        assert_eq!(long.to_uci(CastlingMode::Chess960), "b8a8");
+        let ep = Move::en_passant(sq("e5"), sq("d6"));
+        assert_eq!(ep.to_string(), "e5d6");
+        assert_eq!(format!("{ep:?}"), "e5d6 (en passant)");
+        let promotion = Move::promotion(sq("e7"), sq("e8"), Role::Queen);
+        assert_eq!(promotion.to_string(), "e7e8q");
+        assert_eq!(format!("{promotion:?}"), "e7e8q");
+        assert_eq!(Move::normal(sq("g1"), sq("f3")).to_uci(CastlingMode::Chess960), "g1f3");
+        assert_eq!(Move::NULL.to_string(), "0000");
+        assert_eq!(format!("{:?}", Move::NULL), "0000");
     }
 
     #[test]

@@ -15,6 +15,7 @@ use crate::castling::{CastlingMode, CastlingRights, CastlingSide};
 use crate::error::{Defect, MoveError, PositionError};
 use crate::movegen::Side;
 use crate::moves::{Move, MoveKind, MoveList};
+use crate::outcome::{GameResult, Outcome, Termination};
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 use crate::zobrist;
 
@@ -47,17 +48,6 @@ impl Setup {
             fullmove_number: 1,
         }
     }
-}
-
-/// How a game ends in a single position, by the rules alone (no history needed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Ending {
-    /// The side to move is in check and has no legal move; the other side wins.
-    Checkmate,
-    /// The side to move is not in check and has no legal move: a draw.
-    Stalemate,
-    /// Neither side can ever checkmate (K v K, K+minor v K, bishops all on one colour).
-    InsufficientMaterial,
 }
 
 /// A legal chess position (standard or Chess960).
@@ -494,12 +484,19 @@ impl Position {
             && ((bishops & Bitboard::LIGHT_SQUARES).is_empty() || (bishops & Bitboard::DARK_SQUARES).is_empty())
     }
 
-    /// The ending reached in this position, if the rules end the game here.
-    pub fn ending(&self) -> Option<Ending> {
+    /// How the rules end the game in this position alone, if they do: checkmate (the side
+    /// that gave it wins), stalemate or insufficient material (draws). Endings that need the
+    /// game's history (repetitions, the seventy-five-move rule) or the players (claims,
+    /// resignation, the clock) are [`Game`](crate::Game)'s.
+    pub fn outcome(&self) -> Option<Outcome> {
         if !self.has_legal_moves() {
-            Some(if self.is_check() { Ending::Checkmate } else { Ending::Stalemate })
+            Some(if self.is_check() {
+                Outcome { result: GameResult::win_for(!self.turn), termination: Termination::Checkmate }
+            } else {
+                Outcome::draw(Termination::Stalemate)
+            })
         } else if self.is_insufficient_material() {
-            Some(Ending::InsufficientMaterial)
+            Some(Outcome::draw(Termination::InsufficientMaterial))
         } else {
             None
         }
@@ -509,14 +506,58 @@ impl Position {
 
     /// Plays `m` after checking that it is legal.
     ///
+    /// Castling is king takes own rook (`Move::castle(e1, h1)`) and an en passant capture is
+    /// `Move::en_passant`: [`Position::find_move`] finds the legal move from its squares.
+    ///
     /// # Errors
     /// [`MoveError::Illegal`] if `m` is not a legal move here; the position is unchanged.
+    /// When `m` names castling or en passant as another kind of move (`Move::normal(e1, g1)`),
+    /// the error carries the legal move meant.
     pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
-        if !self.is_legal(m) {
-            return Err(MoveError::Illegal { mv: m, fen: crate::fen::write_fen(self) });
-        }
+        self.check_legal(m)?;
         self.play_unchecked(m);
         Ok(())
+    }
+
+    /// `Ok` if `m` is legal here, else the error [`Position::play`] returns.
+    pub(crate) fn check_legal(&self, m: Move) -> Result<(), MoveError> {
+        if self.is_legal(m) {
+            return Ok(());
+        }
+        let legal = self.find_move(m.from(), m.castling_king_to(), m.promotion_role()).ok().filter(|&legal| legal != m);
+        Err(MoveError::Illegal { mv: m, fen: crate::fen::write_fen(self), legal })
+    }
+
+    /// The legal move from `from` to `to` (promoting to `promotion`), as people name moves:
+    /// castling by the king's destination (`e1g1`) or as king takes own rook (`e1h1`, the
+    /// Chess960 form), en passant by the pawn's squares. Where one pair of squares names both
+    /// a king move and castling (Chess960), the move whose `to` is `to` wins: king takes rook
+    /// names castling exactly.
+    ///
+    /// ```
+    /// use tempo_core::{Move, Position, Square};
+    ///
+    /// let mut pos: Position = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse()?;
+    /// let castle = pos.find_move(Square::E1, Square::G1, None)?;
+    /// assert_eq!(castle, Move::castle(Square::E1, Square::H1));
+    /// assert_eq!(pos.find_move(Square::E1, Square::H1, None)?, castle);
+    /// // Played as a normal move, castling is refused with a pointer to the legal move.
+    /// let error = pos.play(Move::normal(Square::E1, Square::G1)).unwrap_err();
+    /// assert!(error.to_string().contains("the legal move from e1 to g1 is e1h1 (castling"));
+    /// pos.play(castle)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`MoveError::NoSuchMove`] if no legal move matches (a missing or unneeded promotion
+    /// included).
+    pub fn find_move(&self, from: Square, to: Square, promotion: Option<Role>) -> Result<Move, MoveError> {
+        let moves = self.legal_moves();
+        let from_here = || moves.iter().copied().filter(|m| m.from() == from && m.promotion_role() == promotion);
+        from_here()
+            .find(|m| m.to() == to)
+            .or_else(|| from_here().find(|m| m.is_castle() && m.castling_king_to() == to))
+            .ok_or_else(|| MoveError::NoSuchMove { from, to, promotion, fen: crate::fen::write_fen(self) })
     }
 
     /// Plays a legal move without checking it.
@@ -897,11 +938,16 @@ mod tests {
         let fools_mate = pos("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
         assert!(fools_mate.is_check());
         assert!(fools_mate.is_checkmate());
-        assert_eq!(fools_mate.ending(), Some(Ending::Checkmate));
+        let mate = Outcome { result: GameResult::BlackWins, termination: Termination::Checkmate };
+        assert_eq!(fools_mate.outcome(), Some(mate));
+        assert_eq!(mate.to_string(), "0-1 (checkmate)");
         let stalemate = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
         assert!(stalemate.is_stalemate());
-        assert_eq!(stalemate.ending(), Some(Ending::Stalemate));
-        assert_eq!(Position::startpos().ending(), None);
+        assert_eq!(
+            stalemate.outcome(),
+            Some(Outcome { result: GameResult::Draw, termination: Termination::Stalemate })
+        );
+        assert_eq!(Position::startpos().outcome(), None);
     }
 
     #[test]
@@ -915,7 +961,9 @@ mod tests {
         ] {
             let p = pos(fen);
             assert!(p.is_insufficient_material(), "{fen}");
-            assert_eq!(p.ending(), Some(Ending::InsufficientMaterial), "{fen}");
+            let dead = p.outcome().unwrap();
+            assert_eq!((dead.result, dead.termination), (GameResult::Draw, Termination::InsufficientMaterial), "{fen}");
+            assert_eq!(dead.to_string(), "1/2-1/2 (insufficient material)");
         }
         for fen in [
             "8/8/8/4k3/8/8/8/2B1KB2 w - - 0 1", // bishops on both colours
@@ -953,6 +1001,67 @@ mod tests {
         assert_eq!(p.ep_square(), Some("d6".parse().unwrap()));
         let p = pos("8/8/8/3pP2K/8/8/8/4k3 w - d6 0 1");
         assert_eq!(p.legal_ep_square(), Some("d6".parse().unwrap()));
+    }
+
+    #[test]
+    fn find_move_reads_both_castling_forms_en_passant_and_promotions() {
+        let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        let short = Move::castle(Square::E1, Square::H1);
+        assert_eq!(p.find_move(Square::E1, Square::G1, None), Ok(short));
+        assert_eq!(p.find_move(Square::E1, Square::H1, None), Ok(short));
+        assert_eq!(p.find_move(Square::E1, Square::C1, None), Ok(Move::castle(Square::E1, Square::A1)));
+        assert_eq!(p.find_move(Square::E1, Square::F1, None), Ok(Move::normal(Square::E1, Square::F1)));
+        let ep = pos("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+        assert_eq!(ep.find_move(Square::E5, Square::D6, None), Ok(Move::en_passant(Square::E5, Square::D6)));
+        let promo = pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+        let queen = Move::promotion(Square::A7, Square::A8, Role::Queen);
+        assert_eq!(promo.find_move(Square::A7, Square::A8, Some(Role::Queen)), Ok(queen));
+        let missing = promo.find_move(Square::A7, Square::A8, None).unwrap_err();
+        assert_eq!(missing.to_string(), "no legal move from a7 to a8 in 4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+        let blocked = Position::startpos().find_move(Square::E2, Square::E5, None).unwrap_err();
+        assert!(matches!(blocked, MoveError::NoSuchMove { from: Square::E2, to: Square::E5, promotion: None, .. }));
+        let wrong_piece = promo.find_move(Square::A7, Square::B8, Some(Role::Knight)).unwrap_err();
+        assert!(wrong_piece.to_string().starts_with("no legal move from a7 to b8 promoting to a knight in "));
+    }
+
+    #[test]
+    fn chess960_king_move_beside_castling_is_the_king_move() {
+        // King b1, rook a1: castling puts the king on c1, where a king step also lands.
+        let p = Position::from_fen("4k3/8/8/8/8/8/8/RK6 w A - 0 1", CastlingMode::Chess960).unwrap();
+        assert_eq!(p.find_move(Square::B1, Square::C1, None), Ok(Move::normal(Square::B1, Square::C1)));
+        assert_eq!(p.find_move(Square::B1, Square::A1, None), Ok(Move::castle(Square::B1, Square::A1)));
+    }
+
+    #[test]
+    fn illegal_castling_or_en_passant_written_as_normal_moves_names_the_legal_move() {
+        let mut p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        let before = p;
+        let error = p.play(Move::normal(Square::E1, Square::G1)).unwrap_err();
+        assert_eq!(
+            error,
+            MoveError::Illegal {
+                mv: Move::normal(Square::E1, Square::G1),
+                fen: before.fen(),
+                legal: Some(Move::castle(Square::E1, Square::H1)),
+            }
+        );
+        assert_eq!(
+            error.to_string(),
+            "illegal move e1g1 in r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1; the legal move from e1 to g1 is \
+             e1h1 (castling: king to g1, rook to f1), which Position::find_move gives for these squares"
+        );
+        assert_eq!(p, before);
+        let rook_square = p.play(Move::normal(Square::E1, Square::H1)).unwrap_err();
+        assert!(matches!(rook_square, MoveError::Illegal { legal: Some(m), .. } if m.is_castle()));
+        let mut ep = pos("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+        let error = ep.play(Move::normal(Square::E5, Square::D6)).unwrap_err();
+        assert!(
+            matches!(error, MoveError::Illegal { legal: Some(m), .. } if m == Move::en_passant(Square::E5, Square::D6))
+        );
+        assert!(error.to_string().ends_with("is e5d6 (en passant), which Position::find_move gives for these squares"));
+        // A plainly illegal move gets no hint.
+        let error = Position::startpos().play(Move::normal(Square::E2, Square::E5)).unwrap_err();
+        assert_eq!(error.to_string(), format!("illegal move e2e5 in {}", crate::fen::STARTING_FEN));
     }
 
     #[test]

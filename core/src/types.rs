@@ -338,28 +338,35 @@ impl fmt::Display for Rank {
     }
 }
 
-/// A square of the board, `a1` = 0 up to `h8` = 63 (little-endian rank-file mapping).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A square of the board, `a1` = 0 up to `h8` = 63 (little-endian rank-file mapping), with
+/// a constant for each: `Square::E2`. `Debug` and `Display` both write its name (`e2`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
-#[allow(missing_docs)]
-impl Square {
-    pub const A1: Square = Square(0);
-    pub const B1: Square = Square(1);
-    pub const C1: Square = Square(2);
-    pub const D1: Square = Square(3);
-    pub const E1: Square = Square(4);
-    pub const F1: Square = Square(5);
-    pub const G1: Square = Square(6);
-    pub const H1: Square = Square(7);
-    pub const A8: Square = Square(56);
-    pub const B8: Square = Square(57);
-    pub const C8: Square = Square(58);
-    pub const D8: Square = Square(59);
-    pub const E8: Square = Square(60);
-    pub const F8: Square = Square(61);
-    pub const G8: Square = Square(62);
-    pub const H8: Square = Square(63);
+/// Declares the 64 square constants, `A1` = 0 up to `H8` = 63, from one table of names.
+macro_rules! square_constants {
+    ($($rank:literal: $($name:ident)*;)*) => {
+        impl Square {
+            $(square_constants!(@rank $rank, 0, $($name)*);)*
+        }
+    };
+    (@rank $rank:literal, $file:expr, $name:ident $($rest:ident)*) => {
+        #[doc = concat!("The square ", stringify!($name), ".")]
+        pub const $name: Square = Square($rank * 8 + $file);
+        square_constants!(@rank $rank, $file + 1, $($rest)*);
+    };
+    (@rank $rank:literal, $file:expr,) => {};
+}
+
+square_constants! {
+    0: A1 B1 C1 D1 E1 F1 G1 H1;
+    1: A2 B2 C2 D2 E2 F2 G2 H2;
+    2: A3 B3 C3 D3 E3 F3 G3 H3;
+    3: A4 B4 C4 D4 E4 F4 G4 H4;
+    4: A5 B5 C5 D5 E5 F5 G5 H5;
+    5: A6 B6 C6 D6 E6 F6 G6 H6;
+    6: A7 B7 C7 D7 E7 F7 G7 H7;
+    7: A8 B8 C8 D8 E8 F8 G8 H8;
 }
 
 impl Square {
@@ -450,6 +457,14 @@ impl fmt::Display for Square {
     }
 }
 
+impl fmt::Debug for Square {
+    /// The name, as `Display` writes it: an index would make every assertion about squares
+    /// a puzzle.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
 /// Error for a string that is not a square name like `e4`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("invalid square: {0:?}")]
@@ -479,6 +494,24 @@ mod tests {
         assert!("a9".parse::<Square>().is_err());
         assert!("a10".parse::<Square>().is_err());
         assert!("".parse::<Square>().is_err());
+    }
+
+    #[test]
+    fn square_constants_name_their_squares() {
+        #[rustfmt::skip]
+        let constants = [
+            Square::A1, Square::B1, Square::C1, Square::D1, Square::E1, Square::F1, Square::G1, Square::H1,
+            Square::A2, Square::B2, Square::C2, Square::D2, Square::E2, Square::F2, Square::G2, Square::H2,
+            Square::A3, Square::B3, Square::C3, Square::D3, Square::E3, Square::F3, Square::G3, Square::H3,
+            Square::A4, Square::B4, Square::C4, Square::D4, Square::E4, Square::F4, Square::G4, Square::H4,
+            Square::A5, Square::B5, Square::C5, Square::D5, Square::E5, Square::F5, Square::G5, Square::H5,
+            Square::A6, Square::B6, Square::C6, Square::D6, Square::E6, Square::F6, Square::G6, Square::H6,
+            Square::A7, Square::B7, Square::C7, Square::D7, Square::E7, Square::F7, Square::G7, Square::H7,
+            Square::A8, Square::B8, Square::C8, Square::D8, Square::E8, Square::F8, Square::G8, Square::H8,
+        ];
+        assert_eq!(constants.to_vec(), Square::all().collect::<Vec<_>>());
+        assert_eq!(Square::E2.to_string(), "e2");
+        assert_eq!(format!("{:?}", Square::E2), "e2");
     }
 
     #[test]

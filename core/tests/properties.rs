@@ -4,16 +4,18 @@
 //! - FEN round-trips (text and position);
 //! - the legal moves are exactly those of an independent generator (shakmaty, a
 //!   dev-dependency oracle), compared as UCI strings, and the subsets partition them;
+//! - `find_move` finds every legal move from its squares, castling also by the king's
+//!   destination, and `play` names the legal move meant when it refuses one;
 //! - the parser never panics on arbitrary input.
 
 use proptest::prelude::*;
 use shakmaty::{fen::Fen, uci::UciMove, CastlingMode as ShCastling, Chess, Position as _};
 use std::collections::BTreeSet;
-use tempo_core::{CastlingMode, Move, MoveFilter, MoveList, Position};
+use tempo_core::{CastlingMode, Move, MoveError, MoveFilter, MoveList, Position};
 
 fn uci(m: Move) -> String {
     // Chess960-style (king takes rook) for castling, as shakmaty's Chess960 UCI writes it.
-    format!("{m:?}")
+    m.to_uci(CastlingMode::Chess960)
 }
 
 fn oracle_moves(fen: &str) -> BTreeSet<String> {
@@ -54,6 +56,17 @@ fn random_game(start: Position, choices: &[usize]) -> Result<(), TestCaseError> 
             pos.legal_moves_onto(to, &mut onto);
             let expected: Vec<Move> = moves.iter().copied().filter(|m| m.to() == to && !m.is_castle()).collect();
             prop_assert_eq!(onto.iter().copied().collect::<Vec<_>>(), expected, "{} onto {:?}", pos.fen(), to);
+        }
+
+        // Every legal move is found from its squares; castling also from the king's
+        // destination, unless a king step lands there too (that step is the move then).
+        for &m in moves.iter() {
+            prop_assert_eq!(pos.find_move(m.from(), m.to(), m.promotion_role()), Ok(m));
+            if m.is_castle() {
+                let king_to = m.castling_king_to();
+                let step = moves.iter().copied().find(|s| s.from() == m.from() && s.to() == king_to);
+                prop_assert_eq!(pos.find_move(m.from(), king_to, None), Ok(step.unwrap_or(m)), "{}", pos.fen());
+            }
         }
 
         // FEN round trip.
@@ -128,7 +141,20 @@ fn legals_are_legal(data: &[u8]) -> Result<(), TestCaseError> {
             let to = tempo_core::Square::new(u32::from(to % 64)).unwrap();
             let m = Move::normal(from, to);
             let mut copy = pos;
-            prop_assert_eq!(copy.play(m).is_ok(), moves.contains(m));
+            let played = copy.play(m);
+            prop_assert_eq!(played.is_ok(), moves.contains(m));
+            // find_move gives a legal move with these squares, or none exists; play's refusal
+            // names it when it is not the move tried.
+            let found = pos.find_move(from, to, None);
+            let matching =
+                |l: &Move| l.from() == from && !l.is_promotion() && (l.to() == to || l.castling_king_to() == to);
+            match found {
+                Ok(f) => prop_assert!(moves.contains(f) && matching(&f)),
+                Err(_) => prop_assert!(!moves.iter().any(matching)),
+            }
+            if let Err(MoveError::Illegal { legal, .. }) = played {
+                prop_assert_eq!(legal, found.ok());
+            }
         }
         if moves.is_empty() {
             break;

@@ -3,10 +3,18 @@
 //! Moves in SAN ([`parse_san`], [`san`]) and UCI long algebraic ([`parse_uci_move`],
 //! [`uci_move`]), either as the user chooses ([`MoveNotation`], and the perft
 //! [`divide_lines`]); PGN games read as a stream ([`PgnReader`], with a [`Visitor`] or as
-//! [`PgnGame`] trees) and written in export format ([`write_pgn`]); EPD records ([`Epd`]);
-//! text diagrams ([`diagram`]); games as compact binary training data ([`PackedGame`] in
-//! viriformat, read by [`ViriReader`]). Readers are lenient where the world is, and every error is
-//! typed and names its input.
+//! [`PgnGame`] trees) and written in export format ([`write_pgn`] to text, [`write_pgn_io`]
+//! to a file or any `io::Write`); EPD records ([`Epd`]); text diagrams ([`diagram`]); games as
+//! compact binary training data ([`PackedGame`] in viriformat, read by [`ViriReader`]).
+//! Readers are lenient where the world is, and every error is typed and names its input.
+//!
+//! A game's end is `tempo-core`'s [`Outcome`](tempo_core::Outcome) (its score and the rule
+//! that ended it); PGN adds two vocabularies of its own: [`PgnResult`], the movetext's
+//! termination marker (a score, or `*` for a game without one), and [`PgnTermination`], the
+//! values of the `Termination` tag (`normal`, `time forfeit`, `adjudication`...), which
+//! [`termination_tag`] derives from a game's termination.
+//!
+//! A first program, FEN to PGN file, is `examples/first_program.rs`.
 //!
 //! ```
 //! use tempo_core::Position;
@@ -46,8 +54,8 @@ pub use epd::{Epd, EpdError, EpdOperand, EpdOperation};
 pub use move_notation::{MoveNotation, ParseMoveNotationError};
 pub use pgn::{
     commands, format_clock, parse_clock, pgn_date_time, pgn_string, termination_comment, termination_tag, write_pgn,
-    Annotations, Games, ParsePgnResultError, PgnError, PgnErrorKind, PgnGame, PgnNode, PgnReader, PgnResult,
-    PgnTermination, UnknownTermination, Visitor, LINE_WIDTH, MAX_VARIATION_DEPTH,
+    write_pgn_io, Annotations, Games, ParsePgnResultError, PgnError, PgnErrorKind, PgnGame, PgnNode, PgnReader,
+    PgnResult, PgnTermination, UnknownTermination, Visitor, LINE_WIDTH, MAX_VARIATION_DEPTH,
 };
 pub use san::{parse_san, parse_san_in, san, san_line, write_san, SanError, SanMove};
 pub use uci::{parse_uci_move, uci_move, UciMove, UciMoveError};

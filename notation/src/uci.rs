@@ -60,24 +60,16 @@ impl UciMove {
         UciMove::Normal { from: m.from(), to, promotion: m.promotion_role() }
     }
 
-    /// The legal move of `pos` this names; castling is recognised in both forms, whatever
-    /// the position's mode, where unambiguous (a king stepping onto its own rook castles).
-    /// `0000` gives [`Move::NULL`].
+    /// The legal move of `pos` this names ([`Position::find_move`]): castling is recognised
+    /// in both forms, whatever the position's mode (a king stepping onto its own rook
+    /// castles; where a king step and castling land on the same square, in Chess960, the
+    /// text names the step). `0000` gives [`Move::NULL`].
     ///
     /// # Errors
     /// [`UciMoveError::Illegal`] if no legal move of `pos` matches.
     pub fn to_move(self, pos: &Position) -> Result<Move, UciMoveError> {
         let UciMove::Normal { from, to, promotion } = self else { return Ok(Move::NULL) };
-        pos.legal_moves()
-            .iter()
-            .copied()
-            .find(|m| {
-                m.from() == from
-                    && m.promotion_role() == promotion
-                    && (m.to() == to
-                        || (m.is_castle() && m.castling_king_to() == to && pos.role_at(to) != Some(Role::Rook)))
-            })
-            .ok_or_else(|| UciMoveError::Illegal(self.to_string()))
+        pos.find_move(from, to, promotion).map_err(|_| UciMoveError::Illegal(self.to_string()))
     }
 }
 
@@ -123,9 +115,10 @@ impl std::str::FromStr for UciMove {
 }
 
 /// The UCI text of `m` as played in `pos` (in the position's castling mode): shorthand for
-/// [`UciMove::from_move`] and `to_string`.
+/// [`Move::to_uci`] with the position's mode, the same text as [`UciMove::from_move`] and
+/// `to_string`.
 pub fn uci_move(pos: &Position, m: Move) -> String {
-    UciMove::from_move(m, pos.castling_mode()).to_string()
+    m.to_uci(pos.castling_mode())
 }
 
 /// Parses a UCI move and checks that it is legal in `pos`: shorthand for parsing a
@@ -151,6 +144,14 @@ mod tests {
         assert_eq!(uci_move(&pos, m), "e1g1");
         let pos960 = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", CastlingMode::Chess960).unwrap();
         assert_eq!(uci_move(&pos960, m), "e1h1");
+    }
+
+    #[test]
+    fn a_chess960_king_step_where_castling_lands_is_the_step() {
+        // King b1 and rook a1: castling (b1a1) puts the king on c1, as the step b1c1 does.
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/RK6 w A - 0 1", CastlingMode::Chess960).unwrap();
+        assert_eq!(parse_uci_move(&pos, "b1c1"), Ok(Move::normal(Square::B1, Square::C1)));
+        assert_eq!(parse_uci_move(&pos, "b1a1"), Ok(Move::castle(Square::B1, Square::A1)));
     }
 
     #[test]
@@ -198,6 +199,7 @@ mod tests {
             for &m in &pos.legal_moves() {
                 for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
                     let text = UciMove::from_move(m, mode).to_string();
+                    assert_eq!(text, m.to_uci(mode), "{fen}: core and notation write {m:?} alike");
                     assert_eq!(parse_uci_move(&pos, &text), Ok(m), "{fen}: {text}");
                 }
             }

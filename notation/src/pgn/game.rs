@@ -414,7 +414,7 @@ pub fn termination_comment(game: &Game, outcome: Outcome) -> String {
         (Termination::ThreefoldRepetition, _) => "Draw by threefold repetition (claimed)".to_owned(),
         (Termination::FiftyMoves, _) => "Draw by the fifty-move rule (claimed)".to_owned(),
         (Termination::Agreement, _) => "Draw by agreement".to_owned(),
-        (termination, _) => termination.as_str().replace('_', " "),
+        (termination, _) => termination.to_string(),
     }
 }
 

@@ -40,7 +40,7 @@ pub(crate) use game::GameBuilder;
 pub use game::{termination_comment, termination_tag, PgnGame, PgnNode, PgnTermination, UnknownTermination};
 pub use reader::{Games, PgnError, PgnErrorKind, PgnReader, MAX_VARIATION_DEPTH};
 pub use visitor::Visitor;
-pub use writer::{pgn_string, write_pgn, LINE_WIDTH};
+pub use writer::{pgn_string, write_pgn, write_pgn_io, LINE_WIDTH};
 
 use std::fmt;
 use tempo_core::GameResult;

@@ -5,6 +5,7 @@
 use super::game::{play, PgnGame, PgnNode};
 use crate::san::write_san;
 use std::fmt::{self, Write};
+use std::io;
 use tempo_core::{Color, Position};
 
 /// Longest movetext line.
@@ -147,7 +148,8 @@ fn write_line(tokens: &mut Tokens, start: &Position, line: &[PgnNode]) {
     }
 }
 
-/// Writes `game` in PGN export format, followed by a blank line.
+/// Writes `game` in PGN export format, followed by a blank line, to text (a `String`, a
+/// `Formatter`); [`write_pgn_io`] writes to a file or any other [`io::Write`].
 ///
 /// Missing Seven Tag Roster tags are written as `?` (`????.??.??` for the date, the
 /// termination marker for `Result`); a non-standard start position without a `FEN` tag gets
@@ -188,10 +190,100 @@ pub fn write_pgn(out: &mut impl Write, game: &PgnGame) -> fmt::Result {
     out.write_str("\n\n")
 }
 
+/// Writes `game` as [`write_pgn`] does to a file, a socket, stdout or any other
+/// [`io::Write`] (UTF-8). Wrap a file in a [`std::io::BufWriter`] when writing many games.
+///
+/// ```no_run
+/// use std::fs::File;
+/// use tempo_core::{Game, Position};
+/// use tempo_notation::{write_pgn_io, PgnGame};
+///
+/// let game = PgnGame::from_game(&Game::new(Position::startpos()));
+/// write_pgn_io(&mut File::create("game.pgn")?, &game)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+///
+/// # Errors
+/// Only those of `out`; what was written before the error stays written.
+pub fn write_pgn_io(out: &mut impl io::Write, game: &PgnGame) -> io::Result<()> {
+    let mut text = IoText { out, error: None };
+    match write_pgn(&mut text, game) {
+        Ok(()) => Ok(()),
+        // `write_pgn` fails only when its output does, which kept the reason.
+        Err(fmt::Error) => Err(text.error.unwrap_or_else(|| io::Error::other("formatting the game failed"))),
+    }
+}
+
+/// An [`io::Write`] as a [`fmt::Write`] that keeps the I/O error `fmt::Error` cannot carry.
+struct IoText<'a, W: io::Write> {
+    out: &'a mut W,
+    error: Option<io::Error>,
+}
+
+impl<W: io::Write> Write for IoText<'_, W> {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        self.out.write_all(text.as_bytes()).map_err(|e| {
+            self.error = Some(e);
+            fmt::Error
+        })
+    }
+}
+
 /// `game` in PGN export format, as a string.
 pub fn pgn_string(game: &PgnGame) -> String {
     let mut out = String::new();
     // Writing to a String cannot fail.
     let _ = write_pgn(&mut out, game);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tempo_core::{Game, Move, Square};
+
+    fn game() -> PgnGame {
+        let mut game = Game::new(Position::startpos());
+        for (from, to) in [(Square::F2, Square::F3), (Square::E7, Square::E5), (Square::G2, Square::G4)] {
+            game.play(Move::normal(from, to)).unwrap();
+        }
+        game.play(Move::normal(Square::D8, Square::H4)).unwrap();
+        PgnGame::from_game(&game)
+    }
+
+    #[test]
+    fn io_writer_writes_what_the_text_writer_writes() {
+        let game = game();
+        let mut bytes = Vec::new();
+        write_pgn_io(&mut bytes, &game).unwrap();
+        assert_eq!(String::from_utf8(bytes).unwrap(), pgn_string(&game));
+        assert!(pgn_string(&game).ends_with("1. f3 e5 2. g4 Qh4# {Black mates} 0-1\n\n"));
+    }
+
+    /// Accepts `room` bytes, then fails as a full disk does.
+    struct FullDisk {
+        room: usize,
+    }
+
+    impl io::Write for FullDisk {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.room == 0 {
+                return Err(io::Error::new(io::ErrorKind::StorageFull, "no space left"));
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn io_writer_reports_the_output_error() {
+        let error = write_pgn_io(&mut FullDisk { room: 40 }, &game()).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::StorageFull);
+        assert_eq!(error.to_string(), "no space left");
+    }
 }

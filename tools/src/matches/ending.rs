@@ -75,8 +75,8 @@ impl GameEnd {
     pub fn describe(&self, names: [&str; 2]) -> String {
         let name = |side: &Color| names[side.index()];
         match self {
-            GameEnd::Rules(outcome) => outcome.termination.as_str().replace('_', " "),
-            GameEnd::Claimed(claim) => claim.as_str().replace('_', " "),
+            GameEnd::Rules(outcome) => outcome.termination.to_string(),
+            GameEnd::Claimed(claim) => claim.termination().to_string(),
             GameEnd::Flagged { side, opponent_can_mate: true } => format!("{} lost on time", name(side)),
             GameEnd::Flagged { side, opponent_can_mate: false } => {
                 format!("{} ran out of time, but the opponent cannot checkmate: draw", name(side))
