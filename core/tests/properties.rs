@@ -1,7 +1,8 @@
 //! Property tests over random legal games:
 //! - copy-make leaves the original untouched, and the incremental key equals the key
 //!   computed from scratch;
-//! - FEN round-trips (text and position);
+//! - FEN round-trips (text and position), and a FEN as people paste it (whitespace runs
+//!   around and between the fields, the move counters dropped) reads as the same position;
 //! - the legal moves are exactly those of an independent generator (shakmaty, a
 //!   dev-dependency oracle), compared as UCI strings, and the subsets partition them;
 //! - the parser never panics on arbitrary input.
@@ -9,7 +10,7 @@
 use proptest::prelude::*;
 use shakmaty::{fen::Fen, uci::UciMove, CastlingMode as ShCastling, Chess, Position as _};
 use std::collections::BTreeSet;
-use tempo_core::{CastlingMode, Move, MoveFilter, MoveList, Position};
+use tempo_core::{CastlingMode, Move, MoveFilter, MoveList, Position, Setup};
 
 fn uci(m: Move) -> String {
     // Chess960-style (king takes rook) for castling, as shakmaty's Chess960 UCI writes it.
@@ -94,6 +95,47 @@ proptest! {
     fn fen_parser_never_panics(s in "\\PC{0,100}") {
         let _ = Position::from_fen(&s, CastlingMode::Standard);
         let _ = Position::from_fen(&s, CastlingMode::Chess960);
+        let _ = Setup::from_fen_strict(&s, CastlingMode::Standard);
+    }
+
+    /// Any FEN with whitespace runs added around and between its fields, or its move counters
+    /// dropped, reads as the same position (with clocks 0 1 when dropped); the strict reader
+    /// takes only the text exactly as written.
+    #[test]
+    fn pasted_fens_read_as_the_same_position(
+        choices in prop::collection::vec(any::<usize>(), 0..80),
+        gaps in prop::collection::vec("[ \t\r\n]{1,3}", 5),
+        before in "[ \t\r\n]{0,2}",
+        after in "[ \t\r\n]{0,2}",
+        drop_clocks in any::<bool>(),
+    ) {
+        let mut pos = Position::startpos();
+        for choice in choices {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[choice % moves.len()]);
+        }
+        let fen = pos.fen();
+        let mut fields: Vec<&str> = fen.split(' ').collect();
+        if drop_clocks {
+            fields.truncate(4);
+        }
+        let mut pasted = before.clone();
+        for (i, field) in fields.iter().enumerate() {
+            if i > 0 {
+                pasted.push_str(&gaps[i - 1]);
+            }
+            pasted.push_str(field);
+        }
+        pasted.push_str(&after);
+        let expected_fen = if drop_clocks { format!("{} 0 1", fields.join(" ")) } else { fen.clone() };
+        let expected = Position::from_fen(&expected_fen, CastlingMode::Standard).unwrap();
+        prop_assert_eq!(Position::from_fen(&pasted, CastlingMode::Standard), Ok(expected), "{:?}", pasted);
+        prop_assert_eq!(pasted.parse::<Position>(), Ok(expected));
+        let canonical = pasted == fen;
+        prop_assert_eq!(Setup::from_fen_strict(&pasted, CastlingMode::Standard).is_ok(), canonical, "{:?}", pasted);
     }
 
     #[test]
