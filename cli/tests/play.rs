@@ -106,7 +106,7 @@ fn engine_against_engine() {
 fn illegal_and_misunderstood_moves_change_nothing() {
     let tmp = scratch("illegal");
     let dir = tmp.path();
-    let input = "e5\nKe2\nbanana\nNd2 now\n\nBb5\ne2e4\nfen\nquit\nn\n";
+    let input = "e5\ne2e5\nKe2\nbanana\nNd2 now\n\nBb5\nQxf7\ne2e4\nfen\nquit\nn\n";
     let run = tempo(dir, &HOTSEAT, input);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let messages: Vec<&str> = run

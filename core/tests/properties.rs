@@ -152,7 +152,8 @@ proptest! {
 /// The `legals_are_legal` fuzz target as a property over arbitrary bytes (for toolchains
 /// without cargo-fuzz): a game driven by the bytes, where every generated move leaves the
 /// mover's king safe and the key consistent, the list matches bulk counting, and an arbitrary
-/// from/to pair is accepted by `play` exactly when it is in the list.
+/// from/to pair is accepted by `play` exactly when it is in the list, and refused with a
+/// reason ([`Position::refusal`]) exactly when no legal move joins the two squares.
 fn legals_are_legal(data: &[u8]) -> Result<(), TestCaseError> {
     let mut pos = Position::startpos();
     for chunk in data.chunks(3) {
@@ -171,6 +172,11 @@ fn legals_are_legal(data: &[u8]) -> Result<(), TestCaseError> {
             let m = Move::normal(from, to);
             let mut copy = pos;
             prop_assert_eq!(copy.play(m).is_ok(), moves.contains(m));
+            // A refusal comes exactly when no legal move goes from `from` to `to`.
+            let legal = moves
+                .iter()
+                .any(|m| m.from() == from && (m.to() == to || (m.is_castle() && m.castling_king_to() == to)));
+            prop_assert_eq!(pos.refusal(from, to).is_none(), legal, "{} {}{}", pos.fen(), from, to);
         }
         if moves.is_empty() {
             break;
