@@ -1,9 +1,8 @@
 //! What a player typed: a command or a move, read forgivingly, and the reason when it is
 //! neither.
 
-use tempo_core::Refusal;
 use tempo_core::{Move, Position};
-use tempo_notation::{parse_san, parse_uci_move, san, SanError, SanMove};
+use tempo_notation::{parse_move, refusal, san, SanError};
 
 /// A command typed during the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,27 +97,10 @@ pub fn read(pos: &Position, line: &str) -> Input {
     }
 }
 
-/// Reads a move in SAN (leniently) or coordinates; the error explains what is wrong with it.
+/// Reads a move in SAN (leniently) or coordinates ([`parse_move`]); the error explains what
+/// is wrong with it.
 pub fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
-    let san_error = match parse_san(pos, text) {
-        Ok(m) => return Ok(m),
-        Err(e) => e,
-    };
-    // Coordinates the SAN reader does not take (Chess960 king-takes-rook castling, say).
-    if let Ok(m) = parse_uci_move(pos, &text.to_ascii_lowercase()) {
-        if !m.is_null() {
-            return Ok(m);
-        }
-    }
-    // People type piece letters in either case: retry with an upper-case piece letter.
-    let mut chars = text.chars();
-    if let Some(first @ ('n' | 'b' | 'r' | 'q' | 'k')) = chars.next() {
-        let upper: String = std::iter::once(first.to_ascii_uppercase()).chain(chars).collect();
-        if let Ok(m) = parse_san(pos, &upper) {
-            return Ok(m);
-        }
-    }
-    Err(explain(pos, text, &san_error))
+    parse_move(pos, text).map_err(|error| explain(pos, text, &error))
 }
 
 fn explain(pos: &Position, text: &str, error: &SanError) -> String {
@@ -138,19 +120,6 @@ fn explain(pos: &Position, text: &str, error: &SanError) -> String {
             format!("Ambiguous move {text}: it could be {}", join_or(candidates))
         }
     }
-}
-
-/// Why the move `text` names cannot be played, when it names one piece
-/// ([`SanMove::refusal`]). A lower-case `b` is a pawn's file first and a bishop otherwise, as
-/// the reader takes it: the bishop's reason is given when it has one.
-fn refusal(pos: &Position, text: &str) -> Option<Refusal> {
-    let as_typed = SanMove::parse(text).ok().and_then(|m| m.refusal(pos));
-    let bishop = text
-        .strip_prefix('b')
-        .filter(|rest| !rest.is_empty())
-        .and_then(|rest| SanMove::parse(&format!("B{rest}")).ok())
-        .and_then(|m| m.refusal(pos));
-    bishop.or(as_typed)
 }
 
 fn join_or(items: &[String]) -> String {

@@ -1,7 +1,8 @@
 //! # tempo-notation: chess text
 //!
 //! Moves in SAN ([`parse_san`], [`san`]) and UCI long algebraic ([`parse_uci_move`],
-//! [`uci_move`]); PGN games read as a stream ([`PgnReader`], with a [`Visitor`] or as
+//! [`uci_move`]), or either as people type them ([`parse_move`], with the [`refusal`] of an
+//! illegal one); PGN games read as a stream ([`PgnReader`], with a [`Visitor`] or as
 //! [`PgnGame`] trees) and written in export format ([`write_pgn`]); EPD records ([`Epd`]);
 //! text diagrams ([`diagram`]); games as compact binary training data ([`PackedGame`] in
 //! viriformat, read by [`ViriReader`]). Readers are lenient where the world is, and every error is
@@ -34,6 +35,7 @@ mod diagram;
 mod epd;
 mod pgn;
 mod san;
+mod typed;
 mod uci;
 mod viriformat;
 
@@ -45,6 +47,7 @@ pub use pgn::{
     PgnTermination, UnknownTermination, Visitor, LINE_WIDTH, MAX_VARIATION_DEPTH,
 };
 pub use san::{parse_san, parse_san_in, san, san_line, write_san, SanError, SanMove};
+pub use typed::{parse_move, refusal};
 pub use uci::{parse_uci_move, uci_move, UciMove, UciMoveError};
 pub use viriformat::{
     decode_move as decode_viri_move, encode_move as encode_viri_move, mate_score, IllegalMoveError, PackedGame,

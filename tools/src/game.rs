@@ -3,7 +3,7 @@
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use tempo_core::{game::ClaimableDraw, CastlingMode, Color, Game, Position};
-use tempo_notation::{parse_san, parse_uci_move, uci_move};
+use tempo_notation::{parse_move, parse_uci_move, refusal, uci_move, SanError};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Side {
@@ -19,7 +19,8 @@ pub struct GameArgs {
     /// Read the FEN castling field as Chess960 (Shredder-FEN or X-FEN).
     #[arg(long)]
     chess960: bool,
-    /// The moves, space-separated, in UCI notation (SAN is accepted too).
+    /// The moves, space-separated, in UCI notation or SAN (as `tempo` reads them: `e2e4`,
+    /// `e4`, `Nf3`, `nf3`, `O-O`, `e8=Q`).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     moves: String,
     /// This side's flag fell after the last move.
@@ -30,6 +31,16 @@ pub struct GameArgs {
     /// `{"claim": RULE, "moves": [UCI...]}`.
     #[arg(long)]
     json: bool,
+}
+
+/// Why `text` is not a move of `pos`: the reason an illegal move cannot be played
+/// ([`refusal`]), else what the SAN reader says.
+fn why_not(pos: &Position, text: &str, error: &SanError) -> String {
+    match (refusal(pos, text), error) {
+        (Some(why), _) => why.to_string(),
+        (None, SanError::Syntax(_)) => "neither a UCI move nor SAN".to_owned(),
+        (None, other) => other.to_string(),
+    }
 }
 
 /// Runs `game`; an illegal move is an error naming the move and its (0-based) index.
@@ -52,12 +63,11 @@ pub fn run(args: &GameArgs) -> Result<bool> {
     let mut game = Game::new(start);
     for (index, text) in args.moves.split_whitespace().enumerate() {
         let pos = *game.position();
-        let m = match parse_uci_move(&pos, text) {
+        let m = match parse_uci_move(&pos, text).or_else(|_| parse_move(&pos, text)) {
             Ok(m) => m,
-            Err(uci_error) => match parse_san(&pos, text) {
-                Ok(m) => m,
-                Err(_) => bail!("illegal move {text:?} at index {index}: {uci_error} in {}", pos.fen()),
-            },
+            Err(error) => {
+                bail!("illegal move {text:?} at index {index}: {} in {}", why_not(&pos, text, &error), pos.fen())
+            }
         };
         if let Err(e) = game.play(m) {
             bail!("illegal move {text:?} at index {index}: {e}");
