@@ -13,6 +13,9 @@ pub enum Side {
 
 #[derive(Args)]
 pub struct GameArgs {
+    /// Start position as a FEN, as `tempo`'s subcommands take it (the same as --fen).
+    #[arg(value_name = "FEN", conflicts_with = "fen", allow_hyphen_values = true)]
+    position: Option<String>,
     /// Start position (default: the standard one).
     #[arg(long, allow_hyphen_values = true)]
     fen: Option<String>,
@@ -46,13 +49,16 @@ fn why_not(pos: &Position, text: &str, error: &SanError) -> String {
 /// Runs `game`; an illegal move is an error naming the move and its (0-based) index.
 pub fn run(args: &GameArgs) -> Result<bool> {
     let mode = if args.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-    let start = match &args.fen {
+    if let Some(path) = args.position.as_deref().filter(|text| std::path::Path::new(text).is_file()) {
+        bail!("{path} is a file; game starts from a FEN (tempo-tools pgn reads PGN files)");
+    }
+    let start = match args.position.as_ref().or(args.fen.as_ref()) {
         // A castling field only Chess960 can mean (e.g. `HAha`) is read as Chess960.
         Some(fen) => match Position::from_fen(fen, mode) {
             Ok(pos) => pos,
             Err(e) => Position::from_fen(fen, CastlingMode::Chess960)
                 .map_err(|_| e)
-                .with_context(|| format!("invalid --fen {fen:?}"))?,
+                .with_context(|| format!("invalid FEN {fen:?}"))?,
         },
         None => {
             let mut pos = Position::startpos();

@@ -115,6 +115,17 @@ fn game_illegal_move() {
 }
 
 #[test]
+fn game_takes_its_fen_as_an_argument_and_as_people_paste_it() {
+    let back_rank = "6k1/5ppp/8/8/8/8/8/R5K1 w - -";
+    let positional: &[&str] = &["game", back_rank, "--moves", "Ra8#", "--json"];
+    let flag: &[&str] = &["game", "--fen", back_rank, "--moves", "a1a8", "--json"];
+    for args in [positional, flag] {
+        let v = json(&tools(args));
+        assert_eq!((v["result"].as_str(), v["termination"].as_str()), (Some("1-0"), Some("checkmate")), "{args:?}");
+    }
+}
+
+#[test]
 fn game_takes_san_as_tempo_does_and_says_why_a_move_is_illegal() {
     // Scholar's mate typed in SAN, in UCI, and in a mix of the two.
     for moves in ["e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#", "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7", "e4 e7e5 Qh5 Nc6 f1c4 nf6 Qxf7"]
