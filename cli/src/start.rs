@@ -62,6 +62,11 @@ impl Source {
         if is_epd || extension.as_deref() == Some("pgn") {
             bail!("{text}: no such file (a position is a FEN or the name of a PGN or EPD file)");
         }
+        // Every FEN's piece placement has its ranks separated by '/': a word without one is a
+        // mistyped file name or subcommand, not a broken FEN.
+        if !text.contains('/') {
+            bail!("{text:?} is neither a FEN nor an existing file (nor a subcommand: play, show, analyze, perft)");
+        }
         Ok(Source::Fen(text.to_owned()))
     }
 
@@ -174,6 +179,10 @@ mod tests {
         assert_eq!(Source::Epd(epd.clone()).position(None).unwrap().fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
         assert_eq!(Source::Epd(epd.clone()).position(Some(2)).unwrap().fen(), "8/8/8/8/8/8/8/K1k5 b - - 0 1");
         assert!(Source::Epd(epd).position(Some(3)).unwrap_err().to_string().ends_with("holds 2 records, not 3"));
+        assert_eq!(
+            from("shwo").unwrap_err().to_string(),
+            "\"shwo\" is neither a FEN nor an existing file (nor a subcommand: play, show, analyze, perft)"
+        );
         // --game needs a file.
         assert!(Source::from_args(Some(fen), None, None, Some(2)).is_err());
         assert_eq!(Source::from_args(None, None, None, None).unwrap(), Source::Default);
