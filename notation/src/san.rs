@@ -436,11 +436,14 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
 /// As [`parse_san`].
 pub fn parse_san_in(pos: &Position, moves: &MoveList, text: &str) -> Result<Move, SanError> {
     let bytes = text.as_bytes();
-    let first = SanMove::parse_bytes(bytes).map(|san| san.resolve_in(pos, moves, text));
+    let parsed = SanMove::parse_bytes(bytes);
+    // A long form (`b8g7`) names the piece by its square: it is never a bishop.
+    let long_form = matches!(parsed, Some(SanMove::Normal { role: None, file: Some(_), rank: Some(_), .. }));
+    let first = parsed.map(|san| san.resolve_in(pos, moves, text));
     match first {
         Some(Ok(m)) => Ok(m),
         // Lower-case `b`: the b-pawn reading failed, try the bishop.
-        _ if bytes.first() == Some(&b'b') && bytes.len() > 1 => {
+        _ if bytes.first() == Some(&b'b') && bytes.len() > 1 && !long_form => {
             let mut bishop = Vec::with_capacity(bytes.len());
             bishop.push(b'B');
             bishop.extend_from_slice(&bytes[1..]);

@@ -3,7 +3,7 @@
 //! it cannot be played. `tempo`'s move prompt and `tempo-tools game --moves` read moves so.
 
 use crate::san::{parse_san, SanError, SanMove};
-use crate::uci::parse_uci_move;
+use crate::uci::{parse_uci_move, UciMove};
 use tempo_core::{Move, Position, Refusal};
 
 /// Reads a move typed in SAN or UCI coordinates and finds it among the legal moves of `pos`.
@@ -36,6 +36,10 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, SanError> {
             return Ok(m);
         }
     }
+    // Coordinates name their squares: `b8g7` is the piece on b8, never a bishop from rank 8.
+    if is_coordinates(text) {
+        return Err(san_error);
+    }
     // People type piece letters in either case: retry with an upper-case piece letter.
     let mut chars = text.chars();
     if let Some(first @ ('n' | 'b' | 'r' | 'q' | 'k')) = chars.next() {
@@ -54,12 +58,21 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, SanError> {
 /// move, or one that several pieces could mean.
 pub fn refusal(pos: &Position, text: &str) -> Option<Refusal> {
     let as_typed = SanMove::parse(text).ok().and_then(|m| m.refusal(pos));
+    if is_coordinates(text) {
+        return as_typed;
+    }
     let bishop = text
         .strip_prefix('b')
         .filter(|rest| !rest.is_empty())
         .and_then(|rest| SanMove::parse(&format!("B{rest}")).ok())
         .and_then(|m| m.refusal(pos));
     bishop.or(as_typed)
+}
+
+/// `true` for a move written as two squares (`e2e4`, `e7e8q`, `E2E4`), which names the
+/// piece by its square.
+fn is_coordinates(text: &str) -> bool {
+    text.to_ascii_lowercase().parse::<UciMove>().is_ok_and(|m| m != UciMove::Null)
 }
 
 #[cfg(test)]
@@ -76,6 +89,17 @@ mod tests {
             assert_eq!(parse_move(&pos, typed).map(|m| san(&pos, m)).as_deref(), Ok(expected), "{typed}");
         }
         assert!(matches!(parse_move(&pos, "banana"), Err(SanError::Syntax(_))));
+        // Coordinates name the piece on their square, never a bishop from a rank: after
+        // 1. Nf3 g6, b8g7 is the knight's impossible move, not Bg7.
+        let pos: Position = "rnbqkbnr/pppppp1p/6p1/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 2".parse().unwrap();
+        let pos = {
+            let mut p = pos;
+            p.play_unchecked(parse_move(&pos, "e3").unwrap());
+            p
+        };
+        assert!(parse_move(&pos, "Bg7").is_ok());
+        assert!(matches!(parse_move(&pos, "b8g7"), Err(SanError::NoSuchMove(_))));
+        assert_eq!(refusal(&pos, "b8g7").map(|r| r.to_string()).as_deref(), Some("the knight on b8 cannot move to g7"));
     }
 
     #[test]
