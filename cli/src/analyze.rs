@@ -3,13 +3,12 @@
 use anyhow::Result;
 use serde_json::json;
 use std::time::{Duration, Instant};
-use tempo_core::{Game, Position, Score};
+use tempo_core::{Game, Score};
 use tempo_notation::{san, san_line, uci_move};
 
 use crate::args::AnalyzeArgs;
 use crate::describe::format_line;
 use crate::players::EnginePlayer;
-use crate::start::parse_fen_arg;
 use tempo_engine::Limits;
 
 /// Search time when neither a depth nor a time is given.
@@ -17,10 +16,7 @@ const DEFAULT_MOVETIME: Duration = Duration::from_secs(3);
 
 /// Runs `tempo analyze`.
 pub fn run(args: &AnalyzeArgs) -> Result<i32> {
-    let pos = match &args.fen {
-        Some(fen) => parse_fen_arg(fen)?,
-        None => Position::startpos(),
-    };
+    let pos = args.source()?.position(args.game)?;
     let limits = match (args.depth, args.movetime) {
         (Some(depth), _) => Limits { depth: Some(depth), ..Limits::default() },
         (None, time) => Limits { movetime: Some(time.unwrap_or(DEFAULT_MOVETIME)), ..Limits::default() },

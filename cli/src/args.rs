@@ -69,6 +69,11 @@ pub struct PlayArgs {
     /// `1m30s`).
     #[arg(long, value_name = "TIME", value_parser = parse_time_flag)]
     pub movetime: Option<Duration>,
+    /// Where to start: a FEN, or a file: a PGN file's game to continue (as --pgn), an EPD
+    /// file's position (its first record, or the one --game names). Text that names an
+    /// existing file is that file; any other text is a FEN.
+    #[arg(value_name = "POSITION", conflicts_with_all = ["fen", "pgn", "chess960"])]
+    pub position: Option<String>,
     /// Start from this position (FEN).
     #[arg(long, value_name = "FEN", conflicts_with_all = ["pgn", "chess960"])]
     pub fen: Option<String>,
@@ -77,8 +82,9 @@ pub struct PlayArgs {
     /// it was.
     #[arg(long, value_name = "FILE", conflicts_with = "chess960")]
     pub pgn: Option<PathBuf>,
-    /// With --pgn: the game to continue, numbered from 1 in the file.
-    #[arg(long, value_name = "N", requires = "pgn", value_parser = clap::value_parser!(u64).range(1..))]
+    /// With a PGN file: the game to continue, numbered from 1 in the file (with an EPD file:
+    /// the record to start from).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub game: Option<u64>,
     /// Chess960: a random start position, or position number N (0..959; 518 is the standard one).
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "random")]
@@ -116,14 +122,20 @@ pub struct PlayArgs {
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// The position, as FEN (default: the start position).
-    #[arg(value_name = "FEN", conflicts_with = "pgn")]
+    /// The position: a FEN, or a file: a PGN file's last game (as --pgn), an EPD file's
+    /// first record. Text that names an existing file is that file; any other text is a FEN
+    /// (default: the start position).
+    #[arg(value_name = "POSITION", conflicts_with_all = ["fen", "pgn"])]
+    pub position: Option<String>,
+    /// The position, as FEN.
+    #[arg(long, value_name = "FEN", conflicts_with = "pgn")]
     pub fen: Option<String>,
     /// Show the final position of the last game in this PGN file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
-    /// With --pgn: the game to show, numbered from 1 in the file, instead of the last.
-    #[arg(long, value_name = "N", requires = "pgn", value_parser = clap::value_parser!(u64).range(1..))]
+    /// With a PGN file: the game to show, numbered from 1 in the file, instead of the last
+    /// (with an EPD file: the record, instead of the first).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub game: Option<u64>,
     /// ASCII letters instead of Unicode symbols.
     #[arg(long)]
@@ -141,9 +153,21 @@ pub struct ShowArgs {
 
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
+    /// The position: a FEN, or a file: a PGN file's last game's final position, an EPD
+    /// file's first record. Text that names an existing file is that file; any other text
+    /// is a FEN (default: the start position).
+    #[arg(value_name = "POSITION", conflicts_with_all = ["fen", "pgn"])]
+    pub position: Option<String>,
     /// The position (default: the start position).
-    #[arg(long, value_name = "FEN")]
+    #[arg(long, value_name = "FEN", conflicts_with = "pgn")]
     pub fen: Option<String>,
+    /// The final position of the last game in this PGN file.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// With a PGN file: the game, numbered from 1 in the file, instead of the last (with an
+    /// EPD file: the record, instead of the first).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: Option<u64>,
     /// Search to this depth.
     #[arg(long, value_name = "PLIES", conflicts_with = "movetime")]
     pub depth: Option<u32>,
@@ -164,9 +188,21 @@ pub struct AnalyzeArgs {
 
 #[derive(Debug, Args)]
 pub struct PerftArgs {
+    /// The position: a FEN, or a file: a PGN file's last game's final position, an EPD
+    /// file's first record. Text that names an existing file is that file; any other text
+    /// is a FEN (default: the start position).
+    #[arg(value_name = "POSITION", conflicts_with_all = ["fen", "pgn"])]
+    pub position: Option<String>,
     /// The position (default: the start position).
-    #[arg(long, value_name = "FEN")]
+    #[arg(long, value_name = "FEN", conflicts_with = "pgn")]
     pub fen: Option<String>,
+    /// The final position of the last game in this PGN file.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// With a PGN file: the game, numbered from 1 in the file, instead of the last (with an
+    /// EPD file: the record, instead of the first).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: Option<u64>,
     /// Depth in plies.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=12))]
     pub depth: u32,
@@ -181,3 +217,16 @@ pub struct PerftArgs {
     #[arg(long)]
     pub json: bool,
 }
+
+macro_rules! position_source {
+    ($($args:ty),*) => {$(
+        impl $args {
+            /// Where the position comes from: the POSITION argument, --fen or --pgn.
+            pub fn source(&self) -> anyhow::Result<crate::start::Source> {
+                crate::start::Source::from_args(self.position.as_deref(), self.fen.as_deref(), self.pgn.as_deref(), self.game)
+            }
+        }
+    )*};
+}
+
+position_source!(PlayArgs, ShowArgs, AnalyzeArgs, PerftArgs);

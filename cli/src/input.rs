@@ -2,7 +2,7 @@
 //! neither.
 
 use tempo_core::{Move, Position};
-use tempo_notation::{parse_san, parse_uci_move, san, SanError};
+use tempo_notation::{parse_move, refusal, san, SanError};
 
 /// A command typed during the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,27 +105,10 @@ pub fn read(pos: &Position, line: &str) -> Input {
     }
 }
 
-/// Reads a move in SAN (leniently) or coordinates; the error explains what is wrong with it.
+/// Reads a move in SAN (leniently) or coordinates ([`parse_move`]); the error explains what
+/// is wrong with it.
 pub fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
-    let san_error = match parse_san(pos, text) {
-        Ok(m) => return Ok(m),
-        Err(e) => e,
-    };
-    // Coordinates the SAN reader does not take (Chess960 king-takes-rook castling, say).
-    if let Ok(m) = parse_uci_move(pos, &text.to_ascii_lowercase()) {
-        if !m.is_null() {
-            return Ok(m);
-        }
-    }
-    // People type piece letters in either case: retry with an upper-case piece letter.
-    let mut chars = text.chars();
-    if let Some(first @ ('n' | 'b' | 'r' | 'q' | 'k')) = chars.next() {
-        let upper: String = std::iter::once(first.to_ascii_uppercase()).chain(chars).collect();
-        if let Ok(m) = parse_san(pos, &upper) {
-            return Ok(m);
-        }
-    }
-    Err(explain(pos, text, &san_error))
+    parse_move(pos, text).map_err(|error| explain(pos, text, &error))
 }
 
 fn explain(pos: &Position, text: &str, error: &SanError) -> String {
@@ -133,22 +116,16 @@ fn explain(pos: &Position, text: &str, error: &SanError) -> String {
         SanError::Syntax(_) | SanError::NullInCheck(_) => {
             format!("\"{text}\" is not a move: try e4, Nf3, O-O or e2e4 (help lists the commands)")
         }
-        SanError::NoSuchMove(_) => {
-            if pos.is_check() {
-                format!("Illegal move {text}: you are in check")
-            } else {
-                format!("Illegal move {text}: no piece of yours can make it")
-            }
-        }
-        SanError::Ambiguous { candidates, .. } => {
-            format!("Ambiguous move {text}: it could be {}", join_or(candidates))
-        }
-        SanError::Illegal(_) => {
-            if pos.is_check() {
-                format!("Illegal move {text}: it does not get your king out of check")
-            } else {
+        SanError::NoSuchMove(_) | SanError::Illegal(_) => match refusal(pos, text) {
+            Some(why) => format!("Illegal move {text}: {why}"),
+            None if pos.is_check() => format!("Illegal move {text}: it does not get your king out of check"),
+            None if matches!(error, SanError::Illegal(_)) => {
                 format!("Illegal move {text}: it would leave your king in check")
             }
+            None => format!("Illegal move {text}: no piece of yours can make it"),
+        },
+        SanError::Ambiguous { candidates, .. } => {
+            format!("Ambiguous move {text}: it could be {}", join_or(candidates))
         }
     }
 }
@@ -226,15 +203,37 @@ mod tests {
     #[test]
     fn reasons() {
         let start = Position::startpos();
-        insta::assert_snapshot!(invalid(&start, "e5"), @"Illegal move e5: no piece of yours can make it");
+        insta::assert_snapshot!(invalid(&start, "e5"), @"Illegal move e5: the pawn on e2 cannot move to e5");
         insta::assert_snapshot!(invalid(&start, "hello"), @r#""hello" is not a move: try e4, Nf3, O-O or e2e4 (help lists the commands)"#);
         let knights: Position = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1".parse().unwrap();
         insta::assert_snapshot!(invalid(&knights, "Nd2"), @"Ambiguous move Nd2: it could be Nbd2 or Nfd2");
         let pinned: Position = "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1".parse().unwrap();
-        insta::assert_snapshot!(invalid(&pinned, "Bd3"), @"Illegal move Bd3: it would leave your king in check");
+        insta::assert_snapshot!(invalid(&pinned, "Bd3"), @"Illegal move Bd3: the bishop on e2 is pinned against the king by the rook on e7");
         assert_eq!(read(&start, "  "), Input::Empty);
         assert_eq!(read(&start, "SAVE My Game.pgn"), Input::Command(Command::Save(Some("My Game.pgn".into()))));
         assert_eq!(read(&start, "claim Nf3"), Input::Command(Command::Claim(Some("Nf3".into()))));
+    }
+
+    #[test]
+    fn illegal_moves_say_what_is_wrong() {
+        let start = Position::startpos();
+        insta::assert_snapshot!(invalid(&start, "e2e5"), @"Illegal move e2e5: the pawn on e2 cannot move to e5");
+        insta::assert_snapshot!(invalid(&start, "Qh5"), @"Illegal move Qh5: the queen on d1 is blocked by the pawn on e2");
+        insta::assert_snapshot!(invalid(&start, "Qxf7"), @"Illegal move Qxf7: the queen on d1 cannot move to f7");
+        insta::assert_snapshot!(invalid(&start, "bc4"), @"Illegal move bc4: the bishop on f1 is blocked by the pawn on e2");
+        insta::assert_snapshot!(invalid(&start, "Ke2"), @"Illegal move Ke2: the king on e1 cannot move onto its own pawn on e2");
+        insta::assert_snapshot!(invalid(&start, "O-O"), @"Illegal move O-O: castling is blocked by the bishop on f1");
+        // 1. e4 e5 2. Ke2 Bc5: the king may not step onto e3.
+        let king: Position = "rnbqk1nr/pppp1ppp/8/2b1p3/4P3/8/PPPPKPPP/RNBQ1BNR w kq - 2 3".parse().unwrap();
+        insta::assert_snapshot!(invalid(&king, "Ke3"), @"Illegal move Ke3: e3 is attacked by the bishop on c5");
+        let pinned: Position = "rnbqk1nr/pppp1ppp/8/4p3/1b2P3/2N5/PPP2PPP/R1BQKBNR w KQkq - 0 4".parse().unwrap();
+        insta::assert_snapshot!(invalid(&pinned, "Nd5"), @"Illegal move Nd5: the knight on c3 is pinned against the king by the bishop on b4");
+        let check: Position = "rnbqk1nr/pppp1ppp/8/4p3/1b2P3/8/PPP2PPP/RNBQKBNR w KQkq - 0 4".parse().unwrap();
+        insta::assert_snapshot!(invalid(&check, "Nf3"), @"Illegal move Nf3: the king is in check from the bishop on b4, and this move does not answer it");
+        // Two knights, neither can go there: no single piece to explain.
+        let knights: Position = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1".parse().unwrap();
+        insta::assert_snapshot!(invalid(&knights, "Ne5"), @"Illegal move Ne5: no piece of yours can make it");
+        insta::assert_snapshot!(invalid(&knights, "Qd2"), @"Illegal move Qd2: white has no queen");
     }
 
     #[test]

@@ -3,21 +3,14 @@
 use anyhow::Result;
 use serde_json::json;
 use std::time::Instant;
-use tempo_core::{
-    perft::{divide, perft},
-    Position,
-};
+use tempo_core::perft::{divide, perft};
 use tempo_notation::{divide_lines, MoveNotation};
 
 use crate::args::PerftArgs;
-use crate::start::parse_fen_arg;
 
 /// Runs `tempo perft`.
 pub fn run(args: &PerftArgs) -> Result<i32> {
-    let pos = match &args.fen {
-        Some(fen) => parse_fen_arg(fen)?,
-        None => Position::startpos(),
-    };
+    let pos = args.source()?.position(args.game)?;
     let started = Instant::now();
     let (nodes, split) = if args.divide && args.depth > 0 {
         let split = divide(&pos, args.depth);

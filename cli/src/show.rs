@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use serde_json::json;
-use tempo_core::{game::ClaimableDraw, Color, Game, Position};
+use tempo_core::{game::ClaimableDraw, Color, Game};
 use tempo_notation::{san, san_line, PgnResult};
 
 use crate::args::ShowArgs;
@@ -10,7 +10,7 @@ use crate::board_view::{render_board, BoardStyle, Highlights};
 use crate::describe::{claims_with_move, describe_outcome, either, numbered};
 use crate::save;
 use crate::screen::capabilities;
-use crate::start::parse_fen_arg;
+use crate::start::Source;
 
 /// The status of the game's current position: a stable name and, if over, the result.
 fn status(game: &Game) -> (&'static str, &'static str) {
@@ -31,16 +31,13 @@ fn side(c: Color) -> &'static str {
 
 /// Runs `tempo show`.
 pub fn run(args: &ShowArgs) -> Result<i32> {
-    let (game, pgn_result) = match (&args.pgn, &args.fen) {
-        (Some(path), _) => {
+    let source = args.source()?;
+    let (game, pgn_result) = match &source {
+        Source::Pgn(path) => {
             let loaded = save::load(path, args.game.map_or(save::Pick::Last, save::Pick::Number), None)?;
             (loaded.game, loaded.result)
         }
-        (None, Some(fen)) => {
-            let pos = parse_fen_arg(fen)?;
-            (Game::new(pos), None)
-        }
-        (None, None) => (Game::new(Position::startpos()), None),
+        other => (Game::new(other.position(args.game)?), None),
     };
     let pos = *game.position();
     let (mut status, mut result) = status(&game);
@@ -76,7 +73,7 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
             "claimable": claimable,
             "claimable_with_move": claimable_with_move,
         });
-        if args.pgn.is_some() {
+        if matches!(source, Source::Pgn(_)) {
             out["moves"] = json!(moves);
         }
         outln!("{out}")?;

@@ -108,7 +108,7 @@ fn engine_against_engine() {
 fn illegal_and_misunderstood_moves_change_nothing() {
     let tmp = scratch("illegal");
     let dir = tmp.path();
-    let input = "e5\nKe2\nbanana\nNd2 now\n\nBb5\ne2e4\nfen\nquit\nn\n";
+    let input = "e5\ne2e5\nKe2\nbanana\nNd2 now\n\nBb5\nQxf7\ne2e4\nfen\nquit\nn\n";
     let run = tempo(dir, &HOTSEAT, input);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let messages: Vec<&str> = run
@@ -411,6 +411,54 @@ fn perft_divide_lists_moves_in_san_or_uci() {
     assert!(run.code == 2 && run.stderr.contains("--divide"), "{}", run.stderr);
     let run = perft(&["--notation", "lan"]);
     assert!(run.stderr.contains("unknown move notation \"lan\": use san or uci"), "{}", run.stderr);
+}
+
+/// Every subcommand takes its position as one argument: a FEN as people paste it, or a PGN
+/// or EPD file (an existing file is the file); `--fen` and `--pgn` stay for scripts.
+#[test]
+fn every_subcommand_takes_a_fen_or_a_file_as_its_position() {
+    let tmp = scratch("position");
+    let dir = tmp.path();
+    let json = |args: &[&str]| -> serde_json::Value {
+        let run = tempo(dir, args, "");
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        serde_json::from_str(&run.stdout).unwrap()
+    };
+    // Four fields, a trailing newline, double spaces: the form EPD files and sites use.
+    let pasted = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR  b KQkq -\n";
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    assert_eq!(json(&["show", pasted, "--json"])["fen"], after_e4);
+    assert_eq!(json(&["show", "--fen", pasted, "--json"])["fen"], after_e4);
+    assert_eq!(json(&["perft", pasted, "--depth", "1", "--json"])["nodes"], 20);
+    let mate_in_one = "6k1/5ppp/8/8/8/8/8/R5K1 w - -";
+    assert_eq!(json(&["analyze", mate_in_one, "--depth", "3", "--json"])["bestmove"], "Ra8#");
+
+    std::fs::write(dir.join("games.pgn"), "1. e4 e5 2. Nf3 *\n\n1. d4 *\n").unwrap();
+    let last = json(&["show", "games.pgn", "--json"]);
+    assert_eq!(last["fen"], "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1");
+    assert_eq!(
+        json(&["show", "games.pgn", "--game", "1", "--json"]),
+        json(&["show", "--pgn", "games.pgn", "--game", "1", "--json"])
+    );
+    assert_eq!(json(&["perft", "games.pgn", "--game", "1", "--depth", "1", "--json"])["nodes"], 29);
+    std::fs::write(dir.join("mates.epd"), format!("{mate_in_one} bm Ra8#; id \"back rank\";\n")).unwrap();
+    assert_eq!(json(&["analyze", "mates.epd", "--depth", "3", "--json"])["bestmove"], "Ra8#");
+
+    // A file name that is not there is not read as a broken FEN; --game needs a file.
+    let run = tempo(dir, &["show", "missing.pgn"], "");
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("missing.pgn: no such file"), "{}", run.stderr);
+    let run = tempo(dir, &["show", after_e4, "--game", "2"], "");
+    assert!(run.stderr.contains("--game picks a game of a PGN file"), "{}", run.stderr);
+
+    // Play: a FEN starts there, a PGN file continues its unfinished game.
+    let run = tempo(dir, &args(&HOTSEAT, &[pasted]), "fen\nquit\nn\n");
+    assert!(run.stdout.contains(after_e4), "{}", run.stdout);
+    std::fs::write(dir.join("one.pgn"), "1. e4 e5 *\n").unwrap();
+    let run = tempo(dir, &args(&HOTSEAT, &["one.pgn"]), "fen\nquit\nn\n");
+    assert!(run.stdout.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"), "{}", run.stdout);
+    let run = tempo(dir, &["play", "--white", "human", "--black", "human", "mates.epd"], "fen\nquit\nn\n");
+    assert!(run.stdout.contains("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"), "{}", run.stdout);
 }
 
 #[test]

@@ -148,14 +148,26 @@ impl std::error::Error for PositionError {}
 /// Which field of a FEN is wrong, and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
-    /// The FEN does not have exactly six space-separated fields.
-    #[error("fen must have 6 space-separated fields, found {found} in {fen:?}")]
+    /// The FEN does not have the fields it needs: six for the strict reader
+    /// ([`Setup::from_fen_strict`](crate::Setup::from_fen_strict)); six, or four without the
+    /// move counters, for the lenient one ([`Setup::from_fen`](crate::Setup::from_fen)).
+    #[error(
+        "fen must have 6 space-separated fields{}, found {found} in {fen:?}",
+        if *.strict { "" } else { " (or 4, without the move counters)" }
+    )]
     FieldCount {
         /// How many fields there were.
         found: usize,
         /// The FEN as given.
         fen: String,
+        /// Whether the strict reader, which takes six fields only, refused it.
+        strict: bool,
     },
+    /// Strict reading only: the fields are not separated by single spaces, or whitespace
+    /// comes before or after them (a trailing newline, say), which the lenient reader
+    /// ([`Setup::from_fen`](crate::Setup::from_fen)) takes.
+    #[error("fen fields must be separated by single spaces, with nothing before or after, in {0:?}")]
+    Spacing(String),
     /// The piece placement field (the first) is malformed: it does not describe eight ranks of
     /// eight squares each, or holds a character that is neither a piece letter nor a digit from
     /// 1 to 8, or two digits in a row.

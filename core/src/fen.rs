@@ -1,10 +1,18 @@
-//! FEN (Forsyth-Edwards Notation): strict parsing with field-specific errors, and writing.
+//! FEN (Forsyth-Edwards Notation): parsing with field-specific errors, and writing.
 //!
-//! Parsing follows the policy of `data/fen/README.md`: exactly six fields separated
-//! by single spaces; eight ranks of eight squares, never two digits in a row; `w`/`b`; a
-//! castling field in order (`KQkq` subsequence, or in Chess960 mode Shredder `HAha` and
-//! X-FEN letters); an en passant square on the right rank behind a double-stepped pawn;
-//! decimal clocks. The position must then pass [`Position::from_setup`].
+//! Two readers share one field parser and differ only in how they split the text into
+//! fields. The strict one ([`Setup::from_fen_strict`], behind `tempo-tools fen check`)
+//! follows the policy of `data/fen/README.md`: exactly six fields separated by single
+//! spaces, nothing before or after. The lenient one ([`Setup::from_fen`], behind
+//! [`Position::from_fen`] and every reader meant for people and files) takes the text as
+//! people paste it: any runs of whitespace around and between the fields (a trailing
+//! newline, a leading space, double spaces), and the four-field form without the move
+//! counters (as EPD files, many sites and books write it), read as clocks `0 1`, as
+//! shakmaty and python-chess do. [`lenient_fields`] is that tokenisation, the one place for
+//! it. Either way the fields are then: eight ranks of eight squares, never two digits in a
+//! row; `w`/`b`; a castling field in order (`KQkq` subsequence, or in Chess960 mode Shredder
+//! `HAha` and X-FEN letters); an en passant square on the right rank behind a double-stepped
+//! pawn; decimal clocks. The position must then pass [`Position::from_setup`].
 
 use crate::bitboard::Bitboard;
 use crate::castling::{CastlingMode, CastlingSide};
@@ -17,10 +25,11 @@ use std::fmt::Write as _;
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 impl Position {
-    /// Reads a FEN: [`Setup::from_fen`], then [`Position::from_setup`], accepting a check no
-    /// last move can have given ([`PositionError::ignore_impossible_check`]: the position
-    /// plays by the rules, and perft suites use such positions). `FromStr` is this in
-    /// `Standard` mode.
+    /// Reads a FEN as people paste it: [`Setup::from_fen`] (whitespace runs around and
+    /// between the fields, and the four-field form without the move counters, are taken),
+    /// then [`Position::from_setup`], accepting a check no last move can have given
+    /// ([`PositionError::ignore_impossible_check`]: the position plays by the rules, and
+    /// perft suites use such positions). `FromStr` is this in `Standard` mode.
     ///
     /// ```
     /// use tempo_core::{CastlingMode, Position};
@@ -28,6 +37,9 @@ impl Position {
     /// let standard: Position = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse()?;
     /// let shredder = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", CastlingMode::Chess960)?;
     /// assert_eq!(standard.castling_rights(), shredder.castling_rights());
+    /// // Without the move counters, and with the newline `read_line` leaves: clocks 0 1.
+    /// let pasted: Position = "r3k2r/8/8/8/8/8/8/R3K2R  w KQkq -\n".parse()?;
+    /// assert_eq!(pasted, standard);
     /// # Ok::<(), tempo_core::FenError>(())
     /// ```
     ///
@@ -81,11 +93,46 @@ impl std::str::FromStr for Position {
     }
 }
 
+/// Splits a FEN into its six fields as people and files write it: any runs of whitespace
+/// (spaces, tabs, newlines) separate the fields and may come before and after them, and
+/// four fields (the position without its move counters, as in EPD) get the counters `0 1`.
+/// The one lenient tokenisation: [`Setup::from_fen`] (and so [`Position::from_fen`]) and the
+/// PGN reader's `[FEN]` tags use it.
+///
+/// # Errors
+/// [`FenError::FieldCount`] if there are neither six fields nor four.
+pub fn lenient_fields(fen: &str) -> Result<[&str; 6], FenError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    match fields[..] {
+        [placement, turn, castling, ep, halfmoves, fullmoves] => {
+            Ok([placement, turn, castling, ep, halfmoves, fullmoves])
+        }
+        [placement, turn, castling, ep] => Ok([placement, turn, castling, ep, "0", "1"]),
+        _ => Err(FenError::FieldCount { found: fields.len(), fen: fen.to_owned(), strict: false }),
+    }
+}
+
+/// The six fields of a FEN written exactly as the standard says: single spaces between
+/// them, nothing before or after.
+fn strict_fields(fen: &str) -> Result<[&str; 6], FenError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.join(" ") != fen {
+        return Err(FenError::Spacing(fen.to_owned()));
+    }
+    match fields[..] {
+        [placement, turn, castling, ep, halfmoves, fullmoves] => {
+            Ok([placement, turn, castling, ep, halfmoves, fullmoves])
+        }
+        _ => Err(FenError::FieldCount { found: fields.len(), fen: fen.to_owned(), strict: true }),
+    }
+}
+
 impl Setup {
-    /// Reads the six fields of a FEN without judging the position they describe: the input
-    /// of [`Position::from_setup`], for readers that decide themselves what to accept (a
-    /// strict validator reports every [`crate::Defect`]; a lenient reader takes
-    /// [`PositionError::into_repaired`]).
+    /// Reads the fields of a FEN as people paste it ([`lenient_fields`]: whitespace runs
+    /// around and between the fields, and the four-field form read as clocks `0 1`) without
+    /// judging the position they describe: the input of [`Position::from_setup`], for readers
+    /// that decide themselves what to accept (a strict validator reports every
+    /// [`crate::Defect`]; a lenient reader takes [`PositionError::into_repaired`]).
     ///
     /// `mode` says how to read the castling field: in `Standard` mode a subsequence of
     /// `KQkq` (the corner rooks); in `Chess960` mode also Shredder-FEN file letters and
@@ -95,10 +142,21 @@ impl Setup {
     /// # Errors
     /// A [`FenError`] naming the malformed field.
     pub fn from_fen(fen: &str, mode: CastlingMode) -> Result<Setup, FenError> {
-        let fields: Vec<&str> = fen.split(' ').collect();
-        if fields.len() != 6 {
-            return Err(FenError::FieldCount { found: fields.len(), fen: fen.to_owned() });
-        }
+        Setup::from_fields(lenient_fields(fen)?, mode)
+    }
+
+    /// [`Setup::from_fen`] for a validator: the six fields exactly as the FEN standard writes
+    /// them, separated by single spaces with nothing before or after (`tempo-tools fen
+    /// check`, the policy of `data/fen/README.md`).
+    ///
+    /// # Errors
+    /// [`FenError::Spacing`] for any other whitespace, [`FenError::FieldCount`] for other
+    /// than six fields, else as [`Setup::from_fen`].
+    pub fn from_fen_strict(fen: &str, mode: CastlingMode) -> Result<Setup, FenError> {
+        Setup::from_fields(strict_fields(fen)?, mode)
+    }
+
+    fn from_fields(fields: [&str; 6], mode: CastlingMode) -> Result<Setup, FenError> {
         let mut setup = Setup::empty();
         parse_placement(fields[0], &mut setup)?;
         setup.turn = match fields[1] {
@@ -348,7 +406,7 @@ mod tests {
     #[test]
     fn errors_name_the_field() {
         use crate::error::Defect;
-        assert!(matches!(Position::from_fen("", CastlingMode::Standard), Err(FenError::FieldCount { found: 1, .. })));
+        assert!(matches!(Position::from_fen("", CastlingMode::Standard), Err(FenError::FieldCount { found: 0, .. })));
         assert!(matches!(
             Position::from_fen("8/8/8/8/8/8/8/8 w - - 0", CastlingMode::Standard),
             Err(FenError::FieldCount { found: 5, .. })
@@ -393,5 +451,42 @@ mod tests {
         // Standard mode rejects a 960 setup's rights.
         assert!(Position::from_fen("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1", CastlingMode::Standard)
             .is_err());
+    }
+
+    #[test]
+    fn the_lenient_reader_takes_fens_as_people_paste_them() {
+        let full =
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", CastlingMode::Standard)
+                .unwrap();
+        for pasted in [
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n",
+            " rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR  b\tKQkq   -\r\n",
+        ] {
+            assert_eq!(pasted.parse::<Position>(), Ok(full), "{pasted:?}");
+        }
+        // Five fields (one counter) and three are neither form.
+        let error = Position::from_fen("8/8/8/8/8/8/8/8 w - - 0", CastlingMode::Standard).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "fen must have 6 space-separated fields (or 4, without the move counters), found 5 in \"8/8/8/8/8/8/8/8 w - - 0\""
+        );
+    }
+
+    #[test]
+    fn the_strict_reader_says_what_the_standard_wants() {
+        let four = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -";
+        assert_eq!(
+            Setup::from_fen_strict(four, CastlingMode::Standard).unwrap_err().to_string(),
+            format!("fen must have 6 space-separated fields, found 4 in {four:?}")
+        );
+        for spaced in [" 8/8/8/8/8/8/8/8 w - - 0 1", "8/8/8/8/8/8/8/8 w - - 0 1\n", "8/8/8/8/8/8/8/8  w - - 0 1"] {
+            assert_eq!(
+                Setup::from_fen_strict(spaced, CastlingMode::Standard),
+                Err(FenError::Spacing(spaced.to_owned()))
+            );
+        }
+        assert!(Setup::from_fen_strict(STARTING_FEN, CastlingMode::Standard).is_ok());
     }
 }

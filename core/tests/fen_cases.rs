@@ -1,9 +1,9 @@
-//! `data/fen/cases.txt`: every valid FEN parses and round-trips; every invalid one is
-//! rejected.
+//! `data/fen/cases.txt`: by the strict reader (`tempo-tools fen check`), every valid FEN
+//! parses and round-trips; every invalid one is rejected.
 
 use std::path::Path;
 use tempo_core::CastlingMode;
-use tempo_core::Position;
+use tempo_core::{Position, Setup};
 
 #[test]
 fn verdicts_match_the_policy() {
@@ -17,7 +17,9 @@ fn verdicts_match_the_policy() {
         let fen = cols.next().unwrap_or("");
         let why = cols.next().unwrap_or("");
         count += 1;
-        match (verdict, Position::from_fen(fen, CastlingMode::Standard)) {
+        let strict = Setup::from_fen_strict(fen, CastlingMode::Standard)
+            .and_then(|setup| Ok(Position::from_setup(setup, CastlingMode::Standard)?));
+        match (verdict, strict) {
             ("valid", Ok(pos)) => {
                 if pos.fen() != fen {
                     wrong.push(format!("round trip: {fen:?} -> {:?}", pos.fen()));

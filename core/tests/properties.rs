@@ -1,7 +1,8 @@
 //! Property tests over random legal games:
 //! - copy-make leaves the original untouched, and the incremental key equals the key
 //!   computed from scratch;
-//! - FEN round-trips (text and position);
+//! - FEN round-trips (text and position), and a FEN as people paste it (whitespace runs
+//!   around and between the fields, the move counters dropped) reads as the same position;
 //! - the legal moves are exactly those of an independent generator (shakmaty, a
 //!   dev-dependency oracle), compared as UCI strings, and the subsets partition them;
 //! - `find_move` finds every legal move from its squares, castling also by the king's
@@ -11,7 +12,7 @@
 use proptest::prelude::*;
 use shakmaty::{fen::Fen, uci::UciMove, CastlingMode as ShCastling, Chess, Position as _};
 use std::collections::BTreeSet;
-use tempo_core::{CastlingMode, Move, MoveError, MoveFilter, MoveList, Position};
+use tempo_core::{CastlingMode, Move, MoveError, MoveFilter, MoveList, Position, Setup};
 
 fn uci(m: Move) -> String {
     // Chess960-style (king takes rook) for castling, as shakmaty's Chess960 UCI writes it.
@@ -107,6 +108,47 @@ proptest! {
     fn fen_parser_never_panics(s in "\\PC{0,100}") {
         let _ = Position::from_fen(&s, CastlingMode::Standard);
         let _ = Position::from_fen(&s, CastlingMode::Chess960);
+        let _ = Setup::from_fen_strict(&s, CastlingMode::Standard);
+    }
+
+    /// Any FEN with whitespace runs added around and between its fields, or its move counters
+    /// dropped, reads as the same position (with clocks 0 1 when dropped); the strict reader
+    /// takes only the text exactly as written.
+    #[test]
+    fn pasted_fens_read_as_the_same_position(
+        choices in prop::collection::vec(any::<usize>(), 0..80),
+        gaps in prop::collection::vec("[ \t\r\n]{1,3}", 5),
+        before in "[ \t\r\n]{0,2}",
+        after in "[ \t\r\n]{0,2}",
+        drop_clocks in any::<bool>(),
+    ) {
+        let mut pos = Position::startpos();
+        for choice in choices {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[choice % moves.len()]);
+        }
+        let fen = pos.fen();
+        let mut fields: Vec<&str> = fen.split(' ').collect();
+        if drop_clocks {
+            fields.truncate(4);
+        }
+        let mut pasted = before.clone();
+        for (i, field) in fields.iter().enumerate() {
+            if i > 0 {
+                pasted.push_str(&gaps[i - 1]);
+            }
+            pasted.push_str(field);
+        }
+        pasted.push_str(&after);
+        let expected_fen = if drop_clocks { format!("{} 0 1", fields.join(" ")) } else { fen.clone() };
+        let expected = Position::from_fen(&expected_fen, CastlingMode::Standard).unwrap();
+        prop_assert_eq!(Position::from_fen(&pasted, CastlingMode::Standard), Ok(expected), "{:?}", pasted);
+        prop_assert_eq!(pasted.parse::<Position>(), Ok(expected));
+        let canonical = pasted == fen;
+        prop_assert_eq!(Setup::from_fen_strict(&pasted, CastlingMode::Standard).is_ok(), canonical, "{:?}", pasted);
     }
 
     #[test]
@@ -123,7 +165,8 @@ proptest! {
 /// The `legals_are_legal` fuzz target as a property over arbitrary bytes (for toolchains
 /// without cargo-fuzz): a game driven by the bytes, where every generated move leaves the
 /// mover's king safe and the key consistent, the list matches bulk counting, and an arbitrary
-/// from/to pair is accepted by `play` exactly when it is in the list.
+/// from/to pair is accepted by `play` exactly when it is in the list, and refused with a
+/// reason ([`Position::refusal`]) exactly when no legal move joins the two squares.
 fn legals_are_legal(data: &[u8]) -> Result<(), TestCaseError> {
     let mut pos = Position::startpos();
     for chunk in data.chunks(3) {
@@ -155,6 +198,11 @@ fn legals_are_legal(data: &[u8]) -> Result<(), TestCaseError> {
             if let Err(MoveError::Illegal { legal, .. }) = played {
                 prop_assert_eq!(legal, found.ok());
             }
+            // A refusal comes exactly when no legal move goes from `from` to `to`.
+            let legal = moves
+                .iter()
+                .any(|m| m.from() == from && (m.to() == to || (m.is_castle() && m.castling_king_to() == to)));
+            prop_assert_eq!(pos.refusal(from, to).is_none(), legal, "{} {}{}", pos.fen(), from, to);
         }
         if moves.is_empty() {
             break;

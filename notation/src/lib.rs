@@ -2,7 +2,8 @@
 //!
 //! Moves in SAN ([`parse_san`], [`san`]) and UCI long algebraic ([`parse_uci_move`],
 //! [`uci_move`]), either as the user chooses ([`MoveNotation`], and the perft
-//! [`divide_lines`]); PGN games read as a stream ([`PgnReader`], with a [`Visitor`] or as
+//! [`divide_lines`]) or as people type them ([`parse_move`], with the [`refusal`] of an
+//! illegal one); PGN games read as a stream ([`PgnReader`], with a [`Visitor`] or as
 //! [`PgnGame`] trees) and written in export format ([`write_pgn`] to text, [`write_pgn_io`]
 //! to a file or any `io::Write`); EPD records ([`Epd`]); text diagrams ([`diagram`]); games as
 //! compact binary training data ([`PackedGame`] in viriformat, read by [`ViriReader`]).
@@ -45,6 +46,7 @@ mod epd;
 mod move_notation;
 mod pgn;
 mod san;
+mod typed;
 mod uci;
 mod viriformat;
 
@@ -58,6 +60,7 @@ pub use pgn::{
     PgnResult, PgnTermination, UnknownTermination, Visitor, LINE_WIDTH, MAX_VARIATION_DEPTH,
 };
 pub use san::{parse_san, parse_san_in, san, san_line, write_san, SanError, SanMove};
+pub use typed::{parse_move, refusal};
 pub use uci::{parse_uci_move, uci_move, UciMove, UciMoveError};
 pub use viriformat::{
     decode_move as decode_viri_move, encode_move as encode_viri_move, mate_score, IllegalMoveError, PackedGame,

@@ -9,7 +9,9 @@
 //! `e2-e4`/`e2e4`/`Ng1-f3`. Null moves are `--`, `Z0` or `0000`.
 
 use std::fmt;
-use tempo_core::{attacks::attacks, Bitboard, CastlingSide, File, Move, MoveList, Piece, Position, Rank, Role, Square};
+use tempo_core::{
+    attacks::attacks, Bitboard, CastlingSide, File, Move, MoveList, Piece, Position, Rank, Refusal, Role, Square,
+};
 
 /// Why a SAN move cannot be read in a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -241,6 +243,52 @@ impl SanMove {
     }
 }
 
+impl SanMove {
+    /// Why the side to move cannot play this move in `pos`, when the text names one piece
+    /// (the only piece of its kind that fits the disambiguation, or the only one of them
+    /// that could reach the target on an empty board; the pawn a pawn move means,
+    /// or the piece on a long form's square) or a castle: "the pawn on e2 cannot move to e5",
+    /// "the queen on d1 is blocked by the pawn on e2" ([`Position::refusal`]). `None` when
+    /// the move is legal, when several pieces fit (each would have its own reason), or for a
+    /// null move.
+    pub fn refusal(self, pos: &Position) -> Option<Refusal> {
+        let us = pos.turn();
+        match self {
+            SanMove::Null => None,
+            SanMove::Castle(side) => pos.castling_refusal(side),
+            SanMove::Normal { role, file, rank, capture, to, .. } => {
+                let from = match (role, file, rank) {
+                    // The long form names the square, whatever stands on it.
+                    (None, Some(f), Some(r)) => Square::from_coords(f, r),
+                    (None, file, _) => {
+                        // A pawn move: the pawn of the named file (a capture) or of the target's
+                        // file, the one nearest behind the target.
+                        let file = if capture { file? } else { file.unwrap_or(to.file()) };
+                        let pawns = pos.pieces(us, Role::Pawn) & Bitboard::file(file);
+                        let behind = |sq: &Square| us.fold(sq.rank() < to.rank(), sq.rank() > to.rank());
+                        pawns.filter(behind).min_by_key(|sq| sq.rank().index().abs_diff(to.rank().index()))?
+                    }
+                    (Some(role), file, rank) => {
+                        let pieces = pos.pieces(us, role);
+                        if pieces.is_empty() {
+                            return Some(Refusal::NoSuchPiece { color: us, role });
+                        }
+                        let fitting: Bitboard = pieces
+                            .filter(|sq| file.is_none_or(|f| sq.file() == f) && rank.is_none_or(|r| sq.rank() == r))
+                            .collect();
+                        // Of two bishops, the one whose diagonals lead there is meant.
+                        let heading_there: Bitboard = fitting
+                            .filter(|&sq| attacks(Piece::new(us, role), sq, Bitboard::EMPTY).contains(to))
+                            .collect();
+                        heading_there.single_square().or(fitting.single_square())?
+                    }
+                };
+                pos.refusal(from, to)
+            }
+        }
+    }
+}
+
 /// The fields of a piece or pawn move, for error reports.
 #[derive(Clone, Copy)]
 struct Wanted {
@@ -388,11 +436,14 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
 /// As [`parse_san`].
 pub fn parse_san_in(pos: &Position, moves: &MoveList, text: &str) -> Result<Move, SanError> {
     let bytes = text.as_bytes();
-    let first = SanMove::parse_bytes(bytes).map(|san| san.resolve_in(pos, moves, text));
+    let parsed = SanMove::parse_bytes(bytes);
+    // A long form (`b8g7`) names the piece by its square: it is never a bishop.
+    let long_form = matches!(parsed, Some(SanMove::Normal { role: None, file: Some(_), rank: Some(_), .. }));
+    let first = parsed.map(|san| san.resolve_in(pos, moves, text));
     match first {
         Some(Ok(m)) => Ok(m),
         // Lower-case `b`: the b-pawn reading failed, try the bishop.
-        _ if bytes.first() == Some(&b'b') && bytes.len() > 1 => {
+        _ if bytes.first() == Some(&b'b') && bytes.len() > 1 && !long_form => {
             let mut bishop = Vec::with_capacity(bytes.len());
             bishop.push(b'B');
             bishop.extend_from_slice(&bytes[1..]);
@@ -528,6 +579,31 @@ mod tests {
 
     fn pos(fen: &str) -> Position {
         Position::from_fen(fen, CastlingMode::Standard).unwrap()
+    }
+
+    #[test]
+    fn refusals_name_the_piece_the_text_means() {
+        let why = |p: &Position, text: &str| SanMove::parse(text).unwrap().refusal(p).map(|r| r.to_string());
+        let start = Position::startpos();
+        assert_eq!(why(&start, "e5").as_deref(), Some("the pawn on e2 cannot move to e5"));
+        assert_eq!(why(&start, "e2e5").as_deref(), Some("the pawn on e2 cannot move to e5"));
+        assert_eq!(why(&start, "Qh5").as_deref(), Some("the queen on d1 is blocked by the pawn on e2"));
+        // Of the two bishops only f1's diagonals lead to b5.
+        assert_eq!(why(&start, "Bb5").as_deref(), Some("the bishop on f1 is blocked by the pawn on e2"));
+        assert_eq!(why(&start, "O-O").as_deref(), Some("castling is blocked by the bishop on f1"));
+        assert_eq!(why(&start, "e4"), None, "legal");
+        // Two knights, neither of which can go there: no one piece to explain.
+        assert_eq!(why(&pos("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"), "Ne5"), None);
+        assert_eq!(
+            why(&pos("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"), "Nbe5").as_deref(),
+            Some("the knight on b1 cannot move to e5")
+        );
+        assert_eq!(why(&pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), "Qd2").as_deref(), Some("white has no queen"));
+        // A pawn capture names the pawn of its file.
+        assert_eq!(
+            why(&start, "exd3").as_deref(),
+            Some("the pawn on e2 moves diagonally only to capture, and there is nothing to capture on d3")
+        );
     }
 
     fn uci(p: &Position, text: &str) -> Move {

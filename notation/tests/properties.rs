@@ -1,9 +1,11 @@
-//! Properties: SAN and PGN round-trip over random games; no reader panics on any bytes.
+//! Properties: SAN and PGN round-trip over random games; a typed move is refused with a
+//! reason exactly when it cannot be played; no reader panics on any bytes.
 
 use proptest::prelude::*;
 use tempo_core::{CastlingMode, Move, Position};
 use tempo_notation::{
-    parse_san, parse_uci_move, pgn_string, san, uci_move, Epd, PgnGame, PgnNode, PgnReader, PgnResult, SanMove,
+    parse_move, parse_san, parse_uci_move, pgn_string, refusal, san, uci_move, Epd, PgnGame, PgnNode, PgnReader,
+    PgnResult, SanError, SanMove,
 };
 
 const STARTS: [(&str, CastlingMode); 5] = [
@@ -43,6 +45,34 @@ proptest! {
                 let text = san(&pos, any);
                 prop_assert_eq!(parse_san(&pos, &text), Ok(any), "{} in {}", text, pos);
                 prop_assert_eq!(parse_uci_move(&pos, &uci_move(&pos, any)), Ok(any));
+            }
+            pos.play_unchecked(m);
+        }
+    }
+
+    /// Over random positions: a move the reader takes is never refused, and a move named by
+    /// its squares whose starting square holds a piece is, when it cannot be played, always
+    /// refused with a reason.
+    #[test]
+    fn typed_moves_are_refused_with_a_reason_exactly_when_illegal(
+        start in 0usize..5,
+        choices in prop::collection::vec(any::<usize>(), 0..60),
+        tries in prop::collection::vec((0u32..64, 0u32..64, 0usize..5), 8),
+    ) {
+        let (mut pos, moves) = random_line(start, &choices);
+        for m in moves {
+            for &(from, to, letter) in &tries {
+                let from = tempo_core::Square::new(from).unwrap();
+                let to = tempo_core::Square::new(to).unwrap();
+                for text in [format!("{from}{to}"), format!("{}{to}", ["N", "B", "R", "Q", "K"][letter])] {
+                    let read = parse_move(&pos, &text);
+                    let why = refusal(&pos, &text);
+                    prop_assert!(read.is_err() || why.is_none(), "{} in {}: read and refused ({:?})", text, pos, why);
+                    let names_a_piece = text.len() == 4 && pos.piece_at(from).is_some();
+                    if names_a_piece && matches!(read, Err(SanError::NoSuchMove(_) | SanError::Illegal(_))) {
+                        prop_assert!(why.is_some(), "{} in {}: no reason", text, pos);
+                    }
+                }
             }
             pos.play_unchecked(m);
         }
@@ -122,6 +152,7 @@ proptest! {
         let _ = Position::from_fen(&text, CastlingMode::Chess960);
         let _ = SanMove::parse(&text);
         let _ = parse_san(&Position::startpos(), &text);
+        let _ = refusal(&Position::startpos(), &text);
         let _ = Epd::parse(&text);
         for game in PgnReader::new(&bytes[..]).games().take(1000) {
             let _ = game.map(|g| pgn_string(&g));

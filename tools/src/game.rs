@@ -3,7 +3,7 @@
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use tempo_core::{game::ClaimableDraw, CastlingMode, Color, Game, Position};
-use tempo_notation::{parse_san, parse_uci_move, uci_move};
+use tempo_notation::{parse_move, parse_uci_move, refusal, uci_move, SanError};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Side {
@@ -13,13 +13,17 @@ pub enum Side {
 
 #[derive(Args)]
 pub struct GameArgs {
+    /// Start position as a FEN, as `tempo`'s subcommands take it (the same as --fen).
+    #[arg(value_name = "FEN", conflicts_with = "fen", allow_hyphen_values = true)]
+    position: Option<String>,
     /// Start position (default: the standard one).
     #[arg(long, allow_hyphen_values = true)]
     fen: Option<String>,
     /// Read the FEN castling field as Chess960 (Shredder-FEN or X-FEN).
     #[arg(long)]
     chess960: bool,
-    /// The moves, space-separated, in UCI notation (SAN is accepted too).
+    /// The moves, space-separated, in UCI notation or SAN (as `tempo` reads them: `e2e4`,
+    /// `e4`, `Nf3`, `nf3`, `O-O`, `e8=Q`).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     moves: String,
     /// This side's flag fell after the last move.
@@ -32,16 +36,29 @@ pub struct GameArgs {
     json: bool,
 }
 
+/// Why `text` is not a move of `pos`: the reason an illegal move cannot be played
+/// ([`refusal`]), else what the SAN reader says.
+fn why_not(pos: &Position, text: &str, error: &SanError) -> String {
+    match (refusal(pos, text), error) {
+        (Some(why), _) => why.to_string(),
+        (None, SanError::Syntax(_)) => "neither a UCI move nor SAN".to_owned(),
+        (None, other) => other.to_string(),
+    }
+}
+
 /// Runs `game`; an illegal move is an error naming the move and its (0-based) index.
 pub fn run(args: &GameArgs) -> Result<bool> {
     let mode = if args.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-    let start = match &args.fen {
+    if let Some(path) = args.position.as_deref().filter(|text| std::path::Path::new(text).is_file()) {
+        bail!("{path} is a file; game starts from a FEN (tempo-tools pgn reads PGN files)");
+    }
+    let start = match args.position.as_ref().or(args.fen.as_ref()) {
         // A castling field only Chess960 can mean (e.g. `HAha`) is read as Chess960.
         Some(fen) => match Position::from_fen(fen, mode) {
             Ok(pos) => pos,
             Err(e) => Position::from_fen(fen, CastlingMode::Chess960)
                 .map_err(|_| e)
-                .with_context(|| format!("invalid --fen {fen:?}"))?,
+                .with_context(|| format!("invalid FEN {fen:?}"))?,
         },
         None => {
             let mut pos = Position::startpos();
@@ -52,12 +69,11 @@ pub fn run(args: &GameArgs) -> Result<bool> {
     let mut game = Game::new(start);
     for (index, text) in args.moves.split_whitespace().enumerate() {
         let pos = *game.position();
-        let m = match parse_uci_move(&pos, text) {
+        let m = match parse_uci_move(&pos, text).or_else(|_| parse_move(&pos, text)) {
             Ok(m) => m,
-            Err(uci_error) => match parse_san(&pos, text) {
-                Ok(m) => m,
-                Err(_) => bail!("illegal move {text:?} at index {index}: {uci_error} in {}", pos.fen()),
-            },
+            Err(error) => {
+                bail!("illegal move {text:?} at index {index}: {} in {}", why_not(&pos, text, &error), pos.fen())
+            }
         };
         if let Err(e) = game.play(m) {
             bail!("illegal move {text:?} at index {index}: {e}");

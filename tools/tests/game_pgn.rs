@@ -111,6 +111,41 @@ fn game_illegal_move() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("e1e3") && err.contains("index 2"), "{err}");
+    assert!(err.contains("the king on e1 cannot move to e3"), "{err}");
+}
+
+#[test]
+fn game_takes_its_fen_as_an_argument_and_as_people_paste_it() {
+    let back_rank = "6k1/5ppp/8/8/8/8/8/R5K1 w - -";
+    let positional: &[&str] = &["game", back_rank, "--moves", "Ra8#", "--json"];
+    let flag: &[&str] = &["game", "--fen", back_rank, "--moves", "a1a8", "--json"];
+    for args in [positional, flag] {
+        let v = json(&tools(args));
+        assert_eq!((v["result"].as_str(), v["termination"].as_str()), (Some("1-0"), Some("checkmate")), "{args:?}");
+    }
+}
+
+#[test]
+fn game_takes_san_as_tempo_does_and_says_why_a_move_is_illegal() {
+    // Scholar's mate typed in SAN, in UCI, and in a mix of the two.
+    for moves in ["e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#", "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7", "e4 e7e5 Qh5 Nc6 f1c4 nf6 Qxf7"]
+    {
+        let v = json(&tools(&["game", "--moves", moves, "--json"]));
+        assert_eq!((v["result"].as_str(), v["termination"].as_str()), (Some("1-0"), Some("checkmate")), "{moves}");
+    }
+    let illegal = |moves: &str| {
+        let out = tools(&["game", "--moves", moves]);
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = illegal("e4 e5 Qxf7");
+    assert!(err.contains("illegal move \"Qxf7\" at index 2: the queen on d1 cannot move to f7"), "{err}");
+    let err = illegal("e4 e5 Bc4 Nc6 Qh5 Nf6 Qxf8");
+    assert!(err.contains("illegal move \"Qxf8\" at index 6: the queen on h5 cannot move to f8"), "{err}");
+    let err = illegal("e4 e5 Qh5 Nc6 Qxe8");
+    assert!(err.contains("the queen on h5 is blocked by the pawn on f7"), "{err}");
+    let err = illegal("e4 banana");
+    assert!(err.contains("illegal move \"banana\" at index 1: neither a UCI move nor SAN"), "{err}");
 }
 
 #[test]

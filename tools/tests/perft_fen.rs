@@ -141,6 +141,23 @@ fn fen_check_normalises_valid_and_explains_invalid() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("6 space-separated fields"), "{}", stdout(&out));
 
+    // Strict, but it says what a lenient reader makes of a FEN as people paste it.
+    let four = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -";
+    let out = tools(&["fen", "check", four]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "invalid fen: fen must have 6 space-separated fields, found 4 in {four:?}\n\
+             lenient readers (tempo, --fen, Position::from_fen) read it as: {four} 0 1\n"
+        )
+    );
+    let out = tools(&["fen", "check", &format!(" {START}\n")]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(text.starts_with("invalid fen: fen fields must be separated by single spaces"), "{text}");
+    assert!(text.ends_with(&format!("read it as: {START}\n")), "{text}");
+
     let out = tools(&["fen", "check", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("castling"), "{}", stdout(&out));
@@ -151,6 +168,7 @@ fn fen_check_normalises_valid_and_explains_invalid() {
     let out = tools(&["fen", "check", unreachable]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("no last move can have given this check"), "{}", stdout(&out));
+    assert!(stdout(&out).contains(&format!("read it as: {unreachable}")), "{}", stdout(&out));
     let out = tools(&["perft", "--fen", unreachable, "--depth", "1"]);
     assert!(out.status.success(), "{}", stdout(&out));
 }

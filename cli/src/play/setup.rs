@@ -16,7 +16,7 @@ use crate::describe::describe_outcome;
 use crate::players::{EnginePlayer, PlayerSpec};
 use crate::save::{self, GameSlot, Pick, Record};
 use crate::screen::{capabilities, print_flush, PlayerView, Terminal, FULL_WIDTH};
-use crate::start::{chess960_position, parse_fen_arg, random_below};
+use crate::start::{chess960_position, parse_fen_arg, random_below, Source};
 
 /// Smallest terminal for the full screen; below it the game scrolls like a transcript.
 const MIN_HEIGHT: usize = 20;
@@ -109,11 +109,13 @@ struct Start {
     slot: Option<GameSlot>,
 }
 
-/// The game to play: the saved game `--pgn` (and `--game`) names, or a new one from
-/// `--fen`, `--chess960` or the start position. `None` when the saved game is over by the
+/// The game to play: the saved game `--pgn` or a PGN file as the position (and `--game`)
+/// names, or a new one from a FEN (`--fen` or the position), an EPD file's record,
+/// `--chess960` or the start position. `None` when the saved game is over by the
 /// rules.
 fn game_from_args(args: &PlayArgs, control: Option<TimeControl>) -> Result<Option<Start>> {
-    if let Some(path) = &args.pgn {
+    let source = args.source()?;
+    if let Source::Pgn(path) = &source {
         let pick = args.game.map_or(Pick::Unfinished, Pick::Number);
         let loaded = save::load(path, pick, control)?;
         let which = if loaded.games_in_file > 1 {
@@ -138,8 +140,11 @@ fn game_from_args(args: &PlayArgs, control: Option<TimeControl>) -> Result<Optio
             slot: Some(loaded.slot),
         }));
     }
-    let start = if let Some(fen) = &args.fen {
-        parse_fen_arg(fen).context("--fen")?
+    let start = if let Source::Fen(fen) = &source {
+        let what = if args.fen.is_some() { "--fen" } else { "the position" };
+        parse_fen_arg(fen).context(what)?
+    } else if let Source::Epd(_) = &source {
+        source.position(args.game)?
     } else if let Some(n) = &args.chess960 {
         let number = if n == "random" {
             random_below(960)

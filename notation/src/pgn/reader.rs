@@ -163,7 +163,8 @@ fn variant_mode(variant: &str) -> Result<CastlingMode, ()> {
 }
 
 /// Reads a `[FEN]` tag as leniently as PGN writers require, as python-chess does:
-/// - a missing clock pair is `0 1`;
+/// - whitespace runs and a missing clock pair (`0 1`) are taken, as by every lenient FEN
+///   reader ([`tempo_core::fen::lenient_fields`]);
 /// - the castling field may be in any notation (`KQkq`, X-FEN, Shredder-FEN `HAha`), and the
 ///   game is Chess960 when its castling rights are not standard ones (a king off the e-file or
 ///   a rook off the a- and h-files), with or without a `[Variant]` tag: such a FEN describes
@@ -174,27 +175,16 @@ fn variant_mode(variant: &str) -> Result<CastlingMode, ()> {
 /// A FEN that reads strictly in `mode` keeps `mode`, so standard games stay standard. The
 /// error of the strict reading is reported if nothing works.
 fn lenient_fen(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
-    let fen = fen_fields(fen).join(" ");
-    let strict = Position::from_fen(&fen, mode);
+    let strict = Position::from_fen(fen, mode);
     let Err(error) = strict else { return strict };
     // Chess960 mode reads every castling notation (`K`/`Q` are the outermost rooks, which
     // for a standard setup are the corner rooks); the validator's repaired position drops
     // the rights and the en passant square the board cannot back. The mode is decided
     // afterwards from the rights that survive.
-    let repaired = Setup::from_fen(&fen, CastlingMode::Chess960).ok().and_then(|setup| {
+    let repaired = Setup::from_fen(fen, CastlingMode::Chess960).ok().and_then(|setup| {
         Position::from_setup(setup, CastlingMode::Chess960).or_else(PositionError::into_repaired).ok()
     });
     Ok(with_inferred_mode(repaired.ok_or(error)?, mode))
-}
-
-/// The whitespace-separated fields of a `[FEN]` value, with the clock pair (`0 1`) added when
-/// only the four position fields are given (as EPD-minded writers do).
-fn fen_fields(fen: &str) -> Vec<String> {
-    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_owned).collect();
-    if fields.len() == 4 {
-        fields.extend(["0".to_owned(), "1".to_owned()]);
-    }
-    fields
 }
 
 /// `pos` (read in Chess960 mode) in the `wanted` mode if its castling rights fit that mode:
