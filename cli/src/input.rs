@@ -49,6 +49,12 @@ Commands (help shows this list):
   claim [MOVE]     claim threefold repeti-  resign    give up the game
                    tion or fifty moves      quit      leave (asks to save)";
 
+/// The commands by their main names, as Tab completes them (`command` also takes aliases).
+pub const COMMANDS: [&str; 15] = [
+    "help", "moves", "undo", "hint", "draw", "accept", "decline", "claim", "resign", "flip", "fen", "pgn", "save",
+    "analyze", "quit",
+];
+
 fn command(word: &str, rest: &str) -> Option<Command> {
     let arg = (!rest.is_empty()).then(|| rest.to_owned());
     Some(match word {
@@ -227,6 +233,14 @@ mod tests {
         assert_eq!(read(&start, "  "), Input::Empty);
         assert_eq!(read(&start, "SAVE My Game.pgn"), Input::Command(Command::Save(Some("My Game.pgn".into()))));
         assert_eq!(read(&start, "claim Nf3"), Input::Command(Command::Claim(Some("Nf3".into()))));
+    }
+
+    #[test]
+    fn every_completed_command_is_a_command() {
+        let start = Position::startpos();
+        for name in COMMANDS {
+            assert!(matches!(read(&start, name), Input::Command(_)), "{name}");
+        }
     }
 
     #[test]

@@ -1,21 +1,36 @@
 //! Waiting for the player: typed lines arrive from a reader thread, so that the clock keeps
-//! running (and is shown running) while nobody types; the time each move took.
+//! running (and is shown running) while nobody types; the time each move took. On a terminal
+//! the reader is a line editor (`editor`); from a pipe or a file, lines are read as they come.
 
 use std::collections::VecDeque;
 use std::io::BufRead;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
+use tempo_core::Position;
+
+use super::editor::LineEditor;
+use crate::screen::print_flush;
 
 /// Lines typed by the user, read on a thread so that the clock keeps running while waiting.
 pub(super) struct Keyboard {
-    rx: Receiver<Option<String>>,
+    source: Source,
     queued: VecDeque<Option<String>>,
     /// The end of input has been received (and handed out or queued).
     ended: bool,
 }
 
+/// Where lines come from.
+enum Source {
+    /// Every line of stdin as it comes, whatever the program is doing; the program prints its
+    /// prompts itself.
+    Plain(Receiver<Option<String>>),
+    /// The line editor, reading one line per prompt.
+    Editor(LineEditor),
+}
+
 impl Keyboard {
-    pub(super) fn spawn() -> Keyboard {
+    /// Plain lines from stdin.
+    pub(super) fn plain() -> Keyboard {
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
             let stdin = std::io::stdin();
@@ -27,7 +42,44 @@ impl Keyboard {
             }
             let _ = tx.send(None);
         });
-        Keyboard { rx, queued: VecDeque::new(), ended: false }
+        Keyboard::from(Source::Plain(rx))
+    }
+
+    /// The line editor on the terminal; `on_interrupt` is what Ctrl-C does.
+    pub(super) fn editor(on_interrupt: impl Fn() + Send + 'static, colour: bool) -> Keyboard {
+        Keyboard::from(Source::Editor(LineEditor::spawn(on_interrupt, colour)))
+    }
+
+    fn from(source: Source) -> Keyboard {
+        Keyboard { source, queued: VecDeque::new(), ended: false }
+    }
+
+    /// Shows `prompt` for the next line: printed, or the line editor's prompt (with the moves
+    /// of `position` for Tab). The editor does not start reading while a line typed earlier
+    /// waits to be answered.
+    pub(super) fn ask(&mut self, prompt: &str, position: Option<&Position>) {
+        match &mut self.source {
+            Source::Plain(_) => print_flush(prompt),
+            Source::Editor(editor) => {
+                if self.queued.is_empty() && !self.ended {
+                    if let Some(line) = editor.ask(prompt, position) {
+                        self.ended |= line.is_none();
+                        self.queued.push_back(line);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ends the line editor's read under way, keeping what was typed for the next prompt, so
+    /// that the screen can be redrawn (or the program leave) with the terminal as it was.
+    pub(super) fn cancel(&mut self) {
+        if let Source::Editor(editor) = &mut self.source {
+            if let Some(line) = editor.cancel() {
+                self.ended |= line.is_none();
+                self.queued.push_back(line);
+            }
+        }
     }
 
     /// The next line (`Some(None)` at end of input), waiting at most `wait`.
@@ -38,11 +90,14 @@ impl Keyboard {
         if self.ended {
             return Some(None);
         }
-        let line = match self.rx.recv_timeout(wait) {
-            Ok(line) => line,
-            Err(RecvTimeoutError::Timeout) => return None,
-            // The reader thread only ends after sending `None`; treat a lost thread as EOF.
-            Err(RecvTimeoutError::Disconnected) => None,
+        let line = match &mut self.source {
+            Source::Plain(rx) => match rx.recv_timeout(wait) {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => return None,
+                // The reader thread only ends after sending `None`; treat a lost thread as EOF.
+                Err(RecvTimeoutError::Disconnected) => None,
+            },
+            Source::Editor(editor) => editor.next(wait)?,
         };
         self.ended |= line.is_none();
         Some(line)
@@ -56,10 +111,13 @@ impl Keyboard {
         if self.ended {
             return None;
         }
-        let line = match self.rx.try_recv() {
-            Ok(line) => line,
-            Err(mpsc::TryRecvError::Empty) => return None,
-            Err(mpsc::TryRecvError::Disconnected) => None,
+        let line = match &mut self.source {
+            Source::Plain(rx) => match rx.try_recv() {
+                Ok(line) => line,
+                Err(mpsc::TryRecvError::Empty) => return None,
+                Err(mpsc::TryRecvError::Disconnected) => None,
+            },
+            Source::Editor(editor) => editor.try_next()?,
         };
         self.ended |= line.is_none();
         Some(line)
