@@ -38,8 +38,11 @@ struct Request {
 /// How a read ended.
 enum Reply {
     Line(String),
-    /// Ctrl-D on an empty line, or the terminal failed.
+    /// Ctrl-D on an empty line.
     End,
+    /// The editor could not read (a terminal that does not answer its queries, say): the
+    /// terminal is as it was found, and the editor's thread has ended.
+    Failed(String),
     /// The game loop ended the read ([`LineEditor::cancel`]); the text stays in the editor.
     Cancelled,
 }
@@ -52,6 +55,8 @@ pub(super) struct LineEditor {
     stop: Arc<AtomicBool>,
     /// The prompt of the read in progress, if any.
     reading: Option<String>,
+    /// Why the editor could not read, and the prompt it was reading at.
+    failure: Option<(String, String)>,
 }
 
 impl LineEditor {
@@ -73,14 +78,16 @@ impl LineEditor {
                         on_interrupt();
                         Reply::End
                     }
-                    Ok(_) | Err(_) => Reply::End,
+                    Ok(_) => Reply::End,
+                    Err(e) => Reply::Failed(e.to_string()),
                 };
-                if replies_tx.send(reply).is_err() {
+                let failed = matches!(reply, Reply::Failed(_));
+                if replies_tx.send(reply).is_err() || failed {
                     return;
                 }
             }
         });
-        LineEditor { requests: Some(requests), replies, stop, reading: None }
+        LineEditor { requests: Some(requests), replies, stop, reading: None, failure: None }
     }
 
     /// Reads a line at `prompt`, Tab completing the moves of `position`, unless that read is
@@ -96,10 +103,16 @@ impl LineEditor {
         let request = Request { prompt: prompt.to_owned(), position: position.copied() };
         if self.requests.as_ref().is_some_and(|r| r.send(request).is_ok()) {
             self.reading = Some(prompt.to_owned());
-            None
         } else {
-            Some(None)
+            self.failure = Some(("the line editor has stopped".to_owned(), prompt.to_owned()));
         }
+        None
+    }
+
+    /// Why the editor could not read, and the prompt it was asked to read at: the keyboard then
+    /// reads plain lines instead.
+    pub(super) fn failure(&self) -> Option<&(String, String)> {
+        self.failure.as_ref()
     }
 
     /// The line typed at the prompt (`Some(None)` at the end of input), waiting at most
@@ -112,7 +125,7 @@ impl LineEditor {
         match self.replies.recv_timeout(wait) {
             Ok(reply) => self.finished(reply),
             Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => Some(None),
+            Err(RecvTimeoutError::Disconnected) => self.finished(Reply::Failed("the line editor has stopped".into())),
         }
     }
 
@@ -122,7 +135,7 @@ impl LineEditor {
         match self.replies.try_recv() {
             Ok(reply) => self.finished(reply),
             Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(None),
+            Err(TryRecvError::Disconnected) => self.finished(Reply::Failed("the line editor has stopped".into())),
         }
     }
 
@@ -132,18 +145,22 @@ impl LineEditor {
     pub(super) fn cancel(&mut self) -> Option<Option<String>> {
         self.reading.as_ref()?;
         self.stop.store(true, Ordering::SeqCst);
-        let reply = self.replies.recv().unwrap_or(Reply::End);
+        let reply = self.replies.recv().unwrap_or_else(|_| Reply::Failed("the line editor has stopped".into()));
         // A read that ended by itself has not seen the flag: clear it for the next one.
         self.stop.store(false, Ordering::SeqCst);
         self.finished(reply)
     }
 
     fn finished(&mut self, reply: Reply) -> Option<Option<String>> {
-        self.reading = None;
+        let prompt = self.reading.take().unwrap_or_default();
         match reply {
             Reply::Line(line) => Some(Some(line)),
             Reply::End => Some(None),
             Reply::Cancelled => None,
+            Reply::Failed(why) => {
+                self.failure = Some((why, prompt));
+                None
+            }
         }
     }
 }

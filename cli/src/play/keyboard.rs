@@ -28,21 +28,26 @@ enum Source {
     Editor(LineEditor),
 }
 
+/// Every line of stdin, read on a thread as it comes; `None` at the end.
+fn plain_lines() -> Receiver<Option<String>> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            let Ok(line) = line else { break };
+            if tx.send(Some(line)).is_err() {
+                return;
+            }
+        }
+        let _ = tx.send(None);
+    });
+    rx
+}
+
 impl Keyboard {
     /// Plain lines from stdin.
     pub(super) fn plain() -> Keyboard {
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let stdin = std::io::stdin();
-            for line in stdin.lock().lines() {
-                let Ok(line) = line else { break };
-                if tx.send(Some(line)).is_err() {
-                    return;
-                }
-            }
-            let _ = tx.send(None);
-        });
-        Keyboard::from(Source::Plain(rx))
+        Keyboard::from(Source::Plain(plain_lines()))
     }
 
     /// The line editor on the terminal; `on_interrupt` is what Ctrl-C does.
@@ -52,6 +57,15 @@ impl Keyboard {
 
     fn from(source: Source) -> Keyboard {
         Keyboard { source, queued: VecDeque::new(), ended: false }
+    }
+
+    /// When the line editor could not read, says so and reads plain lines from then on, the
+    /// prompt shown again.
+    fn fall_back_if_the_editor_failed(&mut self) {
+        let Source::Editor(editor) = &self.source else { return };
+        let Some((why, prompt)) = editor.failure().cloned() else { return };
+        print_flush(&format!("\nLine editing is off ({why}).\n{prompt}"));
+        self.source = Source::Plain(plain_lines());
     }
 
     /// Shows `prompt` for the next line: printed, or the line editor's prompt (with the moves
@@ -69,6 +83,7 @@ impl Keyboard {
                 }
             }
         }
+        self.fall_back_if_the_editor_failed();
     }
 
     /// Ends the line editor's read under way, keeping what was typed for the next prompt, so
@@ -80,6 +95,7 @@ impl Keyboard {
                 self.queued.push_back(line);
             }
         }
+        self.fall_back_if_the_editor_failed();
     }
 
     /// The next line (`Some(None)` at end of input), waiting at most `wait`.
@@ -97,7 +113,11 @@ impl Keyboard {
                 // The reader thread only ends after sending `None`; treat a lost thread as EOF.
                 Err(RecvTimeoutError::Disconnected) => None,
             },
-            Source::Editor(editor) => editor.next(wait)?,
+            Source::Editor(editor) => {
+                let line = editor.next(wait);
+                self.fall_back_if_the_editor_failed();
+                line?
+            }
         };
         self.ended |= line.is_none();
         Some(line)
@@ -117,7 +137,11 @@ impl Keyboard {
                 Err(mpsc::TryRecvError::Empty) => return None,
                 Err(mpsc::TryRecvError::Disconnected) => None,
             },
-            Source::Editor(editor) => editor.try_next()?,
+            Source::Editor(editor) => {
+                let line = editor.try_next();
+                self.fall_back_if_the_editor_failed();
+                line?
+            }
         };
         self.ended |= line.is_none();
         Some(line)
