@@ -40,7 +40,7 @@ pub enum Input {
 /// the board.
 pub const HELP: &str = "\
 Moves: SAN (e4, Nf3, nf3, exd5, O-O, 0-0, e8=Q, e8Q), or e2e4, e2-e4, e7e8q.
-Commands (help shows this list):
+Commands (help shows this list; at a terminal Tab completes, Up recalls):
   moves            the legal moves          hint      the engine's suggestion
   undo, takeback   take back your move and  analyze   the engine's best lines
                    the reply; clocks too    flip      turn the board around
