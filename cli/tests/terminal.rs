@@ -209,7 +209,11 @@ fn ctrl_d_ends_the_input_and_the_game_is_saved() {
     let at = term.wait_for(0, "White to move, Player 1 (1.): ");
     term.type_keys(&["e", "4", ENTER]);
     let at = term.wait_for(at, "Black to move, Player 2 (1...): ");
-    term.type_keys(&["\x04"]);
+    // Tab says so when nothing completes the word; Escape closes the menu, Ctrl-U empties
+    // the line.
+    term.type_keys(&["z", "z", TAB]);
+    let at = term.wait_for(at, "No legal move or command starts like that.");
+    term.type_keys(&["\x1b", "\x15", "\x04"]);
     term.wait_for(at, "End of input: the unfinished game is saved in game.pgn");
     assert_eq!(term.exit_status().code(), Some(0));
     assert!(std::fs::read_to_string(dir.join("game.pgn")).unwrap().contains("1. e4 *"));

@@ -25,6 +25,8 @@ use crate::completion::complete;
 
 /// The name under which Tab opens the completion menu.
 const MENU: &str = "completion";
+/// What Tab shows when nothing completes the word typed.
+const NOTHING_TO_COMPLETE: &str = "No legal move or command starts like that.";
 /// Lines kept in the session's history.
 const HISTORY_LINES: usize = 500;
 
@@ -274,6 +276,10 @@ impl Menu for FittingMenu {
     }
 
     fn menu_string(&self, available_lines: u16, use_ansi_coloring: bool) -> String {
+        if self.menu.get_values().is_empty() {
+            // In words, where the menu would say "NO RECORDS FOUND".
+            return NOTHING_TO_COMPLETE.to_owned();
+        }
         self.menu.menu_string(available_lines, use_ansi_coloring)
     }
 
