@@ -27,6 +27,8 @@ use crate::completion::complete;
 const MENU: &str = "completion";
 /// What Tab shows when nothing completes the word typed.
 const NOTHING_TO_COMPLETE: &str = "No legal move or command starts like that.";
+/// Why the editor is not reading when its thread has gone.
+const STOPPED: &str = "the line editor has stopped";
 /// Lines kept in the session's history.
 const HISTORY_LINES: usize = 500;
 
@@ -77,9 +79,11 @@ impl LineEditor {
                     Ok(Signal::Success(line)) => Reply::Line(line),
                     Ok(Signal::ExternalBreak(_)) => Reply::Cancelled,
                     Ok(Signal::CtrlC) => {
+                        // It leaves the program; were it to come back, the input would end.
                         on_interrupt();
                         Reply::End
                     }
+                    // Ctrl-D on an empty line (the editor's other signals are not bound).
                     Ok(_) => Reply::End,
                     Err(e) => Reply::Failed(e.to_string()),
                 };
@@ -106,7 +110,7 @@ impl LineEditor {
         if self.requests.as_ref().is_some_and(|r| r.send(request).is_ok()) {
             self.reading = Some(prompt.to_owned());
         } else {
-            self.failure = Some(("the line editor has stopped".to_owned(), prompt.to_owned()));
+            self.failure = Some((STOPPED.to_owned(), prompt.to_owned()));
         }
         None
     }
@@ -127,7 +131,7 @@ impl LineEditor {
         match self.replies.recv_timeout(wait) {
             Ok(reply) => self.finished(reply),
             Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => self.finished(Reply::Failed("the line editor has stopped".into())),
+            Err(RecvTimeoutError::Disconnected) => self.finished(Reply::Failed(STOPPED.to_owned())),
         }
     }
 
@@ -137,7 +141,7 @@ impl LineEditor {
         match self.replies.try_recv() {
             Ok(reply) => self.finished(reply),
             Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => self.finished(Reply::Failed("the line editor has stopped".into())),
+            Err(TryRecvError::Disconnected) => self.finished(Reply::Failed(STOPPED.to_owned())),
         }
     }
 
@@ -147,7 +151,7 @@ impl LineEditor {
     pub(super) fn cancel(&mut self) -> Option<Option<String>> {
         self.reading.as_ref()?;
         self.stop.store(true, Ordering::SeqCst);
-        let reply = self.replies.recv().unwrap_or_else(|_| Reply::Failed("the line editor has stopped".into()));
+        let reply = self.replies.recv().unwrap_or_else(|_| Reply::Failed(STOPPED.to_owned()));
         // A read that ended by itself has not seen the flag: clear it for the next one.
         self.stop.store(false, Ordering::SeqCst);
         self.finished(reply)

@@ -110,7 +110,7 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
 
 /// What Ctrl-C does, whether the signal comes or the line editor reads the key: the unfinished
 /// game is saved and the program leaves.
-fn interrupt(snapshot: Arc<Mutex<Snapshot>>, colour: bool) -> impl Fn() + Clone + Send + 'static {
+fn interrupt(snapshot: Arc<Mutex<Snapshot>>, colour: bool) -> impl Fn() + Send + 'static {
     move || {
         // The terminal as it was found: a signal may come while the line editor has it in raw
         // mode (nothing happens when it does not), and the handler exits the process.
