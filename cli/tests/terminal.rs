@@ -96,19 +96,20 @@ impl Terminal {
         Terminal { master, shown, reader: Some(reader), child }
     }
 
-    /// What the program wrote since `from` (a byte offset of everything it wrote).
+    /// What the program wrote since `from` (a byte offset of everything it wrote), without
+    /// its text styles (the completion menu underlines the part typed).
     fn shown_since(&self, from: usize) -> String {
-        String::from_utf8_lossy(&self.shown.lock().unwrap()[from..]).into_owned()
+        without_styles(&String::from_utf8_lossy(&self.shown.lock().unwrap()[from..]))
     }
 
-    /// Waits until the program has written `text` after byte `from`; returns the offset just
-    /// after it.
+    /// Waits until the program has written `text` (styles aside) after byte `from`; returns
+    /// the offset of what it wrote next.
     fn wait_for(&self, from: usize, text: &str) -> usize {
         let deadline = Instant::now() + PATIENCE;
         loop {
             let shown = self.shown_since(from);
-            if let Some(at) = shown.find(text) {
-                return from + shown[..at].len() + text.len();
+            if shown.contains(text) {
+                return self.shown.lock().unwrap().len();
             }
             assert!(Instant::now() < deadline, "{text:?} never showed; the terminal showed:\n{shown}");
             std::thread::sleep(Duration::from_millis(20));
@@ -145,6 +146,25 @@ impl Drop for Terminal {
             let _ = reader.join();
         }
     }
+}
+
+/// `text` without its SGR sequences (`ESC [ ... m`).
+fn without_styles(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("\x1b[") {
+        out.push_str(&rest[..at]);
+        let sequence = &rest[at + 2..];
+        match sequence.find(|c: char| !(c.is_ascii_digit() || c == ';')) {
+            Some(end) if sequence[end..].starts_with('m') => rest = &sequence[end + 1..],
+            _ => {
+                out.push_str("\x1b[");
+                rest = sequence;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 fn scratch() -> TempDir {

@@ -65,13 +65,13 @@ pub(super) struct LineEditor {
 
 impl LineEditor {
     /// Starts the editor's thread; `on_interrupt` runs when Ctrl-C is typed (and leaves the
-    /// program). Menus are coloured only with `colour`.
-    pub(super) fn spawn(on_interrupt: impl Fn() + Send + 'static, colour: bool) -> LineEditor {
+    /// program).
+    pub(super) fn spawn(on_interrupt: impl Fn() + Send + 'static) -> LineEditor {
         let (requests, requests_rx) = mpsc::channel::<Request>();
         let (replies_tx, replies) = mpsc::channel();
         let stop = Arc::new(AtomicBool::new(false));
         let position = Arc::new(Mutex::new(None));
-        let mut editor = editor(Arc::clone(&stop), Arc::clone(&position), colour);
+        let mut editor = editor(Arc::clone(&stop), Arc::clone(&position));
         std::thread::spawn(move || {
             for request in requests_rx {
                 *position.lock().unwrap_or_else(PoisonError::into_inner) = request.position;
@@ -180,15 +180,26 @@ impl Drop for LineEditor {
 }
 
 /// The editor: Emacs keys, Tab for the completion menu, the session's history.
-fn editor(stop: Arc<AtomicBool>, position: Arc<Mutex<Option<Position>>>, colour: bool) -> Reedline {
+fn editor(stop: Arc<AtomicBool>, position: Arc<Mutex<Option<Position>>>) -> Reedline {
     let mut keys = default_emacs_keybindings();
     keys.add_binding(
         KeyModifiers::NONE,
         KeyCode::Tab,
         ReedlineEvent::UntilFound(vec![ReedlineEvent::Menu(MENU.to_owned()), ReedlineEvent::MenuNext]),
     );
-    // No marker before the typed text while the menu is open: the prompt stays as it was.
-    let menu = ColumnarMenu::default().with_name(MENU).with_marker("");
+    // No marker before the typed text while the menu is open: the prompt stays as it was. No
+    // colours either (the menu's own grey and green fade on some backgrounds, and NO_COLOR asks
+    // for none): the part typed is underlined and the selection in reverse video, which every
+    // terminal shows (without any styles the editor would write the selection in capitals,
+    // and BXA3 reads as a bishop's move).
+    let menu = ColumnarMenu::default()
+        .with_name(MENU)
+        .with_marker("")
+        .with_text_style(Style::new())
+        .with_description_text_style(Style::new())
+        .with_match_text_style(Style::new().underline())
+        .with_selected_text_style(Style::new().reverse())
+        .with_selected_match_text_style(Style::new().reverse().underline());
     let mut editor = Reedline::create()
         .with_edit_mode(Box::new(Emacs::new(keys)))
         .with_highlighter(Box::new(PlainText))
@@ -196,7 +207,6 @@ fn editor(stop: Arc<AtomicBool>, position: Arc<Mutex<Option<Position>>>, colour:
         .with_menu(ReedlineMenu::EngineCompleter(Box::new(FittingMenu { menu, room: u16::MAX })))
         .with_quick_completions(true)
         .with_partial_completions(true)
-        .with_ansi_colors(colour)
         .with_break_signal(stop);
     // An in-memory history cannot fail to open; without one, Up and Down do nothing.
     if let Ok(history) = FileBackedHistory::new(HISTORY_LINES) {
@@ -342,5 +352,13 @@ impl Prompt for TextPrompt {
 
     fn get_indicator_color(&self) -> Color {
         Color::Reset
+    }
+
+    fn get_prompt_right_color(&self) -> Color {
+        Color::Reset
+    }
+
+    fn get_prompt_multiline_color(&self) -> nu_ansi_term::Color {
+        nu_ansi_term::Color::Default
     }
 }

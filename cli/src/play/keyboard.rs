@@ -51,8 +51,8 @@ impl Keyboard {
     }
 
     /// The line editor on the terminal; `on_interrupt` is what Ctrl-C does.
-    pub(super) fn editor(on_interrupt: impl Fn() + Send + 'static, colour: bool) -> Keyboard {
-        Keyboard::from(Source::Editor(LineEditor::spawn(on_interrupt, colour)))
+    pub(super) fn editor(on_interrupt: impl Fn() + Send + 'static) -> Keyboard {
+        Keyboard::from(Source::Editor(LineEditor::spawn(on_interrupt)))
     }
 
     fn from(source: Source) -> Keyboard {

@@ -69,8 +69,7 @@ pub(super) fn session_from_args(args: &PlayArgs) -> Result<Option<Session>> {
         && caps.screen
         && std::io::stdin().is_terminal()
         && std::io::stderr().is_terminal();
-    let keyboard =
-        if editing { Keyboard::editor(interrupt(Arc::clone(&snapshot), colour), colour) } else { Keyboard::plain() };
+    let keyboard = if editing { Keyboard::editor(interrupt(Arc::clone(&snapshot), colour)) } else { Keyboard::plain() };
 
     let mut session = Session {
         game,
