@@ -3,6 +3,7 @@
 //! the line (cursor keys, BackSpace, history), Tab completes the legal moves and the commands,
 //! the clock keeps running while the player types, and Ctrl-C, a key to the editor, saves the
 //! game and gives the terminal back as it was.
+#![cfg(unix)]
 
 use rustix::pty::{grantpt, openpt, ptsname, unlockpt, OpenptFlags};
 use rustix::termios::{tcgetattr, tcsetwinsize, LocalModes, Winsize};
