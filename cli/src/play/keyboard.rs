@@ -47,15 +47,15 @@ fn plain_lines() -> Receiver<Option<String>> {
 impl Keyboard {
     /// Plain lines from stdin.
     pub(super) fn plain() -> Keyboard {
-        Keyboard::from(Source::Plain(plain_lines()))
+        Keyboard::with_source(Source::Plain(plain_lines()))
     }
 
     /// The line editor on the terminal; `on_interrupt` is what Ctrl-C does.
     pub(super) fn editor(on_interrupt: impl Fn() + Send + 'static) -> Keyboard {
-        Keyboard::from(Source::Editor(LineEditor::spawn(on_interrupt)))
+        Keyboard::with_source(Source::Editor(LineEditor::spawn(on_interrupt)))
     }
 
-    fn from(source: Source) -> Keyboard {
+    fn with_source(source: Source) -> Keyboard {
         Keyboard { source, queued: VecDeque::new(), ended: false }
     }
 
