@@ -44,7 +44,7 @@ pub enum Input {
 /// The help text: every command, in two columns so that it fits an 80x24 terminal under
 /// the board.
 pub const HELP: &str = "\
-Moves: SAN (e4, Nf3, nf3, exd5, O-O, e8=Q) or e2e4, e7e8q. Commands (help):
+Moves: SAN (e4, Nf3, O-O, e8=Q) or e2e4. Commands (help; Tab completes them):
   moves            the legal moves          hint      the engine's suggestion
   undo, takeback   take back your move and  analyze   the engine's best lines
                    the reply; clocks too    flip      turn the board around
@@ -53,6 +53,12 @@ Moves: SAN (e4, Nf3, nf3, exd5, O-O, e8=Q) or e2e4, e7e8q. Commands (help):
   claim [MOVE]     claim threefold repeti-  fen, pgn  the position, the game
                    tion or fifty moves      save [F]  write the game as PGN
   resign           give up the game         quit      leave (asks to save)";
+
+/// The commands by their main names, as Tab completes them (`command` also takes aliases).
+pub const COMMANDS: [&str; 18] = [
+    "help", "moves", "undo", "hint", "draw", "accept", "decline", "claim", "resign", "flip", "fen", "pgn", "save",
+    "analyze", "list", "up", "down", "quit",
+];
 
 fn command(word: &str, rest: &str) -> Option<Command> {
     let arg = (!rest.is_empty()).then(|| rest.to_owned());
@@ -234,6 +240,14 @@ mod tests {
         let knights: Position = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1".parse().unwrap();
         insta::assert_snapshot!(invalid(&knights, "Ne5"), @"Illegal move Ne5: no piece of yours can make it");
         insta::assert_snapshot!(invalid(&knights, "Qd2"), @"Illegal move Qd2: white has no queen");
+    }
+
+    #[test]
+    fn every_completed_command_is_a_command() {
+        let start = Position::startpos();
+        for name in COMMANDS {
+            assert!(matches!(read(&start, name), Input::Command(_)), "{name}");
+        }
     }
 
     #[test]

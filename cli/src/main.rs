@@ -9,6 +9,7 @@ mod analyze;
 mod args;
 mod board_view;
 mod clock_view;
+mod completion;
 mod describe;
 mod input;
 mod material;

@@ -299,7 +299,7 @@ impl Session {
             return Ok(Flow::Quit);
         }
         let path = self.save_path();
-        print_flush(&format!("Save the unfinished game in {}? [Y/n] ", path.display()));
+        self.keyboard.ask(&format!("Save the unfinished game in {}? [Y/n] ", path.display()), None);
         let answer = loop {
             match self.keyboard.next(Duration::from_secs(3600)) {
                 Some(Some(line)) => break Some(line),

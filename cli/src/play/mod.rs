@@ -4,6 +4,7 @@
 
 mod commands;
 mod draw_offer;
+mod editor;
 mod keyboard;
 mod setup;
 
@@ -108,7 +109,7 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
     let Some(mut session) = setup::session_from_args(args)? else {
         return Ok(0);
     };
-    install_ctrl_c(Arc::clone(&session.snapshot), session.style.colour.is_on());
+    install_ctrl_c(interrupt(Arc::clone(&session.snapshot), session.style.colour.is_on()));
     let code = session.play();
     if code.is_err() {
         // Whatever went wrong (main reports it), the moves played so far are not lost.
@@ -118,9 +119,13 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
     code
 }
 
-fn install_ctrl_c(snapshot: Arc<Mutex<Snapshot>>, colour: bool) {
-    let handler = move || {
-        // Restore the terminal's colours first: the handler exits the process.
+/// What Ctrl-C does, whether the signal comes or the line editor reads the key: the unfinished
+/// game is saved and the program leaves.
+fn interrupt(snapshot: Arc<Mutex<Snapshot>>, colour: bool) -> impl Fn() + Send + 'static {
+    move || {
+        // The terminal as it was found: a signal may come while the line editor has it in raw
+        // mode (nothing happens when it does not), and the handler exits the process.
+        let _ = crossterm::terminal::disable_raw_mode();
         print_flush(if colour { "\x1b[0m\n" } else { "\n" });
         let mut snap = snapshot.lock().unwrap_or_else(PoisonError::into_inner);
         let Snapshot { slot, unsaved } = &mut *snap;
@@ -136,7 +141,10 @@ fn install_ctrl_c(snapshot: Arc<Mutex<Snapshot>>, colour: bool) {
             None => print_flush("Interrupted.\n"),
         }
         std::process::exit(130);
-    };
+    }
+}
+
+fn install_ctrl_c(handler: impl Fn() + Send + 'static) {
     // Without a handler (e.g. another one is installed) Ctrl-C simply ends the process;
     // games are saved on every other way out.
     let _ = ctrlc::set_handler(handler);
@@ -280,6 +288,8 @@ impl Session {
     /// Shows the board and pending messages (the whole screen on a terminal; appended to the
     /// transcript otherwise).
     fn show(&mut self) {
+        // The line editor gives the terminal back first: the screen is about to change under it.
+        self.keyboard.cancel();
         if let Some(t) = &mut self.terminal {
             // Follow window resizes.
             if let Some((w, h)) = terminal_size::terminal_size() {
@@ -455,13 +465,14 @@ impl Session {
     fn human_turn(&mut self) -> Result<Flow> {
         self.timer.restart();
         self.show();
-        print_flush(&self.prompt());
+        self.ask_for_a_move();
         loop {
             let line = match self.keyboard.next(TICK) {
                 None => {
                     if self.timer.fake.is_none() {
                         if self.charge_time().is_some() {
                             // The flag fell while the player was typing: end the prompt line.
+                            self.keyboard.cancel();
                             print_flush("\n");
                             return Ok(Flow::Continue);
                         }
@@ -506,8 +517,13 @@ impl Session {
                 self.show();
             }
             self.dirty = false;
-            print_flush(&self.prompt());
+            self.ask_for_a_move();
         }
+    }
+
+    fn ask_for_a_move(&mut self) {
+        let prompt = self.prompt();
+        self.keyboard.ask(&prompt, Some(self.game.position()));
     }
 
     fn think_limits(&self) -> Limits {
@@ -541,7 +557,9 @@ impl Session {
         let limits = self.think_limits();
         if self.terminal.is_some() {
             self.show();
-            print_flush(&format!("{} is thinking...", self.side(color).view.name));
+            // With the line editor, the player may type meanwhile (a move ahead, or quit).
+            let prompt = format!("{} is thinking... ", self.side(color).view.name);
+            self.keyboard.ask(&prompt, None);
         }
         let name = self.side(color).view.name.clone();
         // Engines do not claim draws themselves, so the program claims for them as a GUI does:

@@ -2,13 +2,14 @@
 //! control, the start position or the saved game to continue, the names, and the screen.
 
 use anyhow::{bail, Context, Result};
+use std::io::IsTerminal;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tempo_core::{clock::TimeControl, CastlingMode, Color, Game, Position};
 use tempo_notation::PgnGame;
 
 use super::keyboard::{Keyboard, Timer};
-use super::{Session, Side, Snapshot};
+use super::{interrupt, Session, Side, Snapshot};
 use crate::args::PlayArgs;
 use crate::board_view::BoardStyle;
 use crate::clock_view::{describe_tc, parse_tc};
@@ -65,6 +66,14 @@ pub(super) fn session_from_args(args: &PlayArgs) -> Result<Option<Session>> {
     if white_side.is_human() || black_side.is_human() {
         messages.push("Type your move (e4, Nf3, O-O...) or help for the commands.".to_owned());
     }
+    let snapshot = Arc::new(Mutex::new(Snapshot { slot, unsaved: None }));
+    // The line editor serves people at a terminal; the editor draws on stderr.
+    let editing = (white_side.is_human() || black_side.is_human())
+        && caps.screen
+        && std::io::stdin().is_terminal()
+        && std::io::stderr().is_terminal();
+    let keyboard =
+        if editing { Keyboard::editor(interrupt(Arc::clone(&snapshot), colour.is_on())) } else { Keyboard::plain() };
 
     let mut session = Session {
         game,
@@ -72,7 +81,7 @@ pub(super) fn session_from_args(args: &PlayArgs) -> Result<Option<Session>> {
         record,
         saved_pgn: None,
         original,
-        snapshot: Arc::new(Mutex::new(Snapshot { slot, unsaved: None })),
+        snapshot,
         copies: Vec::new(),
         title,
         style,
@@ -80,7 +89,7 @@ pub(super) fn session_from_args(args: &PlayArgs) -> Result<Option<Session>> {
         terminal,
         transcript_width,
         messages,
-        keyboard: Keyboard::spawn(),
+        keyboard,
         timer: Timer { fake: args.fake_move_time, last: Instant::now() },
         think: args.think,
         depth: args.depth,
