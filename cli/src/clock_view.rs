@@ -70,12 +70,16 @@ pub fn describe_tc(tc: &TimeControl) -> String {
         TimeControl::MoveTime(t) => format!("{} s per move", trim_float(t.as_secs_f64())),
         TimeControl::Sandclock(t) => format!("sandclock {}", format_time(*t)),
         TimeControl::Stages(stages) => match stages.as_slice() {
+            // Players' form, minutes + seconds, where the minutes read exactly in two decimals
+            // (`5+3`, `0.5+0`); any other base in seconds with its unit (`4s+0`, not `0.07+0`).
             [single] if single.moves.is_none() => {
-                format!(
-                    "{}+{}",
-                    trim_float(single.time.as_secs_f64() / 60.0),
-                    trim_float(single.increment.as_secs_f64())
-                )
+                let millis = single.time.as_millis();
+                let base = if millis >= 15_000 && millis % 600 == 0 {
+                    trim_float(single.time.as_secs_f64() / 60.0)
+                } else {
+                    format!("{}s", trim_float(single.time.as_secs_f64()))
+                };
+                format!("{base}+{}", trim_float(single.increment.as_secs_f64()))
             }
             _ => tc.to_string(),
         },
@@ -154,6 +158,8 @@ mod tests {
         assert_eq!(format_time(Duration::ZERO), "0:00.0");
         assert_eq!(describe_tc(&parse_tc("5+3").unwrap()), "5+3");
         assert_eq!(describe_tc(&parse_tc("0.5+0").unwrap()), "0.5+0");
+        assert_eq!(describe_tc(&parse_tc("4s+0").unwrap()), "4s+0");
+        assert_eq!(describe_tc(&parse_tc("100s+1").unwrap()), "100s+1");
         assert_eq!(describe_tc(&TimeControl::MoveTime(Duration::from_millis(2500))), "2.5 s per move");
     }
 }
