@@ -63,6 +63,7 @@ pub mod perft;
 mod position;
 mod score;
 mod types;
+pub mod unwinnable;
 mod zobrist;
 
 pub use bitboard::Bitboard;
