@@ -17,6 +17,7 @@
 //! The seventy-five-move and fivefold-repetition rules are not applied: like the Chess
 //! Unwinnability Analyzer, the question is whether any series of legal moves mates.
 
+mod guided;
 mod search;
 pub mod statics;
 
