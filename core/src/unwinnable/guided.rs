@@ -162,9 +162,9 @@ impl Dives {
         Dives { mater, budget, spent: 0, random: seed | 1 }
     }
 
-    /// The budget the dives left unspent (all of it once a mate is found early).
-    pub(super) fn unspent(&self) -> u64 {
-        self.budget.saturating_sub(self.spent)
+    /// The moves the dives played.
+    pub(super) fn spent(&self) -> u64 {
+        self.spent
     }
 
     fn next_random(&mut self) -> u64 {
@@ -256,6 +256,16 @@ fn promise(pos: &Position, mater: Color) -> i32 {
     if pos.turn() == defender && pos.is_check() {
         value += 25;
     }
+    if lacks_mating_force(pos, mater) {
+        // A lone minor piece mates only against blockers: the defender's men should gather
+        // around their king, and its pawns promote into more of them.
+        for square in own - pos.by_role(Role::King) {
+            value -= 4 * distance(square, king);
+            if pos.role_at(square) == Some(Role::Pawn) {
+                value += 4 * square.relative_to(defender).rank().index() as i32;
+            }
+        }
+    }
     for square in pos.by_color(mater) {
         let role = pos.role_at(square).unwrap_or(Role::Pawn);
         value += match role {
@@ -274,4 +284,17 @@ fn corner_distance(s: Square) -> i32 {
     let file = s.file().index() as i32;
     let rank = s.rank().index() as i32;
     file.min(7 - file).max(rank.min(7 - rank))
+}
+
+/// `true` if `mater`'s men could not mate a bare king: no pawn, rook or queen, and a lone
+/// minor piece or bishops of one colour.
+fn lacks_mating_force(pos: &Position, mater: Color) -> bool {
+    let men = pos.by_color(mater) - pos.by_role(Role::King);
+    if (men & (pos.by_role(Role::Pawn) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen))).any() {
+        return false;
+    }
+    let bishops = men & pos.by_role(Role::Bishop);
+    men.count() <= 1
+        || (men == bishops
+            && ((bishops & Bitboard::LIGHT_SQUARES).is_empty() || (bishops & Bitboard::DARK_SQUARES).is_empty()))
 }

@@ -4,34 +4,34 @@
 
 use super::guided::{Deepening, Dives};
 use super::{CanMate, Impossibility};
-use crate::{Color, Move, MoveList, Position, Role};
+use crate::{Color, Move, MoveList, Position, Role, MAX_MOVES};
 use std::collections::{HashSet, VecDeque};
 
-/// The share of the budget the exhaustive walk may spend before the guided search takes
-/// over: positions whose reachable set is small (locked pawns, few men) finish within it.
-const EXHAUSTIVE_SHARE: u64 = 4;
-
-/// The share of what the walk left that the iterative deepening gets after the dives: short
-/// helpmates the dives missed.
-const DEEPENING_SHARE: u64 = 3;
-
-/// Decides by search, after the static proofs said nothing.
+/// Decides by search, after the static proofs said nothing: the walk first (an eighth of
+/// the budget: positions with few reachable positions finish there), the dives next (up to
+/// five eighths of the budget in all), the walk again (up to seven eighths: a "no" needs a
+/// finished walk), and the iterative deepening with the rest.
 pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
-    let walk_budget = nodes / EXHAUSTIVE_SHARE;
-    match exhaustive(pos, mater, walk_budget) {
-        Walk::Mate(line) => return CanMate::Yes(line),
-        Walk::NoMate => return CanMate::No(Impossibility::Exhausted),
-        Walk::OutOfBudget(spent) => {
-            let left = nodes.saturating_sub(spent);
-            let mut dives = Dives::new(pos, mater, left - left / DEEPENING_SHARE);
-            if let Some(line) = dives.run(pos) {
-                return CanMate::Yes(line);
-            }
-            let mut guided = Deepening::new(mater, left / DEEPENING_SHARE + dives.unspent());
-            if let Some(line) = guided.run(pos) {
-                return CanMate::Yes(line);
-            }
-        }
+    let mut walk = Walk::new(pos, mater);
+    let walk_end = |walk: Walked| match walk {
+        Walked::Mate(line) => Some(CanMate::Yes(line)),
+        Walked::NoMate => Some(CanMate::No(Impossibility::Exhausted)),
+        Walked::OutOfBudget => None,
+    };
+    if let Some(answer) = walk_end(walk.run(nodes / 8)) {
+        return answer;
+    }
+    let mut dives = Dives::new(pos, mater, (nodes * 5 / 8).saturating_sub(walk.spent));
+    if let Some(line) = dives.run(pos) {
+        return CanMate::Yes(line);
+    }
+    let spent = walk.spent + dives.spent();
+    if let Some(answer) = walk_end(walk.run(walk.spent + (nodes * 7 / 8).saturating_sub(spent))) {
+        return answer;
+    }
+    let spent = walk.spent + dives.spent();
+    if let Some(line) = Deepening::new(mater, nodes.saturating_sub(spent)).run(pos) {
+        return CanMate::Yes(line);
     }
     CanMate::Undecided
 }
@@ -62,44 +62,70 @@ impl ExactKey {
     }
 }
 
-enum Walk {
+enum Walked {
     Mate(Vec<Move>),
     NoMate,
-    OutOfBudget(u64),
+    OutOfBudget,
 }
 
-/// Breadth-first over every position reachable from `pos`, each visited once. A position
+/// Breadth-first over every position reachable from the root, each visited once. A position
 /// where the defender is checkmated ends the walk with the shortest helpmate; a walk that
-/// runs out of positions has visited them all, so none is a mate: a proof of "no".
-fn exhaustive(pos: &Position, mater: Color, budget: u64) -> Walk {
-    // Each visited position's parent (an index here) and the move that reached it.
-    let mut parents: Vec<(u32, Move)> = vec![(u32::MAX, Move::NULL)];
-    let mut seen: HashSet<ExactKey> = HashSet::new();
-    seen.insert(ExactKey::of(pos));
-    let mut queue = VecDeque::from([(*pos, 0u32)]);
-    let mut spent = 0u64;
-    let mut moves = MoveList::new();
-    while let Some((position, index)) = queue.pop_front() {
-        moves.clear();
-        position.legal_moves_into(&mut moves);
-        for &m in moves.iter() {
-            if spent >= budget || parents.len() >= u32::MAX as usize {
-                return Walk::OutOfBudget(spent);
-            }
-            spent += 1;
-            let mut child = position;
-            child.play_unchecked(m);
-            if !seen.insert(ExactKey::of(&child)) {
-                continue;
-            }
-            parents.push((index, m));
-            if child.turn() != mater && child.is_checkmate() {
-                return Walk::Mate(line_to(&parents, parents.len() - 1));
-            }
-            queue.push_back((child, (parents.len() - 1) as u32));
+/// runs out of positions has visited them all, so none is a mate: a proof of "no". It can be
+/// resumed with more budget.
+struct Walk {
+    mater: Color,
+    /// Each visited position's parent (an index here) and the move that reached it.
+    parents: Vec<(u32, Move)>,
+    seen: HashSet<ExactKey>,
+    /// Positions whose moves are still to be walked, with their index in `parents`.
+    queue: VecDeque<(Position, u32)>,
+    /// Moves played so far.
+    spent: u64,
+}
+
+impl Walk {
+    fn new(root: &Position, mater: Color) -> Walk {
+        Walk {
+            mater,
+            parents: vec![(u32::MAX, Move::NULL)],
+            seen: HashSet::from([ExactKey::of(root)]),
+            queue: VecDeque::from([(*root, 0)]),
+            spent: 0,
         }
     }
-    Walk::NoMate
+
+    /// Walks on until `spent` reaches `budget` (checked between positions, so it may pass
+    /// it by one position's moves).
+    fn run(&mut self, budget: u64) -> Walked {
+        let mut moves = MoveList::new();
+        while self.spent < budget {
+            let Some((position, index)) = self.queue.pop_front() else { return Walked::NoMate };
+            if self.parents.len() + MAX_MOVES >= u32::MAX as usize {
+                return Walked::OutOfBudget;
+            }
+            moves.clear();
+            position.legal_moves_into(&mut moves);
+            for &m in moves.iter() {
+                self.spent += 1;
+                let mut child = position;
+                child.play_unchecked(m);
+                if !self.seen.insert(ExactKey::of(&child)) {
+                    continue;
+                }
+                self.parents.push((index, m));
+                let reached = (self.parents.len() - 1) as u32;
+                if child.turn() != self.mater && child.is_checkmate() {
+                    return Walked::Mate(line_to(&self.parents, reached as usize));
+                }
+                self.queue.push_back((child, reached));
+            }
+        }
+        if self.queue.is_empty() {
+            Walked::NoMate
+        } else {
+            Walked::OutOfBudget
+        }
+    }
 }
 
 /// The moves from the root to the visited position at `index`.
