@@ -22,6 +22,9 @@ const STARTS: &[&str] = &[
     "8/4k3/8/8/8/8/4K3/4N3 w - - 0 1",
     "8/2k5/8/8/8/8/2K5/2B1B3 w - - 0 1",
     "k7/p1p5/P1P5/8/8/8/2b5/K7 w - - 0 1",
+    // Pawns held by kings that can never move, bishops of one colour on each side.
+    "k6B/1b4B1/5B2/4B3/3B4/1pB5/pP6/K7 w - - 0 1",
+    "k1b5/Pp1b4/1P6/8/8/1p6/pP1B4/K1B5 w - - 0 1",
 ];
 
 /// A tiny deterministic generator for the playouts.
@@ -144,6 +147,9 @@ fn starting_positions_hold() {
     assert_eq!(answer(1, Color::Black), CanMate::No(Impossibility::FrozenPawns));
     assert_eq!(answer(6, Color::White), CanMate::No(Impossibility::Material));
     assert_eq!(answer(7, Color::White), CanMate::No(Impossibility::Material));
+    assert_eq!(answer(9, Color::White), CanMate::No(Impossibility::FrozenPawns));
+    assert_eq!(answer(9, Color::Black), CanMate::No(Impossibility::FrozenPawns));
+    assert_eq!(answer(10, Color::White), CanMate::No(Impossibility::FrozenPawns));
     assert!(matches!(answer(0, Color::White), CanMate::Yes(_)));
     let rook = STARTS[5].parse().unwrap();
     assert!(matches!(can_mate(&rook, Color::White, DEFAULT_NODES), CanMate::Yes(_)));

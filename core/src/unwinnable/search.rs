@@ -3,7 +3,7 @@
 //! searches of `guided`.
 
 use super::guided::{Deepening, Dives};
-use super::{CanMate, Impossibility};
+use super::{statics, CanMate, Impossibility};
 use crate::{Color, Move, MoveList, Position, Role, MAX_MOVES};
 use std::collections::{HashSet, VecDeque};
 
@@ -70,8 +70,8 @@ enum Walked {
 
 /// Breadth-first over every position reachable from the root, each visited once. A position
 /// where the defender is checkmated ends the walk with the shortest helpmate; a walk that
-/// runs out of positions has visited them all, so none is a mate: a proof of "no". It can be
-/// resumed with more budget.
+/// runs out of positions has visited them all, so none is a mate: a proof of "no". Positions
+/// a static proof settles are not walked on. It can be resumed with more budget.
 struct Walk {
     mater: Color,
     /// Each visited position's parent (an index here) and the move that reached it.
@@ -116,6 +116,13 @@ impl Walk {
                 let reached = (self.parents.len() - 1) as u32;
                 if child.turn() != self.mater && child.is_checkmate() {
                     return Walked::Mate(line_to(&self.parents, reached as usize));
+                }
+                // A position from which a static proof shows no mate needs no walk: nothing
+                // reachable from it mates, which is all the walk has to show.
+                if statics::material_cannot_mate(&child, self.mater)
+                    || statics::frozen_pawns_prevent_mate(&child, self.mater)
+                {
+                    continue;
                 }
                 self.queue.push_back((child, reached));
             }

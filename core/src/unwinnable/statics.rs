@@ -44,7 +44,9 @@ pub fn material_cannot_mate(pos: &Position, mater: Color) -> bool {
 ///
 /// The proof, by induction over any series of legal moves. Call a pawn *frozen* when the
 /// square in front of it holds a frozen pawn (a white pawn facing a black pawn freezes both,
-/// and a pawn behind a frozen one is frozen); the function requires every pawn to be frozen,
+/// and a pawn behind a frozen one is frozen) or a king that cannot move while the frozen
+/// pawns stand (each of its neighbours a frozen pawn or attacked by an enemy frozen pawn, and
+/// no capture possible, as below); the function requires every pawn to be frozen,
 /// no en passant capture to be legal now and no pawn to attack an enemy pawn. The walls are
 /// the pawns' squares. For each man we compute the region of squares it could ever reach
 /// by its own steps through squares that are not walls (other men ignored, which only
@@ -52,21 +54,25 @@ pub fn material_cannot_mate(pos: &Position, mater: Color) -> bool {
 /// (a king never steps into check). The function then requires that
 /// - no piece's region holds a square an enemy pawn attacks, and no piece can step from its
 ///   region onto an enemy pawn;
-/// - no king can step from its region onto an enemy pawn that no enemy pawn defends.
+/// - no king can step from its region onto an enemy pawn that no enemy pawn, and no enemy
+///   king that cannot move, defends.
 ///
 /// While the pawns stand as they are now, these make every pawn move and every capture of a
 /// pawn impossible: a push is blocked, a pawn capture needs an enemy man on a square it
 /// attacks (enemy pawns are not, kings may not, pieces cannot reach one), en passant needs a
 /// double step, a capture of a pawn needs a man to step onto it (pieces cannot, kings only
-/// onto an undefended one, and the defenders stand too). So the pawns stand as they are for
+/// onto an undefended one, and the defenders, pawns and kings that cannot move, stand too). So the pawns stand as they are for
 /// ever, no promotion adds a man, and every man stays in its region. The other king is then
 /// never on a square `mater`'s pawns attack (its region leaves them out, and it is not in
 /// check from a pawn now, which the function also requires), a king never gives check, and
 /// the last condition is that no square a piece of `mater` attacks from its region (rays
-/// stopped by walls only) lies in the other king's region: no check, so no mate.
+/// stopped by walls only) lies in the other king's region: no check, so no mate; or, where
+/// `mater`'s only pieces are bishops of one colour, that none of the squares where they
+/// could check is a mating square (`no_bishop_mate_on`).
 pub fn frozen_pawns_prevent_mate(pos: &Position, mater: Color) -> bool {
     let pawns = pos.by_role(Role::Pawn);
-    if frozen_pawns(pos) != pawns || pos.legal_ep_square().is_some() {
+    let (frozen, stuck_kings) = frozen_pawns(pos);
+    if frozen != pawns || pos.legal_ep_square().is_some() {
         return false;
     }
     let pawn_attacks_of = |color: Color| -> Bitboard {
@@ -88,7 +94,10 @@ pub fn frozen_pawns_prevent_mate(pos: &Position, mater: Color) -> bool {
     }
     let open = !pawns;
     let mut mater_reach = Bitboard::EMPTY;
+    let mut mater_roles = Bitboard::EMPTY; // the squares of mater's pieces, kings and pawns aside
+    let mut mater_king_region = Bitboard::EMPTY;
     let mut defender_king_region = Bitboard::EMPTY;
+    let mut defender_men_regions = Vec::new();
     for color in [Color::White, Color::Black] {
         let enemy_pawns = pos.pieces(!color, Role::Pawn);
         let enemy_attacks = attacked_by[(!color).index()];
@@ -96,10 +105,14 @@ pub fn frozen_pawns_prevent_mate(pos: &Position, mater: Color) -> bool {
             let role = pos.role_at(square).unwrap_or(Role::King);
             if role == Role::King {
                 let region = flood(square, open - enemy_attacks, king_attacks);
-                if (steps_from(region, king_attacks) & (enemy_pawns - enemy_attacks)).any() {
+                // A pawn next to its own king that can never move is defended for ever too.
+                let defended = enemy_attacks | steps_from(stuck_kings & pos.by_color(!color), king_attacks);
+                if (steps_from(region, king_attacks) & (enemy_pawns - defended)).any() {
                     return false; // the king can take an undefended pawn
                 }
-                if color != mater {
+                if color == mater {
+                    mater_king_region = region;
+                } else {
                     defender_king_region = region;
                 }
                 continue;
@@ -110,28 +123,86 @@ pub fn frozen_pawns_prevent_mate(pos: &Position, mater: Color) -> bool {
                 return false; // a pawn could take the piece, or the piece a pawn
             }
             if color == mater {
+                mater_roles |= square;
                 for from in region {
                     mater_reach |= piece_attacks(role, from, pawns);
                 }
+            } else {
+                defender_men_regions.push(region);
             }
         }
     }
-    (mater_reach & defender_king_region).is_empty()
+    let checks = mater_reach & defender_king_region;
+    if checks.is_empty() {
+        return true;
+    }
+    let bishops = pos.pieces(mater, Role::Bishop);
+    let one_colour = (bishops & Bitboard::LIGHT_SQUARES).is_empty() || (bishops & Bitboard::DARK_SQUARES).is_empty();
+    if mater_roles != bishops || !one_colour {
+        return false;
+    }
+    // Only bishops of one colour can check: see `no_bishop_mate_on`.
+    let covered = attacked_by[mater.index()] | pos.pieces(!mater, Role::Pawn);
+    checks.into_iter().all(|square| no_bishop_mate_on(square, covered, &defender_men_regions, mater_king_region))
+}
+
+/// `true` if the defender's king cannot be mated on `square` by bishops of `square`'s
+/// colour, in a frozen position: `covered` holds the squares the king can never step to
+/// (enemy pawn attacks, its own pawns), `blockers` the regions of the defender's other
+/// pieces (each may stand on one square of its region, blocking it), `mater_king_region`
+/// the squares the mater's king can reach.
+///
+/// The king's orthogonal neighbours are of the other colour, which the bishops neither
+/// stand on nor attack; a neighbour not covered is a flight square unless one of the
+/// defender's pieces stands on it (one piece, one square) or the mater's king attacks it. A
+/// king not next to the mated king touches at most one orthogonal neighbour of its square
+/// (the squares next to two of them are the square and its diagonal neighbours). So if the
+/// free neighbours outnumber the pieces able to reach one of them by two, there is no mate
+/// there, and by one, none unless the mater's king can reach a square next to one of them
+/// and not next to the mated king.
+fn no_bishop_mate_on(square: Square, covered: Bitboard, blockers: &[Bitboard], mater_king_region: Bitboard) -> bool {
+    let free = rook_attacks(square, Bitboard::FULL) - covered;
+    let able = blockers.iter().filter(|region| (**region & free).any()).count() as u32;
+    let unblocked = free.count().saturating_sub(able);
+    match unblocked {
+        0 => false,
+        1 => {
+            let near_king = king_attacks(square) | Bitboard::from_square(square);
+            free.into_iter().all(|flight| ((king_attacks(flight) - near_king) & mater_king_region).is_empty())
+        }
+        _ => true,
+    }
 }
 
 /// The pawns locked for ever while no pawn is captured: the largest set of pawns each of
-/// which has a pawn of the set on the square in front of it.
-fn frozen_pawns(pos: &Position) -> Bitboard {
+/// which has on the square in front of it a pawn of the set or a king that cannot move (all
+/// its neighbours are pawns of the set or squares enemy pawns of the set attack; whether it
+/// can take a pawn, the caller checks for every king); and those kings.
+fn frozen_pawns(pos: &Position) -> (Bitboard, Bitboard) {
     let white = pos.pieces(Color::White, Role::Pawn);
     let black = pos.pieces(Color::Black, Role::Pawn);
     let mut frozen = white | black;
+    let mut stuck_kings = pos.by_role(Role::King);
     loop {
         // A white pawn on s is blocked by s + 8, a black one by s - 8.
-        let next = (white & Bitboard(frozen.0 >> 8)) | (black & Bitboard(frozen.0 << 8));
-        if next == frozen {
-            return frozen;
+        let blockers = frozen | stuck_kings;
+        let pawns = (white & Bitboard(blockers.0 >> 8)) | (black & Bitboard(blockers.0 << 8));
+        let mut kings = Bitboard::EMPTY;
+        for color in [Color::White, Color::Black] {
+            let king = pos.king_of(color);
+            let mut enemy_attacks = Bitboard::EMPTY;
+            for pawn in pawns & pos.by_color(!color) {
+                enemy_attacks |= pawn_attacks(!color, pawn);
+            }
+            if stuck_kings.contains(king) && (king_attacks(king) - pawns - enemy_attacks).is_empty() {
+                kings |= king;
+            }
         }
-        frozen = next;
+        if pawns == frozen && kings == stuck_kings {
+            return (frozen, stuck_kings);
+        }
+        frozen = pawns;
+        stuck_kings = kings;
     }
 }
 
