@@ -150,16 +150,19 @@ fn edge_distance(s: Square) -> i32 {
 /// Playouts guided by [`promise`], each from the root.
 pub(super) struct Dives {
     mater: Color,
+    /// The moves the dives may play in all: `run` raises it.
     budget: u64,
     spent: u64,
+    /// Dives begun, over every `run`.
+    dives: u64,
     /// xorshift64 state: deterministic, so the same question gets the same answer.
     random: u64,
 }
 
 impl Dives {
-    pub(super) fn new(pos: &Position, mater: Color, budget: u64) -> Dives {
+    pub(super) fn new(pos: &Position, mater: Color) -> Dives {
         let seed = pos.key() ^ (mater.index() as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        Dives { mater, budget, spent: 0, random: seed | 1 }
+        Dives { mater, budget: 0, spent: 0, dives: 0, random: seed | 1 }
     }
 
     /// The moves the dives played.
@@ -174,13 +177,14 @@ impl Dives {
         self.random
     }
 
-    pub(super) fn run(&mut self, root: &Position) -> Option<Vec<Move>> {
-        let mut dive = 0u64;
+    /// Dives until a mate is found or the moves played in all reach `budget`.
+    pub(super) fn run(&mut self, root: &Position, budget: u64) -> Option<Vec<Move>> {
+        self.budget = budget;
         while self.spent < self.budget {
-            if let Some(line) = self.dive(root, dive) {
+            self.dives += 1;
+            if let Some(line) = self.dive(root, self.dives - 1) {
                 return Some(line);
             }
-            dive += 1;
         }
         None
     }

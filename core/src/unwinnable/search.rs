@@ -7,11 +7,16 @@ use super::{statics, CanMate, Impossibility};
 use crate::{Color, Move, MoveList, Position, Role, MAX_MOVES};
 use std::collections::{HashSet, VecDeque};
 
-/// Decides by search, after the static proofs said nothing: the walk first (an eighth of
-/// the budget: positions with few reachable positions finish there), the dives next (up to
+/// Decides by search, after the static proofs said nothing: a few dives first (most
+/// positions of real games have a helpmate they find at once), then the walk (an eighth of
+/// the budget: positions with few reachable positions finish there), more dives (up to
 /// five eighths of the budget in all), the walk again (up to seven eighths: a "no" needs a
 /// finished walk), and the iterative deepening with the rest.
 pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
+    let mut dives = Dives::new(pos, mater);
+    if let Some(line) = dives.run(pos, nodes / 64) {
+        return CanMate::Yes(line);
+    }
     let mut walk = Walk::new(pos, mater);
     let walk_end = |walk: Walked| match walk {
         Walked::Mate(line) => Some(CanMate::Yes(line)),
@@ -21,8 +26,7 @@ pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
     if let Some(answer) = walk_end(walk.run(nodes / 8)) {
         return answer;
     }
-    let mut dives = Dives::new(pos, mater, (nodes * 5 / 8).saturating_sub(walk.spent));
-    if let Some(line) = dives.run(pos) {
+    if let Some(line) = dives.run(pos, (nodes * 5 / 8).saturating_sub(walk.spent)) {
         return CanMate::Yes(line);
     }
     let spent = walk.spent + dives.spent();
