@@ -9,7 +9,8 @@
 //! [`Outcome`], and the [`Score`] engines report. The rest is in modules: [`attacks`]
 //! (attack tables for move generators and evaluations), [`fen`], [`game`] (claims,
 //! repetition keys), [`clock`] (time controls and chess clocks), [`book`] (Polyglot opening
-//! books) and [`perft`].
+//! books), [`perft`] and [`unwinnable`] (whether a side can still checkmate: dead positions
+//! and flag falls).
 //!
 //! ```
 //! use tempo_core::book::{Book, BookBuilder};
