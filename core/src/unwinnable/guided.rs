@@ -183,7 +183,7 @@ impl Dives {
         while self.spent < self.budget {
             self.dives += 1;
             if let Some(line) = self.dive(root, self.dives - 1) {
-                return Some(line);
+                return Some(without_cycles(root, line));
             }
         }
         None
@@ -301,4 +301,26 @@ fn lacks_mating_force(pos: &Position, mater: Color) -> bool {
     men.count() <= 1
         || (men == bishops
             && ((bishops & Bitboard::LIGHT_SQUARES).is_empty() || (bishops & Bitboard::DARK_SQUARES).is_empty()))
+}
+
+/// `line` with every stretch that returns to a position already reached cut out: shorter,
+/// still legal (the same position has the same moves) and still ending in the same mate.
+fn without_cycles(root: &Position, line: Vec<Move>) -> Vec<Move> {
+    // The positions along the line, compared by their FEN without the move counters: equal
+    // text is an equal position, so the cut cannot make a move illegal.
+    let mut kept: Vec<Move> = Vec::with_capacity(line.len());
+    let mut reached: Vec<String> = vec![root.epd()];
+    let mut pos = *root;
+    for m in line {
+        pos.play_unchecked(m);
+        let here = pos.epd();
+        if let Some(first) = reached.iter().position(|seen| *seen == here) {
+            kept.truncate(first);
+            reached.truncate(first + 1);
+        } else {
+            kept.push(m);
+            reached.push(here);
+        }
+    }
+    kept
 }
