@@ -3,10 +3,12 @@
 //! - every "yes" comes with a helpmate that replays, move by move, to the other side's mate;
 //! - every "no" survives playouts that look for a mate by the side said unable: random
 //!   playouts in which every one of that side's moves is first tried for mate, from the
-//!   position and from each of its positions two plies on.
+//!   position and from each of its positions two plies on;
+//! - a helpmate carried across a move by `helpmate_after` still replays to mate.
 
 use proptest::prelude::*;
-use tempo_core::unwinnable::{can_mate, CanMate, Impossibility, DEFAULT_NODES};
+use tempo_core::unwinnable::{can_mate, helpmate_after, CanMate, Impossibility, DEFAULT_NODES};
+use tempo_core::Move;
 use tempo_core::{Color, MoveList, Position};
 
 /// The node budget of the answers under test: small, so that many positions are tried.
@@ -121,8 +123,64 @@ fn check_answers(start: usize, choices: &[usize], seed: u64) -> Result<(), TestC
     Ok(())
 }
 
+/// `true` if `line` from `pos` is legal and ends with `mater`'s opponent checkmated.
+fn mates(pos: &Position, mater: Color, line: &[Move]) -> bool {
+    let mut pos = *pos;
+    line.iter().all(|&m| pos.play(m).is_ok()) && pos.turn() == !mater && pos.is_checkmate()
+}
+
+/// Plays a random game from `start`, carrying each side's helpmate across every move with
+/// `helpmate_after` (asking `can_mate` again when it gives none): every helpmate mates.
+/// Returns how many moves the helpmates were carried across.
+fn carried_helpmates(start: &Position, choices: &[usize]) -> Result<usize, TestCaseError> {
+    let mut pos = *start;
+    let mut carried = 0;
+    let mut lines: Vec<Option<Vec<Move>>> = [Color::White, Color::Black]
+        .iter()
+        .map(|&mater| match can_mate(&pos, mater, NODES) {
+            CanMate::Yes(line) => Some(line),
+            _ => None,
+        })
+        .collect();
+    for &choice in choices {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[choice % moves.len()];
+        for (mater, line) in [Color::White, Color::Black].into_iter().zip(lines.iter_mut()) {
+            *line = match line.as_deref().and_then(|old| helpmate_after(&pos, m, old)) {
+                Some(new) => {
+                    carried += 1;
+                    Some(new)
+                }
+                None => {
+                    let mut next = pos;
+                    next.play_unchecked(m);
+                    match can_mate(&next, mater, NODES) {
+                        CanMate::Yes(line) => Some(line),
+                        _ => None,
+                    }
+                }
+            };
+        }
+        pos.play_unchecked(m);
+        for (mater, line) in [Color::White, Color::Black].into_iter().zip(lines.iter()) {
+            if let Some(line) = line {
+                prop_assert!(mates(&pos, mater, line), "{}: {mater:?}'s {line:?} does not mate", pos.fen());
+            }
+        }
+    }
+    Ok(carried)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn carried_helpmates_mate(start in 0..STARTS.len(), choices in prop::collection::vec(any::<usize>(), 0..40)) {
+        carried_helpmates(&STARTS[start].parse().unwrap(), &choices)?;
+    }
 
     #[test]
     fn every_answer_holds(
@@ -153,4 +211,22 @@ fn starting_positions_hold() {
     assert!(matches!(answer(0, Color::White), CanMate::Yes(_)));
     let rook = STARTS[5].parse().unwrap();
     assert!(matches!(can_mate(&rook, Color::White, DEFAULT_NODES), CanMate::Yes(_)));
+}
+
+/// From the start position, a helpmate survives most of a quiet game's moves without a
+/// search.
+#[test]
+fn helpmates_carry_across_quiet_moves() {
+    let start = Position::startpos();
+    // 1.Nf3 Nc6 2.Ng1 Nb8 3.Nc3 Nf6 by the indices of the moves in each position.
+    let mut choices = Vec::new();
+    let mut pos = start;
+    for uci in ["g1f3", "b8c6", "f3g1", "c6b8", "b1c3", "g8f6"] {
+        let moves = pos.legal_moves();
+        let index = moves.iter().position(|m| format!("{m:?}") == uci).unwrap();
+        choices.push(index);
+        pos.play_unchecked(moves[index]);
+    }
+    let carried = carried_helpmates(&start, &choices).unwrap();
+    assert!(carried >= 6, "carried {carried} of 12");
 }

@@ -14,12 +14,18 @@
 //! is none when the reachable positions are few, then a helpmate search guided towards
 //! mates for the positions too open to walk exhaustively).
 //!
+//! [`helpmate_after`] carries a helpmate across a move without searching (the move was its
+//! first, or can be taken back), for callers that ask after every move of a game.
+//!
 //! The seventy-five-move and fivefold-repetition rules are not applied: like the Chess
 //! Unwinnability Analyzer, the question is whether any series of legal moves mates.
 
+mod extend;
 mod guided;
 mod search;
 pub mod statics;
+
+pub use extend::helpmate_after;
 
 use crate::{Color, Move, Position};
 
