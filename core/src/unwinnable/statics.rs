@@ -248,3 +248,48 @@ fn steps_from(squares: Bitboard, step: fn(Square) -> Bitboard) -> Bitboard {
     }
     reached
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Position {
+        fen.parse().unwrap()
+    }
+
+    #[test]
+    fn material_proofs_and_their_limits() {
+        let cannot = |fen: &str, mater| material_cannot_mate(&pos(fen), mater);
+        assert!(cannot("4k3/8/8/8/8/8/8/4K2Q w - - 0 1", Color::Black), "a bare king");
+        assert!(cannot("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", Color::White), "K+N v K");
+        assert!(cannot("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", Color::Black), "a bare king");
+        assert!(cannot("4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", Color::White), "bishops on dark squares only");
+        // can_ever_checkmate says no, but the other side's men could block: not a proof.
+        assert!(!cannot("4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1", Color::White), "K+B v K+R");
+        assert!(!cannot("4k3/8/8/8/8/8/3q4/4KN2 w - - 0 1", Color::White), "K+N v K+Q");
+        // Enough material.
+        assert!(!cannot("4kb2/8/8/8/8/8/8/3BK3 w - - 0 1", Color::White), "bishops on both colours");
+        assert!(!cannot("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", Color::White), "a pawn");
+    }
+
+    #[test]
+    fn frozen_pawn_proofs() {
+        let frozen = |fen: &str, mater| frozen_pawns_prevent_mate(&pos(fen), mater);
+        // Kings on their own sides of a locked chain that leaves them no way through.
+        let wall = "4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1";
+        assert!(frozen(wall, Color::White) && frozen(wall, Color::Black));
+        // A rook could take a pawn; a pawn that can still move; an en passant capture.
+        assert!(!frozen("4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/R3K3 w - - 0 1", Color::White));
+        assert!(!frozen("4k3/8/8/p1p1p1p1/P1P1P1P1/8/7P/4K3 w - - 0 1", Color::Black));
+        assert!(!frozen("4k3/8/8/p1p1pPp1/P1P1P1P1/8/8/4K3 w - e6 0 1", Color::White));
+        // A king that can walk round to undefended pawns.
+        assert!(!frozen("4k3/8/8/p1p1p3/P1P1P3/8/8/4K3 w - - 0 1", Color::White));
+        // The a2 pawn is held by a king that can never move (Ka1, walled in by a2, b2 and
+        // b1, which a2 attacks), and b2 is defended by it for ever: the dark bishops can
+        // check, but no square they check is a mating square (the bishops rule); the light
+        // bishop never attacks the white king's square.
+        let stuck = "k6B/1b4B1/5B2/4B3/3B4/1pB5/pP6/K7 w - - 0 1";
+        assert_eq!(frozen_pawns(&pos(stuck)).1, Bitboard::from_square("a1".parse().unwrap()));
+        assert!(frozen(stuck, Color::White) && frozen(stuck, Color::Black));
+    }
+}
