@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 const MAX_PLIES: u32 = 120;
 
 /// The longest dive, in plies.
-const DIVE_PLIES: usize = 160;
+const DIVE_PLIES: usize = 360;
 
 /// Iterative deepening over helpmates, moves ordered so that the first lines tried are the
 /// likely mates: the mater brings its men towards the other king, promotes and opens the
@@ -204,18 +204,18 @@ impl Dives {
             if moves.is_empty() {
                 return None;
             }
-            if self.next_random() % 16 < random_in_16 {
+            let random_pick = self.next_random() % 16 < random_in_16;
+            if random_pick && pos.turn() != self.mater {
                 let m = moves[(self.next_random() % moves.len() as u64) as usize];
                 self.spent += 1;
                 pos.play_unchecked(m);
                 line.push(m);
-                if pos.turn() != self.mater && pos.is_checkmate() {
-                    return Some(line);
-                }
                 continue;
             }
+            // The mater's every move is tried for mate, even when the pick is random.
+            let pick = random_pick.then(|| (self.next_random() % moves.len() as u64) as usize);
             let mut best = (i32::MIN, Move::NULL, pos);
-            for &m in moves.iter() {
+            for (index, &m) in moves.iter().enumerate() {
                 if self.spent >= self.budget {
                     return None;
                 }
@@ -225,6 +225,12 @@ impl Dives {
                 if child.turn() != self.mater && child.is_checkmate() {
                     line.push(m);
                     return Some(line);
+                }
+                if pick.is_some() {
+                    if pick == Some(index) {
+                        best = (0, m, child);
+                    }
+                    continue;
                 }
                 let jitter = (self.next_random() % 24) as i32;
                 let repeat = if visited.contains(&child.key()) { 200 } else { 0 };
