@@ -93,6 +93,25 @@ impl CanMate {
 ///
 /// Deterministic: the same position, side and budget give the same answer. Never panics
 /// on a legal position.
+///
+/// ```
+/// use tempo_core::unwinnable::{can_mate, CanMate, Impossibility, DEFAULT_NODES};
+/// use tempo_core::{Color, Position};
+///
+/// // Locked pawns the kings can never get past: dead, though material alone says not.
+/// let locked: Position = "4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1".parse()?;
+/// assert_eq!(can_mate(&locked, Color::White, DEFAULT_NODES), CanMate::No(Impossibility::FrozenPawns));
+///
+/// // From the start, Black can mate with White's help: a line anyone can replay.
+/// let start = Position::startpos();
+/// let CanMate::Yes(helpmate) = can_mate(&start, Color::Black, DEFAULT_NODES) else { panic!() };
+/// let mut pos = start;
+/// for m in helpmate {
+///     pos.play(m)?;
+/// }
+/// assert!(pos.is_checkmate() && pos.turn() == Color::White);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn can_mate(pos: &Position, mater: Color, nodes: u64) -> CanMate {
     let defender = !mater;
     if !pos.has_legal_moves() {
