@@ -9,10 +9,11 @@
 //! - [`CanMate::Undecided`] when the node budget ran out first.
 //!
 //! The decision runs cheapest first: the static proofs of [`statics`] (material, and pawn
-//! structures that can never change again), then the searches of `search` (an exhaustive
-//! walk over every reachable position, which finds the shortest helpmate or proves there
-//! is none when the reachable positions are few, then a helpmate search guided towards
-//! mates for the positions too open to walk exhaustively).
+//! structures that can never change again), then the searches of `search`, which share the
+//! node budget: playouts guided towards mates (`guided`: they find the helpmates of open
+//! positions, often at once), an exhaustive walk over every reachable position (the
+//! shortest helpmate, or a proof that there is none when the reachable positions are few),
+//! more playouts, more walk, and a last iterative deepening.
 //!
 //! [`helpmate_after`] carries a helpmate across a move without searching (the move was its
 //! first, or can be taken back), for callers that ask after every move of a game.
