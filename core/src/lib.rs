@@ -10,7 +10,8 @@
 //! legal move, castling and en passant included), [`Game`], and the [`Score`] engines report.
 //! The rest is in modules: [`attacks`] (attack tables for move generators and evaluations),
 //! [`fen`], [`game`] (claims, repetition keys), [`clock`] (time controls and chess clocks),
-//! [`book`] (Polyglot opening books) and [`perft`].
+//! [`book`] (Polyglot opening books), [`perft`] and [`unwinnable`] (whether a side can
+//! still checkmate: dead positions and flag falls).
 //!
 //! How a game ends is three types, each with one job:
 //! - [`GameResult`]: the score, `1-0`, `0-1` or `1/2-1/2` (its `Display`, as PGN writes it);
@@ -85,6 +86,7 @@ mod position;
 mod refusal;
 mod score;
 mod types;
+pub mod unwinnable;
 mod zobrist;
 
 pub use bitboard::Bitboard;

@@ -2,6 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
+use tempo_core::unwinnable::{self, CanMate};
 use tempo_core::{game::ClaimableDraw, CastlingMode, Color, Game, Position};
 use tempo_notation::{parse_move, parse_uci_move, refusal, uci_move, SanError};
 
@@ -31,9 +32,42 @@ pub struct GameArgs {
     flag: Option<Side>,
     /// Print one JSON object instead of text: `claimable` lists the draws the player to move
     /// may claim now, `claimable_with_move` those claimed by announcing a move, as
-    /// `{"claim": RULE, "moves": [UCI...]}`.
+    /// `{"claim": RULE, "moves": [UCI...]}`; `can_mate` says for each side whether it can
+    /// still checkmate by some series of legal moves (`null`: undecided within the search
+    /// budget).
     #[arg(long)]
     json: bool,
+    /// Also give, for each side that can still mate, a helpmate from the final position: a
+    /// legal line in UCI ending in its mate (JSON key `helpmate`, `null` for a side without).
+    #[arg(long)]
+    helpmate: bool,
+}
+
+/// Whether `color` can still mate from `pos`, and the helpmate in UCI when it can.
+fn can_mate(pos: &Position, color: Color) -> (CanMate, Option<Vec<String>>) {
+    let answer = unwinnable::can_mate(pos, color, unwinnable::DEFAULT_NODES);
+    let line = match &answer {
+        CanMate::Yes(moves) => {
+            let mut at = *pos;
+            let mut line = Vec::new();
+            for &m in moves {
+                line.push(uci_move(&at, m));
+                at.play_unchecked(m);
+            }
+            Some(line)
+        }
+        _ => None,
+    };
+    (answer, line)
+}
+
+/// The answer in words, for the text report.
+fn in_words(answer: &CanMate) -> String {
+    match answer {
+        CanMate::Yes(_) => "yes".to_owned(),
+        CanMate::No(why) => format!("no ({why})"),
+        CanMate::Undecided => "undecided".to_owned(),
+    }
 }
 
 /// Why `text` is not a move of `pos`: the reason an illegal move cannot be played
@@ -108,19 +142,27 @@ pub fn run(args: &GameArgs) -> Result<bool> {
     // As python-chess prints it: X-FEN castling, en passant square only when capturable.
     let fen = pos.fen_with_legal_ep();
     let legal_moves = pos.count_legal_moves();
+    let (white, white_line) = can_mate(pos, Color::White);
+    let (black, black_line) = can_mate(pos, Color::Black);
     if args.json {
         // Written field by field to keep the documented key order.
         let json = |v: serde_json::Value| v.to_string();
         outln!(
             "{{\"fen\":{},\"result\":{},\"termination\":{},\"claimable\":{},\"check\":{},\"legal_moves\":{},\
-             \"claimable_with_move\":{}}}",
+             \"claimable_with_move\":{},\"can_mate\":{}{}}}",
             json(fen.into()),
             json(result.into()),
             json(termination.into()),
             json(claimable.into()),
             pos.is_check(),
             legal_moves,
-            json(with_move.iter().map(|(claim, moves)| serde_json::json!({"claim": claim, "moves": moves})).collect())
+            json(with_move.iter().map(|(claim, moves)| serde_json::json!({"claim": claim, "moves": moves})).collect()),
+            serde_json::json!({"white": white.decided(), "black": black.decided()}),
+            if args.helpmate {
+                format!(",\"helpmate\":{}", serde_json::json!({"white": white_line, "black": black_line}))
+            } else {
+                String::new()
+            }
         )?;
     } else {
         outln!("fen: {fen}")?;
@@ -132,6 +174,15 @@ pub fn run(args: &GameArgs) -> Result<bool> {
         let with_move: Vec<String> =
             with_move.iter().map(|(claim, moves)| format!("{claim} ({})", moves.join(" "))).collect();
         outln!("claimable with move: {}", if with_move.is_empty() { "-".to_owned() } else { with_move.join(", ") })?;
+        outln!("white can mate: {}", in_words(&white))?;
+        outln!("black can mate: {}", in_words(&black))?;
+        if args.helpmate {
+            for (side, line) in [("white", &white_line), ("black", &black_line)] {
+                if let Some(line) = line {
+                    outln!("{side} helpmate: {}", line.join(" "))?;
+                }
+            }
+        }
     }
     Ok(true)
 }

@@ -55,7 +55,7 @@ fn game_claims_by_announcing_a_move() {
     assert_eq!(v["claimable"], serde_json::json!([]));
     assert_eq!(v["claimable_with_move"], serde_json::json!([{"claim": "threefold_repetition", "moves": ["f6g8"]}]));
     let out = tools(&["game", "--moves", "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1"]);
-    assert!(stdout(&out).ends_with("claimable with move: threefold_repetition (f6g8)\n"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("\nclaimable with move: threefold_repetition (f6g8)\n"), "{}", stdout(&out));
 
     // 99 half-moves: every move reaches the 100th except a capture, a pawn move, or the mate.
     let v = json(&tools(&["game", "--fen", "k7/8/1K6/8/8/8/8/7R w - - 99 80", "--json"]));
@@ -95,6 +95,24 @@ fn game_flag_fall() {
     let bishop = "4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1";
     let v = json(&tools(&["game", "--fen", bishop, "--flag", "black", "--json"]));
     assert_eq!((v["result"].as_str(), v["termination"].as_str()), (Some("1/2-1/2"), Some("time_forfeit")));
+}
+
+#[test]
+fn game_can_mate() {
+    // Pawns locked across the board, kings unable to cross: dead, though material says not.
+    let locked = "4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1";
+    let v = json(&tools(&["game", "--fen", locked, "--json"]));
+    assert_eq!(v["can_mate"], serde_json::json!({"white": false, "black": false}));
+    assert!(v.get("helpmate").is_none(), "{v}");
+    // After 1.f3 e5 2.g4 Black mates at once; White needs help, and gets a line.
+    let v = json(&tools(&["game", "--moves", "f2f3 e7e5 g2g4", "--json", "--helpmate"]));
+    assert_eq!(v["can_mate"], serde_json::json!({"white": true, "black": true}));
+    assert_eq!(v["helpmate"]["black"], serde_json::json!(["d8h4"]));
+    let white = v["helpmate"]["white"].as_array().unwrap();
+    assert!(!white.is_empty() && white.len() % 2 == 0 && white.iter().all(|m| m.is_string()), "{v}");
+    let out = tools(&["game", "--fen", locked]);
+    let text = stdout(&out);
+    assert!(text.contains("white can mate: no (") && text.contains("black can mate: no ("), "{text}");
 }
 
 #[test]

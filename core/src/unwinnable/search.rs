@@ -1,0 +1,151 @@
+//! The searches behind [`can_mate`](super::can_mate), in the order they run: an exhaustive
+//! walk over the reachable positions (a proof of "no" when it finishes), then the helpmate
+//! searches of `guided`.
+
+use super::guided::{Deepening, Dives};
+use super::{statics, CanMate, Impossibility};
+use crate::{Color, Move, MoveList, Position, Role, MAX_MOVES};
+use std::collections::{HashSet, VecDeque};
+
+/// Decides by search, after the static proofs said nothing: a few dives first (most
+/// positions of real games have a helpmate they find at once), then the walk (an eighth of
+/// the budget: positions with few reachable positions finish there), more dives (up to
+/// five eighths of the budget in all), the walk again (up to seven eighths: a "no" needs a
+/// finished walk), and the iterative deepening with the rest.
+pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
+    let mut dives = Dives::new(pos, mater);
+    if let Some(line) = dives.run(pos, nodes / 64) {
+        return CanMate::Yes(line);
+    }
+    let mut walk = Walk::new(pos, mater);
+    let walk_end = |walk: Walked| match walk {
+        Walked::Mate(line) => Some(CanMate::Yes(line)),
+        Walked::NoMate => Some(CanMate::No(Impossibility::Exhausted)),
+        Walked::OutOfBudget => None,
+    };
+    if let Some(answer) = walk_end(walk.run(nodes / 8)) {
+        return answer;
+    }
+    if let Some(line) = dives.run(pos, (nodes * 5 / 8).saturating_sub(walk.spent)) {
+        return CanMate::Yes(line);
+    }
+    let spent = walk.spent + dives.spent();
+    if let Some(answer) = walk_end(walk.run(walk.spent + (nodes * 7 / 8).saturating_sub(spent))) {
+        return answer;
+    }
+    let spent = walk.spent + dives.spent();
+    if let Some(line) = Deepening::new(mater, nodes.saturating_sub(spent)).run(pos) {
+        return CanMate::Yes(line);
+    }
+    CanMate::Undecided
+}
+
+/// A position exactly, without the move counters (which change no legal move): two
+/// positions with equal keys have the same continuations.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct ExactKey {
+    roles: [u64; 6],
+    white: u64,
+    /// The side to move, the castling rooks and the en passant square, packed.
+    state: u64,
+}
+
+impl ExactKey {
+    fn of(pos: &Position) -> ExactKey {
+        let mut roles = [0; 6];
+        for (i, role) in Role::ALL.iter().enumerate() {
+            roles[i] = pos.by_role(*role).0;
+        }
+        let rights = pos.castling_rights();
+        let castling = rights.rooks().0;
+        let ep = pos.ep_square().map_or(64, |s| s.index() as u64);
+        // Castling rooks stand on the back ranks: fold the two ranks into 16 bits.
+        let castling = (castling & 0xff) | ((castling >> 48) & 0xff00);
+        let state = (pos.turn().index() as u64) | (ep << 1) | (castling << 8);
+        ExactKey { roles, white: pos.by_color(Color::White).0, state }
+    }
+}
+
+enum Walked {
+    Mate(Vec<Move>),
+    NoMate,
+    OutOfBudget,
+}
+
+/// Breadth-first over every position reachable from the root, each visited once. A position
+/// where the defender is checkmated ends the walk with the shortest helpmate; a walk that
+/// runs out of positions has visited them all, so none is a mate: a proof of "no". Positions
+/// a static proof settles are not walked on. It can be resumed with more budget.
+struct Walk {
+    mater: Color,
+    /// Each visited position's parent (an index here) and the move that reached it.
+    parents: Vec<(u32, Move)>,
+    seen: HashSet<ExactKey>,
+    /// Positions whose moves are still to be walked, with their index in `parents`.
+    queue: VecDeque<(Position, u32)>,
+    /// Moves played so far.
+    spent: u64,
+}
+
+impl Walk {
+    fn new(root: &Position, mater: Color) -> Walk {
+        Walk {
+            mater,
+            parents: vec![(u32::MAX, Move::NULL)],
+            seen: HashSet::from([ExactKey::of(root)]),
+            queue: VecDeque::from([(*root, 0)]),
+            spent: 0,
+        }
+    }
+
+    /// Walks on until `spent` reaches `budget` (checked between positions, so it may pass
+    /// it by one position's moves).
+    fn run(&mut self, budget: u64) -> Walked {
+        let mut moves = MoveList::new();
+        while self.spent < budget {
+            let Some((position, index)) = self.queue.pop_front() else { return Walked::NoMate };
+            if self.parents.len() + MAX_MOVES >= u32::MAX as usize {
+                return Walked::OutOfBudget;
+            }
+            moves.clear();
+            position.legal_moves_into(&mut moves);
+            for &m in moves.iter() {
+                self.spent += 1;
+                let mut child = position;
+                child.play_unchecked(m);
+                if !self.seen.insert(ExactKey::of(&child)) {
+                    continue;
+                }
+                self.parents.push((index, m));
+                let reached = (self.parents.len() - 1) as u32;
+                if child.turn() != self.mater && child.is_checkmate() {
+                    return Walked::Mate(line_to(&self.parents, reached as usize));
+                }
+                // A position from which a static proof shows no mate needs no walk: nothing
+                // reachable from it mates, which is all the walk has to show.
+                if statics::material_cannot_mate(&child, self.mater)
+                    || statics::frozen_pawns_prevent_mate(&child, self.mater)
+                {
+                    continue;
+                }
+                self.queue.push_back((child, reached));
+            }
+        }
+        if self.queue.is_empty() {
+            Walked::NoMate
+        } else {
+            Walked::OutOfBudget
+        }
+    }
+}
+
+/// The moves from the root to the visited position at `index`.
+fn line_to(parents: &[(u32, Move)], mut index: usize) -> Vec<Move> {
+    let mut line = Vec::new();
+    while parents[index].0 != u32::MAX {
+        line.push(parents[index].1);
+        index = parents[index].0 as usize;
+    }
+    line.reverse();
+    line
+}

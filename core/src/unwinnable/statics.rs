@@ -1,0 +1,295 @@
+//! Static proofs that a side can never checkmate: arguments over the position as it stands,
+//! each valid for every series of legal moves from it. A function here answers `true` only
+//! with a proof (argued beside it); `false` means "not shown", never "it can mate".
+
+use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks};
+use crate::game::can_ever_checkmate;
+use crate::{Bitboard, Color, Position, Role, Square};
+
+/// `true` if `mater`'s material can never checkmate, whatever moves follow.
+///
+/// The material test of article 6.9 is [`can_ever_checkmate`] (python-chess's rule). It says
+/// "cannot" in three cases, and this function accepts its verdict only where that verdict
+/// is a proof:
+/// - `mater` has its king alone: a king never gives check, and a side gains men only by
+///   promoting its own pawns;
+/// - `mater` has a lone knight and the board holds nothing else but the kings: K+N v K, a
+///   dead position the Laws recognise (the knight covers at most two of the cornered king's
+///   flight squares with its own king unable to stand next to the other, and a king away
+///   from the corner has more flight squares than the two kings and knight can take);
+/// - `mater` has bishops only, and every man on the board besides the kings is a bishop on
+///   the same colour: the mated king would be in check from a bishop, so it stands on that
+///   colour; its orthogonal neighbours, at least two, are of the other colour, where no
+///   bishop stands or attacks, so only `mater`'s king could cover them, and a king on a
+///   legal square (not next to the other king) touches at most one of them: the only
+///   squares next to two orthogonal neighbours of a square are that square and its
+///   diagonal neighbours.
+///
+/// Where the opponent has other men, [`can_ever_checkmate`]'s "cannot" is no proof: they can
+/// block the mated king's flight squares (K+B v K+R mates with the rook walled in the corner
+/// beside its king), so those positions are left to the search.
+pub fn material_cannot_mate(pos: &Position, mater: Color) -> bool {
+    if can_ever_checkmate(pos, mater) {
+        return false;
+    }
+    let kings = pos.by_role(Role::King);
+    let ours = pos.by_color(mater) - kings;
+    let theirs = pos.by_color(!mater) - kings;
+    ours.is_empty() || (theirs - pos.by_role(Role::Bishop)).is_empty()
+}
+
+/// `true` if every pawn on the board is locked for ever, so the men can only walk regions
+/// they can never leave, and none of `mater`'s pieces can ever attack a square where the
+/// other king may stand.
+///
+/// The proof, by induction over any series of legal moves. Call a pawn *frozen* when the
+/// square in front of it holds a frozen pawn (a white pawn facing a black pawn freezes both,
+/// and a pawn behind a frozen one is frozen) or a king that cannot move while the frozen
+/// pawns stand (each of its neighbours a frozen pawn or attacked by an enemy frozen pawn, and
+/// no capture possible, as below); the function requires every pawn to be frozen,
+/// no en passant capture to be legal now and no pawn to attack an enemy pawn. The walls are
+/// the pawns' squares. For each man we compute the region of squares it could ever reach
+/// by its own steps through squares that are not walls (other men ignored, which only
+/// enlarges the region), a king's region also leaving out the squares enemy pawns attack
+/// (a king never steps into check). The function then requires that
+/// - no piece's region holds a square an enemy pawn attacks, and no piece can step from its
+///   region onto an enemy pawn;
+/// - no king can step from its region onto an enemy pawn that no enemy pawn, and no enemy
+///   king that cannot move, defends.
+///
+/// While the pawns stand as they are now, these make every pawn move and every capture of a
+/// pawn impossible: a push is blocked, a pawn capture needs an enemy man on a square it
+/// attacks (enemy pawns are not, kings may not, pieces cannot reach one), en passant needs a
+/// double step, a capture of a pawn needs a man to step onto it (pieces cannot, kings only
+/// onto an undefended one, and the defenders, pawns and kings that cannot move, stand too). So the pawns stand as they are for
+/// ever, no promotion adds a man, and every man stays in its region. The other king is then
+/// never on a square `mater`'s pawns attack (its region leaves them out, and it is not in
+/// check from a pawn now, which the function also requires), a king never gives check, and
+/// the last condition is that no square a piece of `mater` attacks from its region (rays
+/// stopped by walls only) lies in the other king's region: no check, so no mate; or, where
+/// `mater`'s only pieces are bishops of one colour, that none of the squares where they
+/// could check is a mating square (`no_bishop_mate_on`).
+pub fn frozen_pawns_prevent_mate(pos: &Position, mater: Color) -> bool {
+    let pawns = pos.by_role(Role::Pawn);
+    let (frozen, stuck_kings) = frozen_pawns(pos);
+    if frozen != pawns || pos.legal_ep_square().is_some() {
+        return false;
+    }
+    let pawn_attacks_of = |color: Color| -> Bitboard {
+        let mut attacked = Bitboard::EMPTY;
+        for square in pos.pieces(color, Role::Pawn) {
+            attacked |= pawn_attacks(color, square);
+        }
+        attacked
+    };
+    let attacked_by = [pawn_attacks_of(Color::White), pawn_attacks_of(Color::Black)];
+    for color in [Color::White, Color::Black] {
+        if (attacked_by[color.index()] & pos.pieces(!color, Role::Pawn)).any() {
+            return false; // a pawn can capture a pawn
+        }
+    }
+    let defender_king = pos.king_of(!mater);
+    if (pawn_attacks(!mater, defender_king) & pos.pieces(mater, Role::Pawn)).any() {
+        return false; // in check from a pawn now
+    }
+    let open = !pawns;
+    let mut mater_reach = Bitboard::EMPTY;
+    let mut mater_roles = Bitboard::EMPTY; // the squares of mater's pieces, kings and pawns aside
+    let mut mater_king_region = Bitboard::EMPTY;
+    let mut defender_king_region = Bitboard::EMPTY;
+    let mut defender_men_regions = Vec::new();
+    for color in [Color::White, Color::Black] {
+        let enemy_pawns = pos.pieces(!color, Role::Pawn);
+        let enemy_attacks = attacked_by[(!color).index()];
+        for square in pos.by_color(color) - pawns {
+            let role = pos.role_at(square).unwrap_or(Role::King);
+            if role == Role::King {
+                let region = flood(square, open - enemy_attacks, king_attacks);
+                // A pawn next to its own king that can never move is defended for ever too.
+                let defended = enemy_attacks | steps_from(stuck_kings & pos.by_color(!color), king_attacks);
+                if (steps_from(region, king_attacks) & (enemy_pawns - defended)).any() {
+                    return false; // the king can take an undefended pawn
+                }
+                if color == mater {
+                    mater_king_region = region;
+                } else {
+                    defender_king_region = region;
+                }
+                continue;
+            }
+            let step = piece_step(role);
+            let region = flood(square, open, step);
+            if (region & enemy_attacks).any() || (steps_from(region, step) & enemy_pawns).any() {
+                return false; // a pawn could take the piece, or the piece a pawn
+            }
+            if color == mater {
+                mater_roles |= square;
+                for from in region {
+                    mater_reach |= piece_attacks(role, from, pawns);
+                }
+            } else {
+                defender_men_regions.push(region);
+            }
+        }
+    }
+    let checks = mater_reach & defender_king_region;
+    if checks.is_empty() {
+        return true;
+    }
+    let bishops = pos.pieces(mater, Role::Bishop);
+    let one_colour = (bishops & Bitboard::LIGHT_SQUARES).is_empty() || (bishops & Bitboard::DARK_SQUARES).is_empty();
+    if mater_roles != bishops || !one_colour {
+        return false;
+    }
+    // Only bishops of one colour can check: see `no_bishop_mate_on`.
+    let covered = attacked_by[mater.index()] | pos.pieces(!mater, Role::Pawn);
+    checks.into_iter().all(|square| no_bishop_mate_on(square, covered, &defender_men_regions, mater_king_region))
+}
+
+/// `true` if the defender's king cannot be mated on `square` by bishops of `square`'s
+/// colour, in a frozen position: `covered` holds the squares the king can never step to
+/// (enemy pawn attacks, its own pawns), `blockers` the regions of the defender's other
+/// pieces (each may stand on one square of its region, blocking it), `mater_king_region`
+/// the squares the mater's king can reach.
+///
+/// The king's orthogonal neighbours are of the other colour, which the bishops neither
+/// stand on nor attack; a neighbour not covered is a flight square unless one of the
+/// defender's pieces stands on it (one piece, one square) or the mater's king attacks it. A
+/// king not next to the mated king touches at most one orthogonal neighbour of its square
+/// (the squares next to two of them are the square and its diagonal neighbours). So if the
+/// free neighbours outnumber the pieces able to reach one of them by two, there is no mate
+/// there, and by one, none unless the mater's king can reach a square next to one of them
+/// and not next to the mated king.
+fn no_bishop_mate_on(square: Square, covered: Bitboard, blockers: &[Bitboard], mater_king_region: Bitboard) -> bool {
+    let free = rook_attacks(square, Bitboard::FULL) - covered;
+    let able = blockers.iter().filter(|region| (**region & free).any()).count() as u32;
+    let unblocked = free.count().saturating_sub(able);
+    match unblocked {
+        0 => false,
+        1 => {
+            let near_king = king_attacks(square) | Bitboard::from_square(square);
+            free.into_iter().all(|flight| ((king_attacks(flight) - near_king) & mater_king_region).is_empty())
+        }
+        _ => true,
+    }
+}
+
+/// The pawns locked for ever while no pawn is captured: the largest set of pawns each of
+/// which has on the square in front of it a pawn of the set or a king that cannot move (all
+/// its neighbours are pawns of the set or squares enemy pawns of the set attack; whether it
+/// can take a pawn, the caller checks for every king); and those kings.
+fn frozen_pawns(pos: &Position) -> (Bitboard, Bitboard) {
+    let white = pos.pieces(Color::White, Role::Pawn);
+    let black = pos.pieces(Color::Black, Role::Pawn);
+    let mut frozen = white | black;
+    let mut stuck_kings = pos.by_role(Role::King);
+    loop {
+        // A white pawn on s is blocked by s + 8, a black one by s - 8.
+        let blockers = frozen | stuck_kings;
+        let pawns = (white & Bitboard(blockers.0 >> 8)) | (black & Bitboard(blockers.0 << 8));
+        let mut kings = Bitboard::EMPTY;
+        for color in [Color::White, Color::Black] {
+            let king = pos.king_of(color);
+            let mut enemy_attacks = Bitboard::EMPTY;
+            for pawn in pawns & pos.by_color(!color) {
+                enemy_attacks |= pawn_attacks(!color, pawn);
+            }
+            if stuck_kings.contains(king) && (king_attacks(king) - pawns - enemy_attacks).is_empty() {
+                kings |= king;
+            }
+        }
+        if pawns == frozen && kings == stuck_kings {
+            return (frozen, stuck_kings);
+        }
+        frozen = pawns;
+        stuck_kings = kings;
+    }
+}
+
+/// The squares a piece of `role` reaches in one step of its movement (sliders one square
+/// along each line: a slide is a series of such steps through empty squares).
+fn piece_step(role: Role) -> fn(Square) -> Bitboard {
+    match role {
+        Role::Knight => knight_attacks,
+        Role::Bishop => |s| bishop_attacks(s, Bitboard::FULL),
+        Role::Rook => |s| rook_attacks(s, Bitboard::FULL),
+        _ => king_attacks, // queen and king: one square in any direction
+    }
+}
+
+/// The squares a piece of `role` on `square` attacks with only `walls` in the way.
+fn piece_attacks(role: Role, square: Square, walls: Bitboard) -> Bitboard {
+    match role {
+        Role::Knight => knight_attacks(square),
+        Role::Bishop => bishop_attacks(square, walls),
+        Role::Rook => rook_attacks(square, walls),
+        _ => queen_attacks(square, walls),
+    }
+}
+
+/// Every square reachable from `start` by `step`s through squares of `passable`, with
+/// `start` itself.
+fn flood(start: Square, passable: Bitboard, step: fn(Square) -> Bitboard) -> Bitboard {
+    let mut region = Bitboard::from_square(start);
+    let mut frontier = region;
+    while frontier.any() {
+        let next = steps_from(frontier, step) & (passable - region);
+        region |= next;
+        frontier = next;
+    }
+    region
+}
+
+/// The union of `step` over `squares`.
+fn steps_from(squares: Bitboard, step: fn(Square) -> Bitboard) -> Bitboard {
+    let mut reached = Bitboard::EMPTY;
+    for square in squares {
+        reached |= step(square);
+    }
+    reached
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Position {
+        fen.parse().unwrap()
+    }
+
+    #[test]
+    fn material_proofs_and_their_limits() {
+        let cannot = |fen: &str, mater| material_cannot_mate(&pos(fen), mater);
+        assert!(cannot("4k3/8/8/8/8/8/8/4K2Q w - - 0 1", Color::Black), "a bare king");
+        assert!(cannot("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", Color::White), "K+N v K");
+        assert!(cannot("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", Color::Black), "a bare king");
+        assert!(cannot("4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", Color::White), "bishops on dark squares only");
+        // can_ever_checkmate says no, but the other side's men could block: not a proof.
+        assert!(!cannot("4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1", Color::White), "K+B v K+R");
+        assert!(!cannot("4k3/8/8/8/8/8/3q4/4KN2 w - - 0 1", Color::White), "K+N v K+Q");
+        // Enough material.
+        assert!(!cannot("4kb2/8/8/8/8/8/8/3BK3 w - - 0 1", Color::White), "bishops on both colours");
+        assert!(!cannot("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", Color::White), "a pawn");
+    }
+
+    #[test]
+    fn frozen_pawn_proofs() {
+        let frozen = |fen: &str, mater| frozen_pawns_prevent_mate(&pos(fen), mater);
+        // Kings on their own sides of a locked chain that leaves them no way through.
+        let wall = "4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1";
+        assert!(frozen(wall, Color::White) && frozen(wall, Color::Black));
+        // A rook could take a pawn; a pawn that can still move; an en passant capture.
+        assert!(!frozen("4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/R3K3 w - - 0 1", Color::White));
+        assert!(!frozen("4k3/8/8/p1p1p1p1/P1P1P1P1/8/7P/4K3 w - - 0 1", Color::Black));
+        assert!(!frozen("4k3/8/8/p1p1pPp1/P1P1P1P1/8/8/4K3 w - e6 0 1", Color::White));
+        // A king that can walk round to undefended pawns.
+        assert!(!frozen("4k3/8/8/p1p1p3/P1P1P3/8/8/4K3 w - - 0 1", Color::White));
+        // The a2 pawn is held by a king that can never move (Ka1, walled in by a2, b2 and
+        // b1, which a2 attacks), and b2 is defended by it for ever: the dark bishops can
+        // check, but no square they check is a mating square (the bishops rule); the light
+        // bishop never attacks the white king's square.
+        let stuck = "k6B/1b4B1/5B2/4B3/3B4/1pB5/pP6/K7 w - - 0 1";
+        assert_eq!(frozen_pawns(&pos(stuck)).1, Bitboard::from_square("a1".parse().unwrap()));
+        assert!(frozen(stuck, Color::White) && frozen(stuck, Color::Black));
+    }
+}
