@@ -8,7 +8,8 @@
 //!   in the current position or by announcing the move that produces it (article 9.2/9.3);
 //! - draw offers (an offer lapses when the opponent moves instead of answering), resignation,
 //!   and flag fall, which loses unless the opponent cannot checkmate by any legal sequence of
-//!   moves (see [`can_ever_checkmate`]).
+//!   moves (article 6.9, decided by [`can_mate`]: a draw needs its proof, which
+//!   [`Game::cannot_mate`] gives).
 //!
 //! Every method that fails returns a [`GameError`] and leaves the game exactly as it was.
 
@@ -20,6 +21,7 @@ use crate::moves::Move;
 use crate::outcome::{GameResult, Outcome, Termination};
 use crate::position::Position;
 use crate::types::{Color, Role};
+use crate::unwinnable::{can_mate, CanMate, Impossibility, DEFAULT_NODES};
 use crate::zobrist;
 use std::time::Duration;
 
@@ -150,6 +152,9 @@ pub struct Game {
     draw_offer: Option<Color>,
     outcome: Option<Outcome>,
     clock: Option<Clock>,
+    /// For each side (by [`Color::index`]), the proof that it can never mate, recorded when
+    /// the game ended on one: see [`Game::cannot_mate`].
+    cannot_mate: [Option<Impossibility>; 2],
 }
 
 /// The key under which a position counts for repetition: the Zobrist key without the en
@@ -169,10 +174,11 @@ pub fn repetition_key(pos: &Position) -> u64 {
     }
 }
 
-/// `true` if `color` has enough material to checkmate its opponent: the material test of
-/// FIDE article 6.9 for a flag fall (the player whose flag fell loses unless the opponent
-/// cannot checkmate), decided the way python-chess decides `has_insufficient_material`, the
-/// rule most arbiters' software applies:
+/// `true` if `color` has enough material to checkmate its opponent, decided by material alone
+/// the way python-chess decides `has_insufficient_material`, the rule most arbiters' software
+/// applies to a flag fall (FIDE article 6.9). [`Game`] no longer applies it: it asks
+/// [`can_mate`], which accepts this test's "cannot" only where it is a proof (see
+/// [`statics::material_cannot_mate`](crate::unwinnable::statics::material_cannot_mate)). The rule:
 /// - a bare king cannot mate; pawns, rooks and queens can (a pawn may promote);
 /// - a lone knight can only if the opponent has a pawn, knight, bishop or rook, which can
 ///   block its own king's last flight square (Ka8, Bb8 v Kb6, Nc7#); an opposing queen
@@ -218,6 +224,7 @@ impl Game {
             draw_offer: None,
             outcome: None,
             clock: None,
+            cannot_mate: [None, None],
         };
         game.outcome = game.automatic_ending();
         game
@@ -258,6 +265,13 @@ impl Game {
     /// How the game ended, `None` while it goes on.
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
+    }
+
+    /// Why `color` can never checkmate, when the game ended as a draw on that proof: a flag
+    /// fall against a player whose opponent cannot mate ([`Termination::TimeoutVsInsufficientMaterial`],
+    /// the opponent's proof). `None` in every other case, a game still going on included.
+    pub fn cannot_mate(&self, color: Color) -> Option<Impossibility> {
+        self.cannot_mate[color.index()]
     }
 
     /// The player whose draw offer is pending, if any.
@@ -449,10 +463,16 @@ impl Game {
     }
 
     fn end_on_time(&mut self, flagged: Color) -> Outcome {
-        let outcome = if can_ever_checkmate(&self.position, !flagged) {
-            Outcome { result: GameResult::win_for(!flagged), termination: Termination::TimeForfeit }
-        } else {
-            Outcome::draw(Termination::TimeoutVsInsufficientMaterial)
+        // Article 6.9 draws only when no series of legal moves lets the opponent mate: that
+        // takes a proof, so an undecided answer loses on time as before.
+        let outcome = match can_mate(&self.position, !flagged, DEFAULT_NODES) {
+            CanMate::No(why) => {
+                self.cannot_mate[(!flagged).index()] = Some(why);
+                Outcome::draw(Termination::TimeoutVsInsufficientMaterial)
+            }
+            CanMate::Yes(_) | CanMate::Undecided => {
+                Outcome { result: GameResult::win_for(!flagged), termination: Termination::TimeForfeit }
+            }
         };
         self.outcome = Some(outcome);
         outcome
@@ -567,6 +587,7 @@ impl Game {
         if let Some(clock) = &mut self.clock {
             clock.undo();
         }
+        self.cannot_mate = [None, None];
         self.outcome = self.automatic_ending();
         Ok(m)
     }
@@ -877,15 +898,18 @@ mod tests {
             ("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
             ("4k3/8/8/8/8/8/8/N3K2Q w - - 0 1", Color::Black, Termination::TimeForfeit),
             ("4k3/8/8/8/8/8/8/N3K2Q w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
-            // A lone knight cannot mate against a queen, which captures or interposes.
-            ("4kn2/8/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
             // Bishops on both colours (one each side) can mate.
             ("4kb2/8/8/8/8/8/8/4KB1Q w - - 0 1", Color::White, Termination::TimeForfeit),
-            // A bishop against queen, rook or same-colour bishop: no mate (python-chess).
-            ("4kb2/8/8/8/8/8/8/4K1BQ w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
             ("4kb2/8/8/8/8/8/8/4K1B1 w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
-            ("4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1", Color::Black, Termination::TimeoutVsInsufficientMaterial),
+            // A lone knight against a queen: no position reachable is a mate.
             ("4k3/8/8/8/8/8/3q4/4KN2 w - - 0 1", Color::Black, Termination::TimeoutVsInsufficientMaterial),
+            // python-chess's material rule calls these draws (a lone minor piece against a
+            // queen or a rook), but 6.9 draws only when the opponent cannot mate "by any
+            // possible series of legal moves", which needs a proof, and there is none: the
+            // other side's men can block the mated king's flight squares. The flag loses.
+            ("4kn2/8/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeForfeit),
+            ("4kb2/8/8/8/8/8/8/4K1BQ w - - 0 1", Color::White, Termination::TimeForfeit),
+            ("4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1", Color::Black, Termination::TimeForfeit),
             // A knight against a rook, or a bishop against a knight or a pawn: a helpmate exists.
             ("4k3/8/8/8/8/8/3r4/4KN2 w - - 0 1", Color::Black, Termination::TimeForfeit),
             ("4kn2/8/8/8/8/8/8/4KB2 w - - 0 1", Color::Black, Termination::TimeForfeit),
@@ -907,7 +931,35 @@ mod tests {
             let expected =
                 if termination == Termination::TimeForfeit { GameResult::win_for(!flagged) } else { GameResult::Draw };
             assert_eq!(outcome.result, expected);
+            // A draw carries the opponent's proof; a loss none.
+            assert_eq!(g.cannot_mate(!flagged).is_some(), expected == GameResult::Draw, "{fen} {flagged:?}");
+            assert_eq!(g.cannot_mate(flagged), None);
         }
+    }
+
+    #[test]
+    fn flag_fall_against_locked_pawns_is_a_draw_only_with_a_proof() {
+        // From data/unwinnable/cases.txt (labelled W-): every pawn is locked, and Black's
+        // bishop is shut in on its side of the chain, so Black can never mate (the
+        // frozen-pawn proof); White's bishop and king can still help-mate the cornered king.
+        // Material alone says both can mate.
+        let fen = "kB4b1/7p/4p1pP/1p1pP1P1/1P1P4/6K1/8/8 w - - 0 1";
+        let mut g = game(fen);
+        assert_eq!(g.outcome(), None);
+        let outcome = g.flag(Color::White).unwrap();
+        assert_eq!(outcome, Outcome::draw(Termination::TimeoutVsInsufficientMaterial));
+        assert_eq!(g.cannot_mate(Color::Black), Some(Impossibility::FrozenPawns));
+        let mut g = game(fen);
+        let outcome = g.flag(Color::Black).unwrap();
+        assert_eq!(outcome, Outcome { result: GameResult::WhiteWins, termination: Termination::TimeForfeit });
+        assert_eq!(g.cannot_mate(Color::White), None);
+        // Taking back a move reopens the game and forgets the proof.
+        let mut g = game(fen);
+        play_all(&mut g, "g3f4");
+        g.flag(Color::White).unwrap();
+        assert_eq!(g.cannot_mate(Color::Black), Some(Impossibility::FrozenPawns));
+        g.undo().unwrap();
+        assert_eq!((g.outcome(), g.cannot_mate(Color::Black)), (None, None));
     }
 
     #[test]

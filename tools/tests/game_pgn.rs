@@ -91,9 +91,17 @@ fn game_flag_fall() {
     assert_eq!((v["result"].as_str(), v["termination"].as_str()), (Some("1/2-1/2"), Some("time_forfeit")));
     let v = json(&tools(&["game", "--fen", lone, "--flag", "black", "--json"]));
     assert_eq!(v["result"], "1-0");
-    // A lone bishop cannot mate a king with a rook (python-chess's material test).
+    // A lone bishop against a rook: python-chess's material rule calls a flag fall here a
+    // draw, but article 6.9 draws only when White cannot mate "by any possible series of
+    // legal moves", which needs a proof, and there is none (the rook can block its own
+    // king's flight squares): Black loses on time.
     let bishop = "4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1";
     let v = json(&tools(&["game", "--fen", bishop, "--flag", "black", "--json"]));
+    assert_eq!((v["result"].as_str(), v["termination"].as_str()), (Some("1-0"), Some("time_forfeit")));
+    // Every pawn locked and Black's bishop shut in: Black can never mate, so White's flag
+    // fall is a draw, though material alone says Black could mate.
+    let locked = "kB4b1/7p/4p1pP/1p1pP1P1/1P1P4/6K1/8/8 w - - 0 1";
+    let v = json(&tools(&["game", "--fen", locked, "--flag", "white", "--json"]));
     assert_eq!((v["result"].as_str(), v["termination"].as_str()), (Some("1/2-1/2"), Some("time_forfeit")));
 }
 

@@ -7,6 +7,7 @@ use super::PgnResult;
 use tempo_core::{
     clock::{TimeControl, TimeControlError},
     game::GameError,
+    unwinnable::Impossibility,
     Color, Game, Move, Outcome, Position, Termination,
 };
 
@@ -405,7 +406,15 @@ pub fn termination_comment(game: &Game, outcome: Outcome) -> String {
         (Termination::TimeForfeit, Some(w)) => format!("{} loses on time", name(!w)),
         (Termination::TimeoutVsInsufficientMaterial, _) => {
             let flagged = game.clock().and_then(|c| c.flagged()).unwrap_or(to_move);
-            format!("{}'s flag fell, but {} has no material to checkmate: draw", name(flagged), name(!flagged))
+            match game.cannot_mate(!flagged) {
+                // The material proof keeps the words players know.
+                Some(why) if why != Impossibility::Material => {
+                    format!("{}'s flag fell, but {} cannot checkmate ({why}): draw", name(flagged), name(!flagged))
+                }
+                _ => {
+                    format!("{}'s flag fell, but {} has no material to checkmate: draw", name(flagged), name(!flagged))
+                }
+            }
         }
         (Termination::Stalemate, _) => "Draw by stalemate".to_owned(),
         (Termination::InsufficientMaterial, _) => "Draw by insufficient material".to_owned(),
@@ -466,5 +475,22 @@ mod tests {
         assert_eq!(game.tag("Event"), Some("match"));
         assert_eq!(game.tags.len(), before + 1);
         assert_eq!(game.tags.last().map(|(n, v)| (n.as_str(), v.as_str())), Some(("Annotator", "tempo")));
+    }
+
+    #[test]
+    fn a_flag_fall_draw_gives_the_opponents_proof_in_words() {
+        // Every pawn locked, Black's bishop shut in: Black can never mate, White can.
+        let locked: Position = "kB4b1/7p/4p1pP/1p1pP1P1/1P1P4/6K1/8/8 w - - 0 1".parse().unwrap();
+        let mut g = Game::new(locked);
+        let outcome = g.flag(Color::White).unwrap();
+        assert_eq!(
+            termination_comment(&g, outcome),
+            "White's flag fell, but Black cannot checkmate (the pawns are locked and no piece can reach the \
+             other king): draw"
+        );
+        let lone: Position = "4k3/8/8/8/8/8/8/4K2Q w - - 0 1".parse().unwrap();
+        let mut g = Game::new(lone);
+        let outcome = g.flag(Color::White).unwrap();
+        assert_eq!(termination_comment(&g, outcome), "White's flag fell, but Black has no material to checkmate: draw");
     }
 }
