@@ -1,9 +1,10 @@
 //! `Game`: a start position, the moves played and everything that ends a game of chess.
 //!
 //! The game is the arbiter of the FIDE Laws of Chess (articles 5, 6 and 9):
-//! - automatic endings, checked after every move: checkmate, stalemate, dead position by
-//!   insufficient material, fivefold repetition, the seventy-five-move rule (checkmate on the
-//!   last move takes precedence, article 9.6.2);
+//! - automatic endings, checked after every move: checkmate, stalemate, dead position
+//!   (article 5.2.2: by insufficient material, or, where every pawn is locked, by a proof of
+//!   [`can_mate`] that neither side can mate), fivefold repetition, the seventy-five-move rule
+//!   (checkmate on the last move takes precedence, article 9.6.2);
 //! - draws the player to move may claim: threefold repetition and the fifty-move rule, either
 //!   in the current position or by announcing the move that produces it (article 9.2/9.3);
 //! - draw offers (an offer lapses when the opponent moves instead of answering), resignation,
@@ -21,7 +22,7 @@ use crate::moves::Move;
 use crate::outcome::{GameResult, Outcome, Termination};
 use crate::position::Position;
 use crate::types::{Color, Role};
-use crate::unwinnable::{can_mate, CanMate, Impossibility, DEFAULT_NODES};
+use crate::unwinnable::{can_mate, statics, CanMate, Impossibility, DEFAULT_NODES};
 use crate::zobrist;
 use std::time::Duration;
 
@@ -212,6 +213,26 @@ pub fn can_ever_checkmate(pos: &Position, color: Color) -> bool {
     !one_colour || (pos.by_role(Role::Pawn) | pos.by_role(Role::Knight)).any()
 }
 
+/// The node budget of the dead-position test after a move: small, since it runs only on
+/// positions whose pawns are all locked, where the static proofs settle most questions and a
+/// short search finds a helpmate where there is one; past it the game plays on.
+const DEAD_POSITION_NODES: u64 = 2_000;
+
+/// Why neither side can ever checkmate (by [`Color::index`]), when `pos` is dead (FIDE 5.2.2)
+/// and the proofs are found; `None` when it is not, or not shown. Run after every move, so the
+/// cheap screen [`statics::pawns_locked`] comes first: most positions of a game fail it in a
+/// few bitboard operations.
+fn dead_position(pos: &Position) -> Option<[Impossibility; 2]> {
+    if !statics::pawns_locked(pos) {
+        return None;
+    }
+    let proof = |side| match can_mate(pos, side, DEAD_POSITION_NODES) {
+        CanMate::No(why) => Some(why),
+        CanMate::Yes(_) | CanMate::Undecided => None,
+    };
+    Some([proof(Color::White)?, proof(Color::Black)?])
+}
+
 impl Game {
     /// A new game from `start` (any legal position, Chess960 included), untimed.
     pub fn new(start: Position) -> Game {
@@ -267,9 +288,11 @@ impl Game {
         self.outcome
     }
 
-    /// Why `color` can never checkmate, when the game ended as a draw on that proof: a flag
-    /// fall against a player whose opponent cannot mate ([`Termination::TimeoutVsInsufficientMaterial`],
-    /// the opponent's proof). `None` in every other case, a game still going on included.
+    /// Why `color` can never checkmate, when the game ended as a draw on that proof: a dead
+    /// position ([`Termination::DeadPosition`], both sides' proofs), or a flag fall against a
+    /// player whose opponent cannot mate ([`Termination::TimeoutVsInsufficientMaterial`], the
+    /// opponent's proof). `None` in every other case, a game still going on and a draw by
+    /// insufficient material (which needs no search) included.
     pub fn cannot_mate(&self, color: Color) -> Option<Impossibility> {
         self.cannot_mate[color.index()]
     }
@@ -369,7 +392,9 @@ impl Game {
         Ok(self.claims_after(m))
     }
 
-    fn automatic_ending(&self) -> Option<Outcome> {
+    /// The ending the rules impose in the current position, recording the proofs of a dead
+    /// position in `cannot_mate`.
+    fn automatic_ending(&mut self) -> Option<Outcome> {
         let pos = &self.position;
         if let Some(outcome) = pos.outcome() {
             return Some(outcome);
@@ -380,7 +405,9 @@ impl Game {
         if pos.halfmove_clock() >= 150 {
             return Some(Outcome::draw(Termination::SeventyFiveMoves));
         }
-        None
+        let proofs = dead_position(pos)?;
+        self.cannot_mate = proofs.map(Some);
+        Some(Outcome::draw(Termination::DeadPosition))
     }
 
     fn check_open(&self) -> Result<(), GameError> {
@@ -650,6 +677,38 @@ mod tests {
         }
         // Opposite-coloured bishops can still mate (a helpmate exists).
         assert_eq!(game("8/8/3b4/4k3/8/8/8/4KB2 w - - 0 1").outcome(), None);
+    }
+
+    #[test]
+    fn locking_the_last_pawn_ends_the_game_in_a_dead_position() {
+        // The positions after the moves are in data/unwinnable/cases.txt, labelled `--`.
+        // Kings (and a bishop) on their own sides of a chain they can never pass.
+        let mut g = game("8/2k5/6p1/p1p1p3/P1P1P1P1/2K5/6B1/8 b - - 0 1");
+        assert_eq!(g.outcome(), None, "g4 can still move");
+        assert_eq!(play_all(&mut g, "g6g5"), Some(Outcome::draw(Termination::DeadPosition)));
+        assert_eq!(g.position().fen(), "8/2k5/8/p1p1p1p1/P1P1P1P1/2K5/6B1/8 w - - 0 2");
+        for color in [Color::White, Color::Black] {
+            assert_eq!(g.cannot_mate(color), Some(Impossibility::FrozenPawns));
+        }
+        assert!(matches!(g.play(mv(&Position::startpos(), "e2e4")), Err(GameError::GameOver(_))));
+        // Taking the move back reopens the game and forgets the proofs.
+        g.undo().unwrap();
+        assert_eq!((g.outcome(), g.cannot_mate(Color::White)), (None, None));
+        // Bishops of both sides shut in behind the chain.
+        let mut g = game("2k5/b7/p7/2p1p1p1/P1P1P1P1/8/B5B1/4K3 b - - 0 1");
+        assert_eq!(g.outcome(), None);
+        assert_eq!(play_all(&mut g, "a6a5"), Some(Outcome::draw(Termination::DeadPosition)));
+        // A game that starts dead is over at once.
+        let dead = game("4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1");
+        assert_eq!(dead.outcome(), Some(Outcome::draw(Termination::DeadPosition)));
+        // Locked pawns, but a rook that can take them: not dead, the game goes on.
+        assert_eq!(game("4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/R3K3 w - - 0 1").outcome(), None);
+        // Material alone still reads as insufficient material, with no search.
+        let bare = game("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(
+            (bare.outcome(), bare.cannot_mate(Color::White)),
+            (Some(Outcome::draw(Termination::InsufficientMaterial)), None)
+        );
     }
 
     const KNIGHT_DANCE: &str = "g1f3 g8f6 f3g1 f6g8";

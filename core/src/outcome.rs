@@ -62,6 +62,10 @@ pub enum Termination {
     Stalemate,
     /// Dead position: neither side has material to checkmate with.
     InsufficientMaterial,
+    /// Dead position (FIDE 5.2.2) for a reason other than material alone: neither side can
+    /// checkmate by any series of legal moves, as [`crate::unwinnable::can_mate`] proves
+    /// (locked pawns, say). [`Game::cannot_mate`](crate::Game::cannot_mate) gives the proofs.
+    DeadPosition,
     /// The same position for the fifth time (automatic).
     FivefoldRepetition,
     /// 75 moves by each side without capture or pawn move (automatic).
@@ -89,6 +93,7 @@ impl Termination {
             Termination::Checkmate => "checkmate",
             Termination::Stalemate => "stalemate",
             Termination::InsufficientMaterial => "insufficient_material",
+            Termination::DeadPosition => "dead_position",
             Termination::FivefoldRepetition => "fivefold_repetition",
             Termination::SeventyFiveMoves => "seventyfive_moves",
             Termination::ThreefoldRepetition => "threefold_repetition",
@@ -107,6 +112,7 @@ impl Termination {
             Termination::Checkmate => "checkmate",
             Termination::Stalemate => "stalemate",
             Termination::InsufficientMaterial => "insufficient material",
+            Termination::DeadPosition => "dead position",
             Termination::FivefoldRepetition => "fivefold repetition",
             Termination::SeventyFiveMoves => "the seventy-five-move rule",
             Termination::ThreefoldRepetition => "threefold repetition",
@@ -154,10 +160,11 @@ impl fmt::Display for Outcome {
 mod tests {
     use super::*;
 
-    const ALL: [Termination; 11] = [
+    const ALL: [Termination; 12] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::InsufficientMaterial,
+        Termination::DeadPosition,
         Termination::FivefoldRepetition,
         Termination::SeventyFiveMoves,
         Termination::ThreefoldRepetition,
@@ -179,6 +186,11 @@ mod tests {
         assert_eq!(Termination::SeventyFiveMoves.as_str(), "seventyfive_moves");
         let dead = Outcome::draw(Termination::InsufficientMaterial);
         assert_eq!(dead.to_string(), "1/2-1/2 (insufficient material)");
+        let dead = Outcome::draw(Termination::DeadPosition);
+        assert_eq!(
+            (dead.to_string().as_str(), dead.termination.as_str()),
+            ("1/2-1/2 (dead position)", "dead_position")
+        );
         let flag = Outcome { result: GameResult::win_for(Color::Black), termination: Termination::TimeForfeit };
         assert_eq!(flag.to_string(), "0-1 (time forfeit)");
     }

@@ -174,6 +174,34 @@ fn no_bishop_mate_on(square: Square, covered: Bitboard, blockers: &[Bitboard], m
     }
 }
 
+/// `true` if the board has pawns and each stands right behind another pawn (a white pawn
+/// with a pawn on the square in front of it, a black one likewise), and no pawn attacks an
+/// enemy pawn: no pawn can move now. A few bitboard operations, cheap enough to run after
+/// every move of a game.
+///
+/// It is the screen [`Game`](crate::Game) runs before asking whether a position is dead:
+/// [`frozen_pawns_prevent_mate`] needs every pawn frozen, which this is but for pawns held
+/// by kings that can never move, and a position without pawns is dead only by material
+/// (which [`material_cannot_mate`] covers). Dead positions it lets through are only those
+/// with pawns held by kings, or with pawns that can still move, which a game finds dead
+/// once the pawns are locked.
+pub fn pawns_locked(pos: &Position) -> bool {
+    let pawns = pos.by_role(Role::Pawn);
+    let white = pos.pieces(Color::White, Role::Pawn);
+    let black = pos.pieces(Color::Black, Role::Pawn);
+    // A white pawn on s is blocked by a pawn on s + 8, a black one by s - 8.
+    let blocked = (white & Bitboard(pawns.0 >> 8)) | (black & Bitboard(pawns.0 << 8));
+    if pawns.is_empty() || blocked != pawns {
+        return false;
+    }
+    let mut white_attacks = Bitboard::EMPTY;
+    for square in white {
+        white_attacks |= pawn_attacks(Color::White, square);
+    }
+    // A white pawn attacks a black one exactly when that black pawn attacks it.
+    (white_attacks & black).is_empty()
+}
+
 /// The pawns locked for ever while no pawn is captured: the largest set of pawns each of
 /// which has on the square in front of it a pawn of the set or a king that cannot move (all
 /// its neighbours are pawns of the set or squares enemy pawns of the set attack; whether it
@@ -270,6 +298,18 @@ mod tests {
         // Enough material.
         assert!(!cannot("4kb2/8/8/8/8/8/8/3BK3 w - - 0 1", Color::White), "bishops on both colours");
         assert!(!cannot("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", Color::White), "a pawn");
+    }
+
+    #[test]
+    fn pawns_locked_screen() {
+        let locked = |fen: &str| pawns_locked(&pos(fen));
+        assert!(locked("4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1"));
+        assert!(locked("4k3/8/8/4p3/4P3/4P3/8/4K3 w - - 0 1"), "a pawn behind a locked one");
+        assert!(!locked("4k3/8/8/8/8/8/8/4K2Q w - - 0 1"), "no pawns");
+        assert!(!locked("4k3/8/8/p1p1p1p1/P1P1P1P1/7P/8/4K3 w - - 0 1"), "h3 can move");
+        assert!(!locked("4k3/8/8/p1pp4/P1PP4/8/8/4K3 w - - 0 1"), "c4xd5 and d5xc4");
+        assert!(!locked("4k3/8/8/8/8/4p3/4K3/8 w - - 0 1"), "a pawn held by a king");
+        assert!(!locked(crate::fen::STARTING_FEN));
     }
 
     #[test]

@@ -418,6 +418,15 @@ pub fn termination_comment(game: &Game, outcome: Outcome) -> String {
         }
         (Termination::Stalemate, _) => "Draw by stalemate".to_owned(),
         (Termination::InsufficientMaterial, _) => "Draw by insufficient material".to_owned(),
+        (Termination::DeadPosition, _) => match (game.cannot_mate(Color::White), game.cannot_mate(Color::Black)) {
+            (Some(white), Some(black)) if white == black => {
+                format!("Draw by dead position: neither side can checkmate ({white})")
+            }
+            (Some(white), Some(black)) => {
+                format!("Draw by dead position: neither side can checkmate (White: {white}; Black: {black})")
+            }
+            _ => "Draw by dead position: neither side can checkmate".to_owned(),
+        },
         (Termination::FivefoldRepetition, _) => "Draw by fivefold repetition".to_owned(),
         (Termination::SeventyFiveMoves, _) => "Draw by the seventy-five-move rule".to_owned(),
         (Termination::ThreefoldRepetition, _) => "Draw by threefold repetition (claimed)".to_owned(),
@@ -430,6 +439,7 @@ pub fn termination_comment(game: &Game, outcome: Outcome) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tempo_core::Square;
 
     fn game(result_tag: Option<&str>, marker: Option<PgnResult>) -> PgnGame {
         let tags = result_tag.map(|r| ("Result".to_owned(), r.to_owned())).into_iter().collect();
@@ -478,7 +488,7 @@ mod tests {
     }
 
     #[test]
-    fn a_flag_fall_draw_gives_the_opponents_proof_in_words() {
+    fn dead_positions_and_flag_fall_draws_give_the_proof_in_words() {
         // Every pawn locked, Black's bishop shut in: Black can never mate, White can.
         let locked: Position = "kB4b1/7p/4p1pP/1p1pP1P1/1P1P4/6K1/8/8 w - - 0 1".parse().unwrap();
         let mut g = Game::new(locked);
@@ -487,6 +497,15 @@ mod tests {
             termination_comment(&g, outcome),
             "White's flag fell, but Black cannot checkmate (the pawns are locked and no piece can reach the \
              other king): draw"
+        );
+        // The last white pawn locked: the kings can never cross the chain.
+        let open: Position = "8/2k5/6p1/p1p1p3/P1P1P1P1/2K5/6B1/8 b - - 0 1".parse().unwrap();
+        let mut g = Game::new(open);
+        let outcome = g.play(g.position().find_move(Square::G6, Square::G5, None).unwrap()).unwrap().unwrap();
+        assert_eq!(
+            termination_comment(&g, outcome),
+            "Draw by dead position: neither side can checkmate (the pawns are locked and no piece can reach \
+             the other king)"
         );
         let lone: Position = "4k3/8/8/8/8/8/8/4K2Q w - - 0 1".parse().unwrap();
         let mut g = Game::new(lone);

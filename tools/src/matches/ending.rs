@@ -109,6 +109,8 @@ mod tests {
         assert_eq!(summary(&mate), (GameResult::BlackWins, PgnTermination::Normal, "checkmate".to_owned()));
         let dead = GameEnd::Rules(Outcome { result: GameResult::Draw, termination: Termination::InsufficientMaterial });
         assert_eq!(summary(&dead), (GameResult::Draw, PgnTermination::Normal, "insufficient material".to_owned()));
+        let dead = GameEnd::Rules(Outcome { result: GameResult::Draw, termination: Termination::DeadPosition });
+        assert_eq!(summary(&dead), (GameResult::Draw, PgnTermination::Normal, "dead position".to_owned()));
         assert_eq!(
             summary(&GameEnd::Claimed(DrawClaim::ThreefoldRepetition)),
             (GameResult::Draw, PgnTermination::Normal, "threefold repetition".to_owned())
