@@ -22,7 +22,7 @@ use crate::moves::Move;
 use crate::outcome::{GameResult, Outcome, Termination};
 use crate::position::Position;
 use crate::types::{Color, Role};
-use crate::unwinnable::{can_mate, statics, CanMate, Impossibility, DEFAULT_NODES};
+use crate::unwinnable::{can_mate, helpmate_after, statics, CanMate, Impossibility, DEFAULT_NODES};
 use crate::zobrist;
 use std::time::Duration;
 
@@ -156,6 +156,25 @@ pub struct Game {
     /// For each side (by [`Color::index`]), the proof that it can never mate, recorded when
     /// the game ended on one: see [`Game::cannot_mate`].
     cannot_mate: [Option<Impossibility>; 2],
+    /// What the dead-position test knows of the current position, so that it need not
+    /// search again after the next move.
+    liveness: Liveness,
+}
+
+/// What the dead-position test found in the current position, when every pawn is locked.
+#[derive(Clone, Debug, Default)]
+enum Liveness {
+    /// Nothing: the pawns can move, or no test has run.
+    #[default]
+    Unknown,
+    /// A helpmate for this side (by [`Color::index`]): the position is not dead, and while the
+    /// helpmate carries over a move ([`helpmate_after`]) the next one is not either.
+    Helpmate(Color, Vec<Move>),
+    /// The search ran out of nodes. It is not run again until a capture (the only way locked
+    /// pawns change) resets the halfmove clock: the pieces' moves in between change neither
+    /// the static proofs nor, much, what a search of the same budget finds. Skipping a search
+    /// can only miss a dead position (the game plays on), never call one dead.
+    Undecided,
 }
 
 /// The key under which a position counts for repetition: the Zobrist key without the en
@@ -218,21 +237,6 @@ pub fn can_ever_checkmate(pos: &Position, color: Color) -> bool {
 /// short search finds a helpmate where there is one; past it the game plays on.
 const DEAD_POSITION_NODES: u64 = 2_000;
 
-/// Why neither side can ever checkmate (by [`Color::index`]), when `pos` is dead (FIDE 5.2.2)
-/// and the proofs are found; `None` when it is not, or not shown. Run after every move, so the
-/// cheap screen [`statics::pawns_locked`] comes first: most positions of a game fail it in a
-/// few bitboard operations.
-fn dead_position(pos: &Position) -> Option<[Impossibility; 2]> {
-    if !statics::pawns_locked(pos) {
-        return None;
-    }
-    let proof = |side| match can_mate(pos, side, DEAD_POSITION_NODES) {
-        CanMate::No(why) => Some(why),
-        CanMate::Yes(_) | CanMate::Undecided => None,
-    };
-    Some([proof(Color::White)?, proof(Color::Black)?])
-}
-
 impl Game {
     /// A new game from `start` (any legal position, Chess960 included), untimed.
     pub fn new(start: Position) -> Game {
@@ -246,8 +250,9 @@ impl Game {
             outcome: None,
             clock: None,
             cannot_mate: [None, None],
+            liveness: Liveness::Unknown,
         };
-        game.outcome = game.automatic_ending();
+        game.outcome = game.automatic_ending(None);
         game
     }
 
@@ -393,8 +398,9 @@ impl Game {
     }
 
     /// The ending the rules impose in the current position, recording the proofs of a dead
-    /// position in `cannot_mate`.
-    fn automatic_ending(&mut self) -> Option<Outcome> {
+    /// position in `cannot_mate`; `last` is the position before and the move just played,
+    /// when there is one.
+    fn automatic_ending(&mut self, last: Option<(Position, Move)>) -> Option<Outcome> {
         let pos = &self.position;
         if let Some(outcome) = pos.outcome() {
             return Some(outcome);
@@ -405,9 +411,70 @@ impl Game {
         if pos.halfmove_clock() >= 150 {
             return Some(Outcome::draw(Termination::SeventyFiveMoves));
         }
-        let proofs = dead_position(pos)?;
+        let proofs = self.dead_position(last)?;
         self.cannot_mate = proofs.map(Some);
         Some(Outcome::draw(Termination::DeadPosition))
+    }
+
+    /// Why neither side can ever checkmate (by [`Color::index`]), when the current position
+    /// is dead (FIDE 5.2.2) and the proofs are found; `None` when it is not, or not shown.
+    ///
+    /// Run after every move, so it does the least it can: the screen
+    /// [`statics::pawns_locked`] (a few bitboard operations, which most positions of a game
+    /// fail), then what `liveness` knew before the move, then the static proofs, then
+    /// [`can_mate`] with a small budget for a side without one when the other side has one.
+    /// So a position dead only by a search for both sides (the walk of [`can_mate`]) plays
+    /// on: a proof that comes too dear to seek after every move.
+    fn dead_position(&mut self, last: Option<(Position, Move)>) -> Option<[Impossibility; 2]> {
+        let known = std::mem::take(&mut self.liveness);
+        if !statics::pawns_locked(&self.position) {
+            return None;
+        }
+        match (known, last) {
+            (Liveness::Helpmate(side, helpmate), Some((before, played))) => {
+                if let Some(carried) = helpmate_after(&before, played, &helpmate) {
+                    self.liveness = Liveness::Helpmate(side, carried);
+                    return None;
+                }
+            }
+            (Liveness::Undecided, Some(_)) if self.position.halfmove_clock() > 0 => {
+                self.liveness = Liveness::Undecided;
+                return None;
+            }
+            _ => {}
+        }
+        // The static proofs first, for both sides; a search only for a side still open when
+        // the other has one. Where neither has, the position is almost never dead, and a
+        // search there would run after every move of many endgames (one pair of locked
+        // pawns is enough to pass the screen).
+        let pos = &self.position;
+        let static_proof = |side| {
+            if statics::material_cannot_mate(pos, side) {
+                Some(Impossibility::Material)
+            } else if statics::frozen_pawns_prevent_mate(pos, side) {
+                Some(Impossibility::FrozenPawns)
+            } else {
+                None
+            }
+        };
+        let (white, black) = match (static_proof(Color::White), static_proof(Color::Black)) {
+            (None, None) => return None,
+            (Some(white), Some(black)) => return Some([white, black]),
+            (white, black) => (white, black),
+        };
+        let open = if white.is_none() { Color::White } else { Color::Black };
+        let why = match can_mate(pos, open, DEAD_POSITION_NODES) {
+            CanMate::No(why) => why,
+            CanMate::Yes(helpmate) => {
+                self.liveness = Liveness::Helpmate(open, helpmate);
+                return None;
+            }
+            CanMate::Undecided => {
+                self.liveness = Liveness::Undecided;
+                return None;
+            }
+        };
+        Some([white.unwrap_or(why), black.unwrap_or(why)])
     }
 
     fn check_open(&self) -> Result<(), GameError> {
@@ -425,7 +492,8 @@ impl Game {
     /// Records a legal move (already validated) and applies the automatic endings.
     fn record(&mut self, m: Move) -> Option<Outcome> {
         let mover = self.position.turn();
-        self.plies.push(Ply { before: self.position, draw_offer: self.draw_offer });
+        let before = self.position;
+        self.plies.push(Ply { before, draw_offer: self.draw_offer });
         self.position.play_unchecked(m);
         self.moves.push(m);
         self.rep_keys.push(repetition_key(&self.position));
@@ -434,7 +502,7 @@ impl Game {
         if self.draw_offer == Some(!mover) {
             self.draw_offer = None;
         }
-        self.outcome = self.automatic_ending();
+        self.outcome = self.automatic_ending(Some((before, m)));
         self.outcome
     }
 
@@ -615,7 +683,8 @@ impl Game {
             clock.undo();
         }
         self.cannot_mate = [None, None];
-        self.outcome = self.automatic_ending();
+        self.liveness = Liveness::Unknown;
+        self.outcome = self.automatic_ending(None);
         Ok(m)
     }
 }
@@ -703,6 +772,20 @@ mod tests {
         assert_eq!(dead.outcome(), Some(Outcome::draw(Termination::DeadPosition)));
         // Locked pawns, but a rook that can take them: not dead, the game goes on.
         assert_eq!(game("4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/R3K3 w - - 0 1").outcome(), None);
+        // A rook that could take the pawns is taken: the capture leaves the position dead.
+        let mut g = game("4k3/4R3/8/p1p1p1p1/P1P1P1P1/8/8/4K3 b - - 0 1");
+        assert_eq!(g.outcome(), None);
+        assert_eq!(play_all(&mut g, "e8e7"), Some(Outcome::draw(Termination::DeadPosition)));
+        // Only White can mate (Black's bishop is shut in): the game goes on while the kings
+        // walk, what the test knew before each move carried over it, until Black takes the
+        // bishop, White's last piece, and neither side can mate.
+        let mut g = game("kB4b1/7p/4p1pP/1p1pP1P1/1P1P4/6K1/8/8 w - - 0 1");
+        for uci in "g3f4 a8b7 f4g3 b7a8 g3f4".split_whitespace() {
+            assert_eq!(play_all(&mut g, uci), None, "{uci}");
+        }
+        assert_eq!(play_all(&mut g, "a8b8"), Some(Outcome::draw(Termination::DeadPosition)));
+        assert_eq!(g.cannot_mate(Color::Black), Some(Impossibility::FrozenPawns));
+        assert!(g.cannot_mate(Color::White).is_some());
         // Material alone still reads as insufficient material, with no search.
         let bare = game("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
         assert_eq!(

@@ -1,5 +1,6 @@
 //! PGN reading and validation speed (every SAN parsed and every move played), in bytes and in
-//! moves per second, over the repository's fixtures repeated into a larger buffer.
+//! moves per second, over the repository's fixtures repeated into a larger buffer; and the
+//! replay of their main lines through `Game`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use std::path::PathBuf;
@@ -58,6 +59,15 @@ fn bench(c: &mut Criterion) {
     let games: Vec<_> = PgnReader::new(&bytes[..]).games().filter_map(Result::ok).collect();
     group.bench_function("write_games", |b| {
         b.iter(|| games.iter().map(|g| pgn_string(black_box(g)).len()).sum::<usize>())
+    });
+    group.finish();
+
+    // The arbiter's cost: every main-line move through `Game::play`, which applies every
+    // automatic ending (dead positions included) after each move.
+    let mut group = c.benchmark_group("game_replay");
+    group.throughput(Throughput::Elements(games.iter().map(|g| g.moves.len() as u64).sum()));
+    group.bench_function("moves", |b| {
+        b.iter(|| games.iter().filter_map(|g| black_box(g).to_game().ok()).map(|g| g.moves().len()).sum::<usize>())
     });
     group.finish();
 }
