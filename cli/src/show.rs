@@ -76,6 +76,12 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
         if matches!(source, Source::Pgn(_)) {
             out["moves"] = json!(moves);
         }
+        // A draw on a proof that a side can never mate (a dead position, both sides; a flag
+        // fall, the opponent): the proof in words, so a reader sees why.
+        let proofs = [Color::White, Color::Black].map(|c| game.cannot_mate(c).map(|why| why.to_string()));
+        if proofs.iter().any(Option::is_some) {
+            out["cannot_mate"] = json!({"white": proofs[0], "black": proofs[1]});
+        }
         outln!("{out}")?;
         return Ok(0);
     }

@@ -191,6 +191,38 @@ fn show_lists_claims_by_announcing_a_move() {
 }
 
 #[test]
+fn show_and_play_end_a_dead_position() {
+    let tmp = scratch("dead");
+    let dir = tmp.path();
+    // Every pawn locked, the kings on their own sides (data/unwinnable/cases.txt, `--`).
+    let dead = "4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1";
+    let why = "the pawns are locked and no piece can reach the other king";
+    let run = tempo(dir, &["show", dead, "--json"], "");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!((v["status"].as_str(), v["result"].as_str()), (Some("dead_position"), Some("1/2-1/2")), "{v}");
+    assert_eq!(v["cannot_mate"], serde_json::json!({"white": why, "black": why}));
+    let run = tempo(dir, &["show", dead, "--ascii"], "");
+    assert!(
+        run.stdout.contains(&format!("Draw by dead position: neither side can checkmate ({why}) (1/2-1/2)")),
+        "{}",
+        run.stdout
+    );
+    // A position still open has no proofs to give.
+    let run = tempo(dir, &["show", "--json"], "");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert!(v.get("cannot_mate").is_none(), "{v}");
+    // Playing the move that locks the last pawn ends the game: announced and saved.
+    let fen = ["--fen", "8/2k5/6p1/p1p1p3/P1P1P1P1/2K5/6B1/8 b - - 0 1"];
+    let run = tempo(dir, &args(&args(&HOTSEAT, &fen), &["--save", "dead.pgn"]), "g5\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("Draw by dead position: neither side can checkmate"), "{}", run.stdout);
+    let saved = pgn(&dir.join("dead.pgn"));
+    assert!(saved.contains("[Result \"1/2-1/2\"]") && saved.contains("[Termination \"normal\"]"), "{saved}");
+    let words = saved.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains(&format!("{{Draw by dead position: neither side can checkmate ({why})}}")), "{saved}");
+}
+
+#[test]
 fn flag_fall_against_a_lone_king() {
     let tmp = scratch("flag");
     let dir = tmp.path();

@@ -436,6 +436,40 @@ fn scripted_engine(dir: &std::path::Path, name: &str, reply: &str, delay: &str) 
     format!("sh {}", script.display())
 }
 
+/// A move that leaves the position dead ends the game as a draw by the rules, and the PGN
+/// says why.
+#[cfg(unix)]
+#[test]
+fn a_dead_position_is_a_draw() {
+    let engine = engine();
+    let dir = tempfile::tempdir().unwrap();
+    // Black's g6-g5 locks the last pawn: kings and bishop can never cross the chain
+    // (the position after it is in data/unwinnable/cases.txt, labelled `--`).
+    let openings = dir.path().join("dead.fen");
+    std::fs::write(&openings, "8/2k5/6p1/p1p1p3/P1P1P1P1/2K5/6B1/8 b - - 0 1\n").unwrap();
+    let locker = scripted_engine(dir.path(), "Locker", "g6g5", "0");
+    let pgn = dir.path().join("games.pgn");
+    let out = Command::new(tools())
+        .args(["match", "--engine"])
+        .arg(&engine)
+        .args(["--engine", &locker, "--depth", "1", "--games", "1", "--openings"])
+        .arg(&openings)
+        .arg("--pgn")
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("W/D/L 0/1/0"), "{text}");
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert!(games.contains("[Result \"1/2-1/2\"]") && games.contains("[Termination \"normal\"]"), "{games}");
+    let words = games.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("1... g5 {Draw by dead position: neither side can checkmate (the pawns are locked"),
+        "{games}"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn illegal_moves_lose_and_a_clean_sweep_stops_the_sprt_early() {
