@@ -5,7 +5,7 @@
 
 use std::path::Path;
 use tempo_core::unwinnable::{can_mate, CanMate, DEFAULT_NODES};
-use tempo_core::{CastlingMode, Color, Move, Position, Setup};
+use tempo_core::{CastlingMode, Color, Game, Move, Position, Setup, Termination};
 
 /// Answers decided right, of 600 (300 positions, two sides): raise it as it improves.
 const DECIDED_FLOOR: usize = 558;
@@ -79,4 +79,29 @@ fn answers_agree_with_the_labels() {
     println!("decided right: {decided_right} of 600");
     assert!(wrong.is_empty(), "{} wrong answers:\n{}", wrong.len(), wrong.join("\n"));
     assert!(decided_right >= DECIDED_FLOOR, "{decided_right} decided right, below the floor {DECIDED_FLOOR}");
+}
+
+/// Dead positions `Game` ends at once (FIDE 5.2.2), of the 127 labelled `--`: raise it as the
+/// test after each move finds more. The rest play on until a later move shows them dead.
+const GAME_DEAD_FLOOR: usize = 34;
+
+#[test]
+fn a_game_ends_at_once_only_positions_labelled_dead() {
+    let mut wrong = Vec::new();
+    let mut dead = 0;
+    for (pos, labels, line) in cases() {
+        let outcome = Game::new(pos).outcome();
+        let is_dead = matches!(
+            outcome.map(|o| o.termination),
+            Some(Termination::DeadPosition | Termination::InsufficientMaterial)
+        );
+        if is_dead && labels != [false, false] {
+            wrong.push(format!("{line}: {outcome:?}, but a side can mate"));
+        }
+        if outcome.is_some_and(|o| o.termination == Termination::DeadPosition) {
+            dead += 1;
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(dead >= GAME_DEAD_FLOOR, "{dead} positions ended as dead, below the floor of {GAME_DEAD_FLOOR}");
 }
