@@ -398,9 +398,9 @@ impl Game {
     }
 
     /// The ending the rules impose in the current position, recording the proofs of a dead
-    /// position in `cannot_mate`; `last` is the position before and the move just played,
-    /// when there is one.
-    fn automatic_ending(&mut self, last: Option<(Position, Move)>) -> Option<Outcome> {
+    /// position in `cannot_mate`; `last` is the move just played (the position before it is
+    /// the last ply's), when there is one.
+    fn automatic_ending(&mut self, last: Option<Move>) -> Option<Outcome> {
         let pos = &self.position;
         if let Some(outcome) = pos.outcome() {
             return Some(outcome);
@@ -425,14 +425,19 @@ impl Game {
     /// [`can_mate`] with a small budget for a side without one when the other side has one.
     /// So a position dead only by a search for both sides (the walk of [`can_mate`]) plays
     /// on: a proof that comes too dear to seek after every move.
-    fn dead_position(&mut self, last: Option<(Position, Move)>) -> Option<[Impossibility; 2]> {
-        let known = std::mem::take(&mut self.liveness);
+    fn dead_position(&mut self, last: Option<Move>) -> Option<[Impossibility; 2]> {
         if !statics::pawns_locked(&self.position) {
+            // The common case, after almost every move: kept to the screen alone.
+            if !matches!(self.liveness, Liveness::Unknown) {
+                self.liveness = Liveness::Unknown;
+            }
             return None;
         }
-        match (known, last) {
-            (Liveness::Helpmate(side, helpmate), Some((before, played))) => {
-                if let Some(carried) = helpmate_after(&before, played, &helpmate) {
+        let known = std::mem::take(&mut self.liveness);
+        let before = self.plies.last().map(|ply| &ply.before);
+        match (known, last.zip(before)) {
+            (Liveness::Helpmate(side, helpmate), Some((played, before))) => {
+                if let Some(carried) = helpmate_after(before, played, &helpmate) {
                     self.liveness = Liveness::Helpmate(side, carried);
                     return None;
                 }
@@ -492,8 +497,7 @@ impl Game {
     /// Records a legal move (already validated) and applies the automatic endings.
     fn record(&mut self, m: Move) -> Option<Outcome> {
         let mover = self.position.turn();
-        let before = self.position;
-        self.plies.push(Ply { before, draw_offer: self.draw_offer });
+        self.plies.push(Ply { before: self.position, draw_offer: self.draw_offer });
         self.position.play_unchecked(m);
         self.moves.push(m);
         self.rep_keys.push(repetition_key(&self.position));
@@ -502,7 +506,7 @@ impl Game {
         if self.draw_offer == Some(!mover) {
             self.draw_offer = None;
         }
-        self.outcome = self.automatic_ending(Some((before, m)));
+        self.outcome = self.automatic_ending(Some(m));
         self.outcome
     }
 
