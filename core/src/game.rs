@@ -198,7 +198,7 @@ pub fn repetition_key(pos: &Position) -> u64 {
 /// the way python-chess decides `has_insufficient_material`, the rule most arbiters' software
 /// applies to a flag fall (FIDE article 6.9). [`Game`] no longer applies it: it asks
 /// [`can_mate`], which accepts this test's "cannot" only where it is a proof (see
-/// [`statics::material_cannot_mate`](crate::unwinnable::statics::material_cannot_mate)). The rule:
+/// [`statics::material_cannot_mate`]). The rule:
 /// - a bare king cannot mate; pawns, rooks and queens can (a pawn may promote);
 /// - a lone knight can only if the opponent has a pawn, knight, bishop or rook, which can
 ///   block its own king's last flight square (Ka8, Bb8 v Kb6, Nc7#); an opposing queen
