@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 /// Why a folder of tables could not be added.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot read the tablebase folder {path}: {source}")]
+#[error("cannot read the tablebase folder {}", path.display())]
 pub struct OpenError {
     /// The folder.
     pub path: PathBuf,
