@@ -209,6 +209,18 @@ impl Leading {
     }
 }
 
+/// Insertion sort by `key`: the groups sorted here have at most seven men, where a general
+/// sort's set-up costs more than the sorting.
+fn sort_small(squares: &mut [u8], key: impl Fn(u8) -> u8) {
+    for i in 1..squares.len() {
+        let mut j = i;
+        while j > 0 && key(squares[j - 1]) > key(squares[j]) {
+            squares.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
 /// Flips every square with `xor` (7 mirrors files, 56 ranks).
 fn flip_all(pos: &mut [u8], xor: u8) {
     for sq in pos {
@@ -224,7 +236,7 @@ fn encode_groups(pos: &mut [u8], norm: &[u8], factor: &[u64], mut i: usize, squa
     while i < n {
         let len = usize::from(norm[i]).max(1);
         let end = (i + len).min(n);
-        pos[i..end].sort_unstable();
+        sort_small(&mut pos[i..end], |sq| sq);
         let mut s: u64 = 0;
         for m in i..end {
             let p = pos[m];
@@ -306,7 +318,7 @@ pub(crate) fn encode_pawns(leading: usize, second: usize, pos: &mut [u8], norm: 
         flip_all(pos, 0x07);
     }
     let leading = leading.clamp(1, 5).min(pos.len());
-    pos[1..leading].sort_unstable_by_key(|&sq| std::cmp::Reverse(PTWIST[usize::from(sq)]));
+    sort_small(&mut pos[1..leading], |sq| u8::MAX - PTWIST[usize::from(sq)]);
     let t = leading - 1;
     let mut idx = PAWN_IDX[t][usize::from(FLAP[usize::from(pos[0])])];
     for i in (1..=t).rev() {
@@ -317,7 +329,7 @@ pub(crate) fn encode_pawns(leading: usize, second: usize, pos: &mut [u8], norm: 
     let mut i = leading;
     let end = (leading + second).min(pos.len());
     if end > i {
-        pos[i..end].sort_unstable();
+        sort_small(&mut pos[i..end], |sq| sq);
         let mut s: u64 = 0;
         for m in i..end {
             let p = pos[m];

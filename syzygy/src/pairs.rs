@@ -22,8 +22,8 @@ pub(crate) struct Huffman {
     /// Blocks in the size table (stored blocks plus the extra ones the index may name).
     blocks: u64,
     min_len: u32,
-    /// Offset of the first symbol of each code length, `u16` each, from `min_len` up.
-    lowest_symbols: usize,
+    /// The first symbol of each code length, from `min_len` up.
+    lowest: Vec<u16>,
     /// Offset of the symbol table: three bytes per symbol, two 12-bit halves.
     symbols: usize,
     /// The number of values each symbol expands to, minus one.
@@ -128,7 +128,7 @@ impl Pairs {
             idx_bits,
             blocks,
             min_len,
-            lowest_symbols,
+            lowest: (0..lengths).map(|i| u16_le(data, lowest_symbols + 2 * i)).collect::<FormatResult<_>>()?,
             symbols,
             symbol_lengths,
             base,
@@ -244,24 +244,18 @@ impl Huffman {
         let mut code = u64_be(data, ptr)?;
         ptr += 8;
         let mut bits = 0; // bits of `code` consumed since the last refill
-        let max = self.min_len + self.base.len() as u32 - 1;
+        let (base, lowest, runs) = (self.base.as_slice(), self.lowest.as_slice(), self.symbol_lengths.as_slice());
         let sym = loop {
-            let mut len = self.min_len;
-            while code < self.base[(len - self.min_len) as usize] {
-                len += 1;
-                if len > max {
-                    return Err(corrupt("no code matches"));
-                }
-            }
-            let first = u64::from(u16_le(data, self.lowest_symbols + 2 * (len - self.min_len) as usize)?);
-            let offset = (code - self.base[(len - self.min_len) as usize]) >> (64 - len);
-            let sym = usize_of(first + offset)?;
-            let run = i64::from(*self.symbol_lengths.get(sym).ok_or_else(|| corrupt("symbol out of range"))?) + 1;
+            // The code's length: the first whose base it reaches (the last base is 0).
+            let l = base.iter().position(|&b| code >= b).unwrap_or(base.len() - 1);
+            let len = self.min_len + l as u32;
+            let sym = usize::from(lowest[l]) + ((code - base[l]) >> (64 - len)) as usize;
+            let run = i64::from(*runs.get(sym).ok_or_else(|| corrupt("symbol out of range"))?) + 1;
             if lit < run {
                 break sym;
             }
             lit -= run;
-            code = if len >= 64 { 0 } else { code << len };
+            code <<= len;
             bits += len;
             if bits >= 32 {
                 bits -= 32;

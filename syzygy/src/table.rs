@@ -196,11 +196,11 @@ struct Orientation {
 }
 
 impl Orientation {
-    fn new(pos: &Position, shape: &Shape, key: Material) -> Orientation {
+    fn new(pos: &Position, material: Material, shape: &Shape, key: Material) -> Orientation {
         let white = pos.turn() == Color::White;
         if shape.symmetric {
             Orientation { flip: !white, mirror: if white { 0 } else { 0x38 }, side: 0 }
-        } else if Material::of(pos) != key {
+        } else if material != key {
             Orientation { flip: true, mirror: 0x38, side: usize::from(white) }
         } else {
             Orientation { flip: false, mirror: 0, side: usize::from(!white) }
@@ -330,10 +330,11 @@ impl WdlTable {
         Ok(WdlTable { bytes, shape, key, sections })
     }
 
-    /// The WDL value (-2 to 2) of a position with the table's men, the side to move's view.
-    pub(crate) fn probe(&self, pos: &Position) -> FormatResult<i8> {
+    /// The WDL value (-2 to 2) of a position with the table's men (`material`), the side to
+    /// move's view.
+    pub(crate) fn probe(&self, pos: &Position, material: Material) -> FormatResult<i8> {
         let data = self.bytes.as_slice();
-        let o = Orientation::new(pos, &self.shape, self.key);
+        let o = Orientation::new(pos, material, &self.shape, self.key);
         let mut squares = [0u8; MAX_MEN];
         let men = self.shape.men;
         let value = if self.shape.has_pawns() {
@@ -468,9 +469,9 @@ impl DtzTable {
 
     /// The stored distance of a position whose WDL value is `wdl`, or `None` when the table
     /// stores the other side to move.
-    pub(crate) fn probe(&self, pos: &Position, wdl: i8) -> FormatResult<Option<i32>> {
+    pub(crate) fn probe(&self, pos: &Position, material: Material, wdl: i8) -> FormatResult<Option<i32>> {
         let data = self.bytes.as_slice();
-        let o = Orientation::new(pos, &self.shape, self.key);
+        let o = Orientation::new(pos, material, &self.shape, self.key);
         let mut squares = [0u8; MAX_MEN];
         let men = self.shape.men;
         let (section, idx) = if self.shape.has_pawns() {

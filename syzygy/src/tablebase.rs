@@ -6,6 +6,7 @@ use crate::mapping::Bytes;
 use crate::material::Material;
 use crate::table::{DtzTable, WdlTable};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use tempo_core::Position;
@@ -19,7 +20,7 @@ use tempo_core::Position;
 #[derive(Default)]
 pub struct Tablebase {
     entries: Vec<Entry>,
-    by_material: HashMap<Material, usize>,
+    by_material: HashMap<Material, usize, BuildHasherDefault<MaterialHasher>>,
     max_men: u32,
 }
 
@@ -187,19 +188,40 @@ impl Tablebase {
     /// The WDL table's value of a position with a table's men (-2 to 2), before captures
     /// and en passant are resolved.
     pub(crate) fn wdl_table(&self, pos: &Position) -> Result<i8, ProbeError> {
-        let (entry, _) = self.lookup(pos, TableKind::Wdl)?;
+        let (entry, material) = self.lookup(pos, TableKind::Wdl)?;
         let table = entry.wdl.get(entry.material, TableKind::Wdl, WdlTable::new)?;
-        table.probe(pos).map_err(|e| corrupt(&entry.wdl, e))
+        table.probe(pos, material).map_err(|e| corrupt(&entry.wdl, e))
     }
 
     /// The DTZ table's stored distance, `None` when it stores the other side to move.
     pub(crate) fn dtz_table(&self, pos: &Position, wdl: i8) -> Result<Option<i32>, ProbeError> {
-        let (entry, _) = self.lookup(pos, TableKind::Dtz)?;
+        let (entry, material) = self.lookup(pos, TableKind::Dtz)?;
         let table = entry.dtz.get(entry.material, TableKind::Dtz, DtzTable::new)?;
-        table.probe(pos, wdl).map_err(|e| corrupt(&entry.dtz, e))
+        table.probe(pos, material, wdl).map_err(|e| corrupt(&entry.dtz, e))
     }
 }
 
 fn corrupt<T>(slot: &Slot<T>, error: FormatError) -> ProbeError {
     ProbeError::Corrupt { path: slot.path.clone().unwrap_or_default(), problem: error.0 }
+}
+
+/// The registry's hasher: a material key is already a well-spread `u64` of counts, so one
+/// multiplication mixes it (SipHash would cost more than the rest of a WDL table read).
+#[derive(Default)]
+struct MaterialHasher(u64);
+
+impl Hasher for MaterialHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0 ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
 }
