@@ -335,7 +335,18 @@ const CI_STEPS: &[CiStep] = &[
     },
     CiStep {
         what: "API documentation of the published crates",
-        args: &["doc", "--no-deps", "-p", "tempo-core", "-p", "tempo-notation", "-p", "tempo-engine", "-p", "tempo-syzygy"],
+        args: &[
+            "doc",
+            "--no-deps",
+            "-p",
+            "tempo-core",
+            "-p",
+            "tempo-notation",
+            "-p",
+            "tempo-engine",
+            "-p",
+            "tempo-syzygy",
+        ],
         env: &[("RUSTDOCFLAGS", "-D warnings")],
     },
 ];
