@@ -107,3 +107,30 @@ pub fn root_moves(
     let kept: Vec<Move> = best.iter().map(|m| m.mv).filter(|m| moves.contains(m)).collect();
     Ok((!kept.is_empty()).then_some((kept, first.wdl)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::is_mate_score;
+
+    #[test]
+    fn table_values_rank_between_evaluations_and_mates() {
+        assert!(!is_mate_score(TB_WIN) && TB_WIN - MAX_PLY as Value > 30_000);
+        assert_eq!(value(Wdl::Win, 3, true), TB_WIN - 3);
+        assert_eq!(value(Wdl::Loss, 3, true), -(TB_WIN - 3));
+        assert_eq!(value(Wdl::Draw, 3, true), 0);
+        // Under the fifty-move rule a cursed result is a draw, a point from an exact one.
+        assert_eq!(value(Wdl::CursedWin, 3, true), 1);
+        assert_eq!(value(Wdl::BlessedLoss, 3, true), -1);
+        assert_eq!(value(Wdl::CursedWin, 3, false), TB_WIN - 3);
+        assert_eq!(value(Wdl::BlessedLoss, 3, false), -(TB_WIN - 3));
+    }
+
+    #[test]
+    fn without_tables_in_reach_nothing_is_probed() {
+        let empty = Tablebase::new();
+        assert!(Probing::new(&empty, &Options::default()).is_none());
+        let pos: Position = "8/8/8/3k4/8/8/8/1R2K3 b - - 0 1".parse().unwrap();
+        assert_eq!(root_moves(&empty, &pos, pos.legal_moves().as_slice(), &Options::default()), Ok(None));
+    }
+}
