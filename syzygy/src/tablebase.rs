@@ -201,6 +201,12 @@ impl Tablebase {
     }
 }
 
+impl std::fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebase").field("tables", &self.entries.len()).field("max_pieces", &self.max_men).finish()
+    }
+}
+
 fn corrupt<T>(slot: &Slot<T>, error: FormatError) -> ProbeError {
     ProbeError::Corrupt { path: slot.path.clone().unwrap_or_default(), problem: error.0 }
 }

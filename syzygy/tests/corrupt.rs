@@ -138,6 +138,6 @@ fn a_garbage_file_is_reported_on_probing_and_the_other_tables_still_work() {
 #[test]
 fn a_missing_folder_is_an_error() {
     let missing = std::env::temp_dir().join("tempo-syzygy-no-such-folder");
-    let error = Tablebase::open(&missing).err().expect("no such folder");
+    let error = Tablebase::open(&missing).expect_err("no such folder");
     assert_eq!(error.path, missing);
 }
