@@ -660,6 +660,21 @@ fn report(a: &str, b: &str, s: &PairingStats, sprt: Option<Sprt>) -> std::io::Re
     Ok(())
 }
 
+/// The `--tb` folders, kept for the whole run (every game's adjudicator reads them).
+///
+/// # Errors
+/// A folder that cannot be read, or folders without any table.
+fn load_tablebase(folders: &str) -> Result<&'static tempo_syzygy::Tablebase> {
+    let mut tables = tempo_syzygy::Tablebase::new();
+    for folder in folders.split(':').filter(|f| !f.is_empty()) {
+        tables.add_directory(folder)?;
+    }
+    if tables.table_count() == 0 {
+        bail!("--tb {folders}: no Syzygy tables there");
+    }
+    Ok(Box::leak(Box::new(tables)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -747,19 +762,4 @@ mod tests {
         assert!(!open.decide(sprt));
         assert_eq!(open.decided, None);
     }
-}
-
-/// The `--tb` folders, kept for the whole run (every game's adjudicator reads them).
-///
-/// # Errors
-/// A folder that cannot be read, or folders without any table.
-fn load_tablebase(folders: &str) -> Result<&'static tempo_syzygy::Tablebase> {
-    let mut tables = tempo_syzygy::Tablebase::new();
-    for folder in folders.split(':').filter(|f| !f.is_empty()) {
-        tables.add_directory(folder)?;
-    }
-    if tables.table_count() == 0 {
-        bail!("--tb {folders}: no Syzygy tables there");
-    }
-    Ok(Box::leak(Box::new(tables)))
 }
