@@ -148,6 +148,46 @@ fn random_positions_of_every_table_agree_with_python_chess() {
 }
 
 #[test]
+fn root_moves_keep_the_result_and_the_distance() {
+    let Some(folder) = support::tables() else { return };
+    let tables = Tablebase::open(&folder).expect("the tables");
+    let mut rng = Rng(0x5eed_0043);
+    let names = ["KQvKR", "KRvKB", "KPvKP", "KBNvK", "KRPvK", "KQvKP"];
+    let mut checked = 0;
+    for name in names {
+        let men = men(name);
+        for _ in 0..40 {
+            let pos = random_position(&mut rng, &men);
+            let (wdl, dtz) = (tables.probe_wdl(&pos).unwrap(), tables.probe_dtz(&pos).unwrap());
+            let best = tables.best_moves(&pos, false).unwrap();
+            let Some(first) = best.first() else {
+                assert!(pos.legal_moves().is_empty());
+                continue;
+            };
+            // Every recommended move keeps the result; the distance agrees with the
+            // position's to within the one ply that DTZ's rounding allows.
+            let fen = pos.to_string();
+            for m in &best {
+                assert_eq!(m.dtz.signum(), dtz.signum(), "{fen}: {m:?} against DTZ {dtz}");
+                assert_eq!(m.dtz, first.dtz, "{fen}");
+            }
+            assert!((first.dtz - dtz).abs() <= 1, "{fen}: best {first:?}, DTZ {dtz}");
+            assert_eq!(wdl == Wdl::Draw, first.wdl == Wdl::Draw, "{fen}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 200, "{checked}");
+
+    // The fifty-move rule: KRvK won in 23 plies to zeroing is a win with the clock at 70, a
+    // cursed win at 90 (and a win again when the rule is ignored).
+    let early: Position = "4k3/8/8/8/8/8/8/3RK3 w - - 70 80".parse().unwrap();
+    let late: Position = "4k3/8/8/8/8/8/8/3RK3 w - - 90 90".parse().unwrap();
+    assert_eq!(tables.best_moves(&early, true).unwrap()[0].wdl, Wdl::Win);
+    assert_eq!(tables.best_moves(&late, true).unwrap()[0].wdl, Wdl::CursedWin);
+    assert_eq!(tables.best_moves(&late, false).unwrap()[0].dtz, tables.best_moves(&early, false).unwrap()[0].dtz);
+}
+
+#[test]
 fn errors_are_typed() {
     let Some(folder) = support::tables() else { return };
     let tables = Tablebase::open(&folder).expect("the tables");
