@@ -1,12 +1,13 @@
 //! `tempo-tools tb probe`: Syzygy tablebase verdicts of positions, one line each.
 
+use anyhow::bail;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use std::path::PathBuf;
-use tempo_core::{CastlingMode, Position};
+use tempo_core::{CastlingMode, GameResult, Position};
 use tempo_notation::{san, Epd};
-use tempo_syzygy::{ProbeError, Tablebase};
+use tempo_syzygy::{ProbeError, Tablebase, Wdl};
 
 #[derive(Subcommand)]
 pub enum TbCommand {
@@ -134,4 +135,36 @@ fn verdict(tables: &Tablebase, pos: &Position) -> Result<Verdict, ProbeError> {
     let dtz = tables.probe_dtz(pos)?;
     let best = tables.best_moves(pos, true)?.first().map(|m| (m.mv.to_string(), san(pos, m.mv)));
     Ok(Verdict { wdl: wdl.to_i8(), wdl_name: wdl.to_string(), dtz, best })
+}
+
+/// The tables of `:`-separated folders, for the commands that adjudicate with them
+/// (`match --tb`, `datagen --tb`).
+///
+/// # Errors
+/// A folder that cannot be read, or folders without any table.
+pub fn load(folders: &str) -> Result<Tablebase> {
+    let mut tables = Tablebase::new();
+    for folder in folders.split(':').filter(|f| !f.is_empty()) {
+        tables.add_directory(folder)?;
+    }
+    if tables.table_count() == 0 {
+        bail!("--tb {folders}: no Syzygy tables there");
+    }
+    Ok(tables)
+}
+
+/// The result of a game from `pos` with best play, under the fifty-move rule from the
+/// position's half-move clock (cursed wins and blessed losses are draws), when the position
+/// is in the tables' reach. `None` out of reach or when a probe fails (a broken or missing
+/// table): the game plays on.
+pub fn result(tables: &Tablebase, pos: &Position) -> Option<GameResult> {
+    if pos.occupied().count() > tables.max_pieces() || !pos.castling_rights().is_empty() {
+        return None;
+    }
+    let best = tables.best_moves(pos, true).ok()?.into_iter().next()?;
+    Some(match best.wdl {
+        Wdl::Win => GameResult::win_for(pos.turn()),
+        Wdl::Loss => GameResult::win_for(!pos.turn()),
+        Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => GameResult::Draw,
+    })
 }

@@ -3,8 +3,9 @@
 
 use super::ending::GameEnd;
 use std::time::Duration;
+use tempo_core::GameResult;
 use tempo_core::{Color, Position, Score};
-use tempo_syzygy::{Tablebase, Wdl};
+use tempo_syzygy::Tablebase;
 
 /// Game-ending rules the runner applies beyond the Laws of Chess.
 #[derive(Clone, Copy, Debug)]
@@ -54,15 +55,10 @@ impl Adjudicator {
     /// here under the fifty-move rule, counting the position's half-move clock. `None` out
     /// of reach, or when a probe fails (a broken or missing table): the game plays on.
     pub fn tablebase(&self, pos: &Position) -> Option<GameEnd> {
-        let tables = self.rules.tablebase?;
-        if pos.occupied().count() > tables.max_pieces() || !pos.castling_rights().is_empty() {
-            return None;
-        }
-        let best = tables.best_moves(pos, true).ok()?.into_iter().next()?;
-        let winner = match best.wdl {
-            Wdl::Win => Some(pos.turn()),
-            Wdl::Loss => Some(!pos.turn()),
-            Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => None,
+        let winner = match crate::tb::result(self.rules.tablebase?, pos)? {
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
+            GameResult::Draw => None,
         };
         Some(GameEnd::Tablebase { winner })
     }

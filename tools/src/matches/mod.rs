@@ -665,14 +665,7 @@ fn report(a: &str, b: &str, s: &PairingStats, sprt: Option<Sprt>) -> std::io::Re
 /// # Errors
 /// A folder that cannot be read, or folders without any table.
 fn load_tablebase(folders: &str) -> Result<&'static tempo_syzygy::Tablebase> {
-    let mut tables = tempo_syzygy::Tablebase::new();
-    for folder in folders.split(':').filter(|f| !f.is_empty()) {
-        tables.add_directory(folder)?;
-    }
-    if tables.table_count() == 0 {
-        bail!("--tb {folders}: no Syzygy tables there");
-    }
-    Ok(Box::leak(Box::new(tables)))
+    Ok(Box::leak(Box::new(crate::tb::load(folders)?)))
 }
 
 #[cfg(test)]
