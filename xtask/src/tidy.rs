@@ -29,7 +29,7 @@ const ALLOWED_EDGES: &[(&str, &[&str])] = &[
     ("tempo-syzygy", &["tempo-core"]),
     ("tempo-uci", &["tempo-engine", "tempo-syzygy", "tempo-notation", "tempo-core"]),
     ("tempo-output", &[]),
-    ("tempo-cli", &["tempo-output", "tempo-uci", "tempo-engine", "tempo-notation", "tempo-core"]),
+    ("tempo-cli", &["tempo-output", "tempo-uci", "tempo-engine", "tempo-syzygy", "tempo-notation", "tempo-core"]),
     ("tempo-tools", &["tempo-output", "tempo-uci", "tempo-engine", "tempo-syzygy", "tempo-notation", "tempo-core"]),
     ("xtask", &[]),
 ];
