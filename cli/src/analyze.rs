@@ -31,6 +31,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
         engine.search(&game, &limits)?
     };
     let elapsed = started.elapsed();
+    let tablebase = args.tb.as_deref().map(|folders| crate::tablebase::probe(folders, &pos)).transpose()?;
     if args.json {
         let lines: Vec<_> = lines
             .iter()
@@ -58,7 +59,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
                 })
             })
             .collect();
-        let out = json!({
+        let mut out = json!({
             "fen": pos.fen(),
             "bestmove": best.map(|m| san(&pos, m)),
             "bestmove_uci": best.map(|m| uci_move(&pos, m)),
@@ -67,10 +68,16 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
             "movetime_ms": limits.movetime.map(|t| t.as_millis() as u64),
             "time_ms": elapsed.as_millis() as u64,
         });
+        if let Some(verdict) = &tablebase {
+            out["tablebase"] = verdict.json();
+        }
         outln!("{out}")?;
         return Ok(0);
     }
     outln!("FEN: {}", pos.fen())?;
+    if let Some(verdict) = &tablebase {
+        outln!("{}", verdict.sentence())?;
+    }
     if best.is_none() {
         let why = if pos.is_checkmate() { "checkmate" } else { "stalemate" };
         outln!("No legal move: {why}.")?;

@@ -149,6 +149,9 @@ pub struct ShowArgs {
     /// One JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Syzygy tables (folders separated by `:`): add their verdict on the position.
+    #[arg(long, value_name = "DIR")]
+    pub tb: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -184,6 +187,9 @@ pub struct AnalyzeArgs {
     /// One JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Syzygy tables (folders separated by `:`): add their verdict on the position.
+    #[arg(long, value_name = "DIR")]
+    pub tb: Option<String>,
 }
 
 #[derive(Debug, Args)]

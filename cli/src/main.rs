@@ -20,6 +20,7 @@ mod save;
 mod screen;
 mod show;
 mod start;
+mod tablebase;
 
 use args::{Cli, Command};
 use clap::Parser;

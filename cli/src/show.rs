@@ -62,6 +62,7 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
         })
         .collect();
     let moves = san_line(game.initial_position(), game.moves());
+    let tablebase = args.tb.as_deref().map(|folders| crate::tablebase::probe(folders, &pos)).transpose()?;
     if args.json {
         let mut out = json!({
             "fen": pos.fen(),
@@ -82,6 +83,9 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
         if proofs.iter().any(Option::is_some) {
             out["cannot_mate"] = json!({"white": proofs[0], "black": proofs[1]});
         }
+        if let Some(verdict) = &tablebase {
+            out["tablebase"] = verdict.json();
+        }
         outln!("{out}")?;
         return Ok(0);
     }
@@ -96,6 +100,9 @@ pub fn run(args: &ShowArgs) -> Result<i32> {
     }
     outln!("FEN: {}", pos.fen())?;
     outln!("{}", describe_position(&game, pgn_result))?;
+    if let Some(verdict) = &tablebase {
+        outln!("{}", verdict.sentence())?;
+    }
     Ok(0)
 }
 

@@ -126,6 +126,7 @@ pub fn run_bench_with_network(
                         budget: TimeBudget::default(),
                         start: Instant::now(),
                         multipv: 1,
+                        tablebase: None,
                     };
                     let moves = pos.legal_moves();
                     worker.prepare(&[], &moves);

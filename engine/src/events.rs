@@ -27,7 +27,7 @@ pub struct SearchInfo {
     pub nps: u64,
     /// Transposition table fill in permille.
     pub hashfull: u32,
-    /// Tablebase hits (always 0: Tempo has no tablebase support).
+    /// Successful Syzygy tablebase probes of this search.
     pub tbhits: u64,
     /// Time since the search started.
     pub time: Duration,

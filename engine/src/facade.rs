@@ -7,9 +7,10 @@ use crate::eval::{nnue_evaluate, trace, EvalTrace, Network};
 use crate::events::{Event, SearchInfo};
 use crate::limits::Limits;
 use crate::options::{EngineOption, Options};
-use crate::score::{to_score, Value, Wdl, INFINITE};
+use crate::score::{is_mate_score, to_score, Value, Wdl, INFINITE};
 use crate::search::{Control, NodeCounter, Progress, RootMove, Shared, Worker};
 use crate::skill::Skill;
+use crate::tablebase::{self, Probing};
 use crate::time::TimeBudget;
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::Ordering;
@@ -17,6 +18,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tempo_core::{book::Book, Move, Position};
+use tempo_syzygy::Tablebase;
 
 /// Stack size of search threads, in bytes: the recursion keeps a move list per ply. A
 /// thread calling [`Engine::search`] needs this much.
@@ -56,6 +58,8 @@ pub struct Engine {
     searched_with: Option<Arc<Network>>,
     /// xorshift state for weighted book picks: varied from move to move, reproducible.
     book_rng: u64,
+    /// Syzygy tables (`SyzygyPath`), probed by searches within `SyzygyProbeLimit` men.
+    tablebase: Option<Arc<Tablebase>>,
 }
 
 impl Default for Engine {
@@ -90,6 +94,7 @@ impl Engine {
             network: embedded_network(),
             searched_with: None,
             book_rng: 0x9e37_79b9_7f4a_7c15,
+            tablebase: None,
             options,
         }
     }
@@ -162,6 +167,9 @@ impl Engine {
                 self.options.threads = n.max(1);
             }
             EngineOption::MultiPv(n) => self.options.multipv = n.max(1),
+            EngineOption::SyzygyProbeDepth(d) => self.options.syzygy_probe_depth = d,
+            EngineOption::SyzygyProbeLimit(n) => self.options.syzygy_probe_limit = n,
+            EngineOption::Syzygy50MoveRule(on) => self.options.syzygy_50_move_rule = on,
             EngineOption::Ponder(on) => self.options.ponder = on,
             EngineOption::MoveOverhead(d) => self.options.move_overhead = d,
             EngineOption::Chess960(on) => self.options.chess960 = on,
@@ -244,6 +252,20 @@ impl Engine {
         Some(&self.network).filter(|_| self.options.use_nnue)
     }
 
+    /// Sets the Syzygy tables searches probe (`None`: none, the default). With tables, a
+    /// root in their reach plays the moves they recommend (see
+    /// [`Tablebase::best_moves`]) and reports their result as the score, and the search
+    /// takes their verdict on positions after captures and pawn moves; a failed probe
+    /// counts as no probe.
+    pub fn set_tablebase(&mut self, tables: Option<Arc<Tablebase>>) {
+        self.tablebase = tables;
+    }
+
+    /// The Syzygy tables searches probe.
+    pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
+        self.tablebase.as_ref()
+    }
+
     /// Starts a new game: clears the hash table and every learnt statistic.
     ///
     /// # Errors
@@ -324,8 +346,16 @@ impl Engine {
         if let Some(&bad) = limits.searchmoves.iter().find(|m| !legal.contains(**m)) {
             return Err(EngineError::IllegalSearchMove(bad));
         }
-        let moves: Vec<Move> =
+        let mut moves: Vec<Move> =
             legal.iter().copied().filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m)).collect();
+        // In the tables' reach the search chooses among the moves that keep their result.
+        let mut root_wdl = None;
+        if let Some(tables) = &self.tablebase {
+            if let Ok(Some((kept, wdl))) = tablebase::root_moves(tables, &self.root, &moves, &self.options) {
+                moves = kept;
+                root_wdl = Some(wdl);
+            }
+        }
         self.control = Arc::new(Control::new(limits.ponder, start));
         let network = self.evaluation_for_search();
         if let Some(book_move) = self.book_move(&limits, &moves) {
@@ -341,6 +371,8 @@ impl Engine {
             limits,
             options: self.options.clone(),
             network,
+            tablebase: self.tablebase.clone(),
+            root_wdl,
             start,
             on_event,
         })))
@@ -420,6 +452,9 @@ struct Job<'a> {
     options: Options,
     /// The network to evaluate with, `None` for the hand-crafted evaluation.
     network: Option<Arc<Network>>,
+    tablebase: Option<Arc<Tablebase>>,
+    /// The tables' result at the root, reported as the score.
+    root_wdl: Option<tempo_syzygy::Wdl>,
     start: Instant,
     on_event: Box<dyn FnMut(Event) + Send + 'a>,
 }
@@ -455,6 +490,7 @@ impl Job<'_> {
             budget,
             start: self.start,
             multipv,
+            tablebase: self.tablebase.as_deref().and_then(|tables| Probing::new(tables, &self.options)),
         };
         for worker in workers.iter_mut() {
             worker.prepare(&self.game_keys, &self.moves);
@@ -462,6 +498,7 @@ impl Job<'_> {
         }
         let shown_lines = self.options.multipv;
         let show_wdl = self.options.show_wdl;
+        let root_value = self.root_wdl.map(|wdl| tablebase::value(wdl, 0, self.options.syzygy_50_move_rule));
         let on_event = &mut self.on_event;
         let control = &self.control;
         let infinite = limits.infinite;
@@ -479,7 +516,7 @@ impl Job<'_> {
             main.iterative_deepening(&shared, &self.root, &mut |progress| match progress {
                 Progress::Iteration { depth, root_moves, lines } => {
                     for (i, rm) in root_moves.iter().take(lines.min(shown_lines)).enumerate() {
-                        if let Some(info) = info_line(&shared, rm, depth, i, show_wdl) {
+                        if let Some(info) = info_line(&shared, rm, depth, i, show_wdl, root_value) {
                             on_event(Event::Info(info));
                         }
                     }
@@ -533,12 +570,26 @@ impl Job<'_> {
 
 /// The report of one PV line; lines not yet searched in this iteration show the previous
 /// iteration's result, as GUIs expect a complete MultiPV block.
-fn info_line(shared: &Shared<'_>, rm: &RootMove, depth: i32, index: usize, show_wdl: bool) -> Option<SearchInfo> {
+///
+/// `root_value`: the tables' value of the root, which replaces the search's score unless
+/// that is a mate (the tables keep the result; the search may see the mate itself).
+fn info_line(
+    shared: &Shared<'_>,
+    rm: &RootMove,
+    depth: i32,
+    index: usize,
+    show_wdl: bool,
+    root_value: Option<Value>,
+) -> Option<SearchInfo> {
     let updated = rm.score != -INFINITE;
     let value = if updated { rm.score } else { rm.previous_score };
     if value == -INFINITE {
         return None;
     }
+    let value = match root_value {
+        Some(tb) if !is_mate_score(value) => tb,
+        _ => value,
+    };
     let depth = if updated { depth } else { (depth - 1).max(1) };
     let time = shared.elapsed();
     let nodes = shared.total_nodes();
@@ -553,7 +604,7 @@ fn info_line(shared: &Shared<'_>, rm: &RootMove, depth: i32, index: usize, show_
         nodes,
         nps: nodes.saturating_mul(1_000_000) / micros,
         hashfull: shared.tt.hashfull(),
-        tbhits: 0,
+        tbhits: shared.tablebase.as_ref().map_or(0, Probing::hits),
         time,
         pv: rm.pv.clone(),
     })

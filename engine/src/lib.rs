@@ -39,6 +39,7 @@ mod score;
 mod search;
 mod see;
 mod skill;
+mod tablebase;
 mod time;
 mod tt;
 

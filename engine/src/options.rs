@@ -62,6 +62,9 @@ pub const OPTION_SPECS: &[OptionSpec] = &[
     },
     OptionSpec { name: "OwnBook", kind: OptionKind::Check { default: false } },
     OptionSpec { name: "UseNNUE", kind: OptionKind::Check { default: DEFAULT_USE_NNUE } },
+    OptionSpec { name: "SyzygyProbeDepth", kind: OptionKind::Spin { default: 1, min: 1, max: 100 } },
+    OptionSpec { name: "SyzygyProbeLimit", kind: OptionKind::Spin { default: 7, min: 0, max: 7 } },
+    OptionSpec { name: "Syzygy50MoveRule", kind: OptionKind::Check { default: true } },
 ];
 
 /// The engine evaluates with its built-in network unless `UseNNUE` is turned off.
@@ -95,6 +98,14 @@ pub enum EngineOption {
     /// Evaluate with the neural network (see [`crate::Engine::set_network`]) instead of the
     /// hand-crafted evaluation. Without a network the hand-crafted evaluation stays in use.
     UseNnue(bool),
+    /// The least remaining depth at which the search probes the tablebases (positions with
+    /// fewer men than the largest tables are probed at any depth).
+    SyzygyProbeDepth(u32),
+    /// The most men a position may have to be probed (0: never probe).
+    SyzygyProbeLimit(u32),
+    /// Whether the tables' verdicts count the fifty-move rule (cursed wins and blessed
+    /// losses are draws).
+    Syzygy50MoveRule(bool),
 }
 
 impl EngineOption {
@@ -135,6 +146,9 @@ impl EngineOption {
             "UCI_Elo" => EngineOption::Elo(int()? as u32),
             "OwnBook" => EngineOption::OwnBook(flag()?),
             "UseNNUE" => EngineOption::UseNnue(flag()?),
+            "SyzygyProbeDepth" => EngineOption::SyzygyProbeDepth(int()? as u32),
+            "SyzygyProbeLimit" => EngineOption::SyzygyProbeLimit(int()? as u32),
+            "Syzygy50MoveRule" => EngineOption::Syzygy50MoveRule(flag()?),
             _ => unreachable!("every spec name is handled"),
         })
     }
@@ -165,6 +179,12 @@ pub struct Options {
     pub own_book: bool,
     /// Evaluate with the network when one is loaded.
     pub use_nnue: bool,
+    /// Tablebase probes at this remaining depth and deeper.
+    pub syzygy_probe_depth: u32,
+    /// Tablebase probes with at most this many men.
+    pub syzygy_probe_limit: u32,
+    /// Tablebase verdicts under the fifty-move rule.
+    pub syzygy_50_move_rule: bool,
 }
 
 impl Default for Options {
@@ -181,6 +201,9 @@ impl Default for Options {
             elo: MAX_ELO,
             own_book: false,
             use_nnue: DEFAULT_USE_NNUE,
+            syzygy_probe_depth: 1,
+            syzygy_probe_limit: 7,
+            syzygy_50_move_rule: true,
         }
     }
 }
@@ -202,5 +225,8 @@ mod tests {
         assert!(matches!(EngineOption::parse("Hash", "x"), Err(OptionError::OutOfRange { .. })));
         assert!(matches!(EngineOption::parse("Ponder", "yes"), Err(OptionError::NotBoolean { .. })));
         assert!(matches!(EngineOption::parse("Nope", "1"), Err(OptionError::Unknown(_))));
+        assert_eq!(EngineOption::parse("SyzygyProbeLimit", "5"), Ok(EngineOption::SyzygyProbeLimit(5)));
+        assert!(matches!(EngineOption::parse("SyzygyProbeLimit", "8"), Err(OptionError::OutOfRange { .. })));
+        assert_eq!(EngineOption::parse("syzygy50moverule", "false"), Ok(EngineOption::Syzygy50MoveRule(false)));
     }
 }

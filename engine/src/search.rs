@@ -11,6 +11,7 @@ use crate::limits::Limits;
 use crate::movepick::{gives_check, is_quiet, MovePicker, OrderingContext};
 use crate::score::{is_mate_score, mate_in, mated_in, Value, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::see::see_ge;
+use crate::tablebase::Probing;
 use crate::time::TimeBudget;
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -73,6 +74,8 @@ pub struct Shared<'a> {
     pub start: Instant,
     /// Number of principal variations to search.
     pub multipv: usize,
+    /// The Syzygy tables, when some are configured and in reach.
+    pub tablebase: Option<Probing<'a>>,
 }
 
 impl Shared<'_> {
@@ -560,6 +563,22 @@ impl Worker {
                 // Near the fifty-move horizon stored scores ignore the coming draw.
                 if e.depth >= depth && e.cuts_off(alpha, beta) && pos.halfmove_clock() < 90 {
                     return e.value;
+                }
+            }
+        }
+
+        // Step 5b. Tablebases: after a capture or pawn move, a position within the tables'
+        // reach has its exact result.
+        if !root && excluded.is_none() {
+            if let Some((v, bound)) = sh.tablebase.as_ref().and_then(|tb| tb.probe(pos, depth, ply)) {
+                let cuts = match bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if cuts {
+                    sh.tt.store(key, ply, None, v, NO_EVAL, (depth + 6).min(MAX_PLY as i32 - 1), bound);
+                    return v;
                 }
             }
         }

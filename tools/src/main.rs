@@ -20,6 +20,7 @@ mod matches;
 mod perft;
 mod pgn;
 mod suite;
+mod tb;
 mod time_flag;
 mod train;
 mod tune;
@@ -86,6 +87,11 @@ enum Command {
     Train(train::TrainArgs),
     /// Play a match between UCI engines: clocks, openings in pairs, Elo and SPRT.
     Match(matches::MatchArgs),
+    /// Syzygy endgame tablebases: probe positions.
+    Tb {
+        #[command(subcommand)]
+        command: tb::TbCommand,
+    },
     /// PGN files: validate every game, or convert them.
     Pgn {
         #[command(subcommand)]
@@ -100,6 +106,7 @@ fn main() -> ExitCode {
         Command::Fen { command } => fen::run(&command),
         Command::Game(args) => game::run(&args),
         Command::Pgn { command } => pgn::run(&command),
+        Command::Tb { command } => tb::run(&command),
         Command::Book { command } => book::run(&command),
         Command::Match(args) => matches::run(&args),
         Command::Epd(args) => epd::run(&args),

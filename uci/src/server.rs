@@ -16,6 +16,7 @@ use tempo_engine::{
     OPTION_SPECS,
 };
 use tempo_notation::{divide_lines, parse_uci_move, uci_move, MoveNotation};
+use tempo_syzygy::Tablebase;
 
 /// Engine name announced by `uci`.
 pub const ENGINE_NAME: &str = concat!("Tempo ", env!("CARGO_PKG_VERSION"));
@@ -161,6 +162,7 @@ impl<W: Write + Send + 'static> Server<W> {
                 // book and the network.
                 self.out.line("option name BookFile type string default <empty>");
                 self.out.line(&format!("option name EvalFile type string default {EMBEDDED_NETWORK}"));
+                self.out.line("option name SyzygyPath type string default <empty>");
                 self.out.line("uciok");
             }
             Command::Debug(_) | Command::Register => {}
@@ -254,12 +256,49 @@ impl<W: Write + Send + 'static> Server<W> {
         }
     }
 
+    /// `setoption name SyzygyPath value DIR[:DIR...]`: the folders of Syzygy tables (empty
+    /// or `<empty>`: none). A folder that cannot be read is reported and skipped; the files
+    /// are opened when a search first needs them, and a broken one is reported then (see
+    /// `go`).
+    fn set_syzygy_path(&mut self, value: &str) {
+        let value = value.trim();
+        let mut tables = Tablebase::new();
+        if !(value.is_empty() || value == "<empty>") {
+            for folder in value.split(if cfg!(windows) { ';' } else { ':' }).filter(|f| !f.trim().is_empty()) {
+                if let Err(e) = tables.add_directory(folder.trim()) {
+                    self.info_string(&format!("SyzygyPath: {e}: {}; skipped", e.source));
+                }
+            }
+            self.info_string(&format!(
+                "SyzygyPath: {} tables found, up to {} men",
+                tables.table_count(),
+                tables.max_pieces()
+            ));
+        }
+        self.engine.set_tablebase((tables.table_count() > 0).then(|| Arc::new(tables)));
+    }
+
+    /// Reports, before a search, when the tables cannot answer for a root in their reach (a
+    /// broken or missing file): the engine then plays on without them for that position.
+    fn check_tablebase(&self, root: &Position) {
+        let Some(tables) = self.engine.tablebase() else { return };
+        let limit = self.engine.options().syzygy_probe_limit.min(tables.max_pieces());
+        if root.occupied().count() <= limit && root.castling_rights().is_empty() {
+            if let Err(e) = tables.probe_dtz(root) {
+                self.info_string(&format!("tablebase probe failed, searching without the tables here: {e}"));
+            }
+        }
+    }
+
     fn set_option(&mut self, name: &str, value: &str) {
         if name.trim().eq_ignore_ascii_case("BookFile") {
             return self.set_book_file(value);
         }
         if name.trim().eq_ignore_ascii_case("EvalFile") {
             return self.set_eval_file(value);
+        }
+        if name.trim().eq_ignore_ascii_case("SyzygyPath") {
+            return self.set_syzygy_path(value);
         }
         let option = match EngineOption::parse(name, value) {
             Ok(option) => option,
@@ -341,6 +380,7 @@ impl<W: Write + Send + 'static> Server<W> {
         if let Some(depth) = params.perft {
             return self.perft(&root, depth);
         }
+        self.check_tablebase(&root);
         let mut searchmoves = Vec::with_capacity(params.searchmoves.len());
         for text in &params.searchmoves {
             match parse_uci_move(&root, text) {

@@ -25,11 +25,12 @@ use std::process::Command;
 const ALLOWED_EDGES: &[(&str, &[&str])] = &[
     ("tempo-core", &[]),
     ("tempo-notation", &["tempo-core"]),
-    ("tempo-engine", &["tempo-core"]),
-    ("tempo-uci", &["tempo-engine", "tempo-notation", "tempo-core"]),
+    ("tempo-engine", &["tempo-syzygy", "tempo-core"]),
+    ("tempo-syzygy", &["tempo-core"]),
+    ("tempo-uci", &["tempo-engine", "tempo-syzygy", "tempo-notation", "tempo-core"]),
     ("tempo-output", &[]),
-    ("tempo-cli", &["tempo-output", "tempo-uci", "tempo-engine", "tempo-notation", "tempo-core"]),
-    ("tempo-tools", &["tempo-output", "tempo-uci", "tempo-engine", "tempo-notation", "tempo-core"]),
+    ("tempo-cli", &["tempo-output", "tempo-uci", "tempo-engine", "tempo-syzygy", "tempo-notation", "tempo-core"]),
+    ("tempo-tools", &["tempo-output", "tempo-uci", "tempo-engine", "tempo-syzygy", "tempo-notation", "tempo-core"]),
     ("xtask", &[]),
 ];
 

@@ -89,6 +89,10 @@ pub struct DatagenArgs {
     /// Declare a draw after this many plies.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
+    /// Syzygy tables (folders separated by `:`): a position in their reach ends the game
+    /// with their result under the fifty-move rule.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<String>,
     /// An engine option, `NAME=VALUE` (e.g. `UseNNUE=false`), repeatable.
     #[arg(long = "option")]
     options: Vec<String>,
@@ -215,6 +219,7 @@ fn rules_of(args: &DatagenArgs) -> Result<Rules> {
         draw_plies: args.draw_plies.max(1),
         draw_after: args.draw_after,
         max_plies: args.max_plies,
+        tb: args.tb.clone(),
     })
 }
 
@@ -229,6 +234,7 @@ pub fn run(args: &DatagenArgs) -> Result<bool> {
     pool.build_global().context("starting threads")?;
     let format = format_of(args);
     let rules = rules_of(args)?;
+    let tables = rules.tb.as_deref().map(crate::tb::load).transpose()?;
     let options = engine_options(args)?;
     new_engine(&options)?; // options are checked before any work starts
     let openings = match &args.openings {
@@ -267,7 +273,7 @@ pub fn run(args: &DatagenArgs) -> Result<bool> {
                     let engine = engine.as_mut().map_err(|e| anyhow::anyhow!("engine: {e}"))?;
                     let seed = args.seed ^ i.wrapping_mul(0xd6e8_feb8_6659_fd93);
                     let opening = &openings[(i % openings.len() as u64) as usize];
-                    let played = play_game(&rules, engine, opening, seed)?;
+                    let played = play_game(&rules, engine, opening, seed, tables.as_ref())?;
                     bar.inc(1);
                     played.map(|game| encode(&game, format)).transpose()
                 },

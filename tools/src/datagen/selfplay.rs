@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use tempo_core::{Game, GameResult, Move, Position};
 use tempo_engine::{Engine, Event, Limits, Score};
 use tempo_notation::mate_score;
+use tempo_syzygy::Tablebase;
 
 /// SplitMix64: a tiny, well-distributed generator; one per game.
 pub struct SplitMix(pub u64);
@@ -48,6 +49,10 @@ pub struct Rules {
     pub draw_after: usize,
     /// A game still going after this many plies is a draw.
     pub max_plies: usize,
+    /// Syzygy folders (`--tb`, `:`-separated): a position in the tables' reach ends the game
+    /// with their result. Absent from the progress records of runs without them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tb: Option<String>,
 }
 
 impl Rules {
@@ -114,7 +119,14 @@ impl Adjudicator {
 ///
 /// # Errors
 /// If the engine fails (it never should).
-pub fn play_game(rules: &Rules, engine: &mut Engine, opening: &Opening, seed: u64) -> Result<Option<PlayedGame>> {
+/// `tables`: the tables of `rules.tb`, loaded once by the caller.
+pub fn play_game(
+    rules: &Rules,
+    engine: &mut Engine,
+    opening: &Opening,
+    seed: u64,
+    tables: Option<&Tablebase>,
+) -> Result<Option<PlayedGame>> {
     let mut rng = SplitMix(seed);
     let mut game = Game::new(opening.start);
     for &m in &opening.moves {
@@ -145,6 +157,9 @@ pub fn play_game(rules: &Rules, engine: &mut Engine, opening: &Opening, seed: u6
         }
         if !game.claimable_now().is_empty() || game.moves().len() >= rules.max_plies {
             break GameResult::Draw;
+        }
+        if let Some(result) = tables.and_then(|tables| crate::tb::result(tables, game.position())) {
+            break result;
         }
         let pos = *game.position();
         engine.set_position(*game.initial_position(), game.moves()).context("engine position")?;
@@ -186,6 +201,7 @@ mod tests {
             draw_plies: 6,
             draw_after: 40,
             max_plies: 400,
+            tb: None,
         }
     }
 

@@ -3,7 +3,9 @@
 
 use super::ending::GameEnd;
 use std::time::Duration;
-use tempo_core::{Color, Score};
+use tempo_core::GameResult;
+use tempo_core::{Color, Position, Score};
+use tempo_syzygy::Tablebase;
 
 /// Game-ending rules the runner applies beyond the Laws of Chess.
 #[derive(Clone, Copy, Debug)]
@@ -24,6 +26,9 @@ pub struct Adjudication {
     pub time_margin: Duration,
     /// How long to wait for a move without a clock, and for start-up.
     pub hang_timeout: Duration,
+    /// Syzygy tables (`--tb`): a position in their reach ends the game with their result.
+    /// Loaded once and kept for the whole run, hence `'static`.
+    pub tablebase: Option<&'static Tablebase>,
 }
 
 /// Applies [`Adjudication`]'s score and move-count rules to one game as it is played.
@@ -44,6 +49,18 @@ impl Adjudicator {
     /// The draw by move count, before a move from a position with this full-move number.
     pub fn move_limit(&self, fullmove: u32) -> Option<GameEnd> {
         self.rules.max_moves.filter(|&max| fullmove > max).map(GameEnd::MoveLimit)
+    }
+
+    /// The tables' verdict on a position in their reach: the result with best play from
+    /// here under the fifty-move rule, counting the position's half-move clock. `None` out
+    /// of reach, or when a probe fails (a broken or missing table): the game plays on.
+    pub fn tablebase(&self, pos: &Position) -> Option<GameEnd> {
+        let winner = match crate::tb::result(self.rules.tablebase?, pos)? {
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
+            GameResult::Draw => None,
+        };
+        Some(GameEnd::Tablebase { winner })
     }
 
     /// Takes in the move `side` just played from a position with full-move number `fullmove`
@@ -99,6 +116,7 @@ mod tests {
             max_moves: Some(100),
             time_margin: Duration::ZERO,
             hang_timeout: Duration::from_secs(1),
+            tablebase: None,
         }
     }
 

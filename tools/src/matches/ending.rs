@@ -21,6 +21,9 @@ pub enum GameEnd {
     Resigned { loser: Color },
     /// Both engines' scores stayed near zero.
     AdjudicatedDraw,
+    /// The position is in the Syzygy tables (`--tb`): `winner` wins with best play, or
+    /// nobody does under the fifty-move rule.
+    Tablebase { winner: Option<Color> },
     /// `side`'s engine resigned (or claimed the game for its opponent).
     Resignation { side: Color },
     /// `side`'s engine answered `text`, which is no legal move.
@@ -48,7 +51,9 @@ impl GameEnd {
             GameEnd::Flagged { opponent_can_mate: false, .. }
             | GameEnd::Claimed(_)
             | GameEnd::MoveLimit(_)
-            | GameEnd::AdjudicatedDraw => GameResult::Draw,
+            | GameEnd::AdjudicatedDraw
+            | GameEnd::Tablebase { winner: None } => GameResult::Draw,
+            GameEnd::Tablebase { winner: Some(side) } => GameResult::win_for(*side),
             GameEnd::Resigned { loser: side }
             | GameEnd::Resignation { side }
             | GameEnd::IllegalMove { side, .. }
@@ -64,7 +69,9 @@ impl GameEnd {
             GameEnd::Rules(outcome) => termination_tag(outcome.termination),
             GameEnd::Claimed(_) | GameEnd::Resignation { .. } => PgnTermination::Normal,
             GameEnd::Flagged { .. } => PgnTermination::TimeForfeit,
-            GameEnd::MoveLimit(_) | GameEnd::Resigned { .. } | GameEnd::AdjudicatedDraw => PgnTermination::Adjudication,
+            GameEnd::MoveLimit(_) | GameEnd::Resigned { .. } | GameEnd::AdjudicatedDraw | GameEnd::Tablebase { .. } => {
+                PgnTermination::Adjudication
+            }
             GameEnd::RefusedMove { .. } | GameEnd::Crash { .. } => PgnTermination::Abandoned,
             GameEnd::IllegalMove { .. } | GameEnd::FalseClaim { .. } => PgnTermination::RulesInfraction,
         }
@@ -84,6 +91,8 @@ impl GameEnd {
             GameEnd::MoveLimit(max) => format!("adjudication: {max} moves"),
             GameEnd::Resigned { loser } => format!("adjudication: {} resigns", name(loser)),
             GameEnd::AdjudicatedDraw => "adjudication: draw".to_owned(),
+            GameEnd::Tablebase { winner: Some(side) } => format!("adjudication: {} wins by the tablebases", name(side)),
+            GameEnd::Tablebase { winner: None } => "adjudication: a tablebase draw".to_owned(),
             GameEnd::Resignation { side } => format!("{} resigns", name(side)),
             GameEnd::IllegalMove { side, text } => format!("{} played an illegal move: {text}", name(side)),
             GameEnd::FalseClaim { side, claim } => format!("{} made a false claim: {claim}", name(side)),

@@ -129,6 +129,10 @@ pub struct MatchArgs {
     /// Declare a draw after this many moves.
     #[arg(long)]
     max_moves: Option<u32>,
+    /// Syzygy tables (folders separated by `:`): a position in their reach ends the game
+    /// with their result under the fifty-move rule.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<String>,
     /// How long an engine may overstep its clock before forfeiting (oversteps are counted). A
     /// bare number is milliseconds; units also work (`0.5s`).
     #[arg(long, value_name = "TIME", default_value = "100ms", value_parser = time_flag::millis)]
@@ -347,6 +351,7 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
         max_moves: args.max_moves,
         time_margin: args.time_margin,
         hang_timeout: args.hang_timeout,
+        tablebase: args.tb.as_deref().map(load_tablebase).transpose()?,
     };
     let sprt = args.sprt.map(|(elo0, elo1)| Sprt { elo0, elo1, alpha: args.sprt_alpha, beta: args.sprt_beta });
 
@@ -653,6 +658,14 @@ fn report(a: &str, b: &str, s: &PairingStats, sprt: Option<Sprt>) -> std::io::Re
         )?;
     }
     Ok(())
+}
+
+/// The `--tb` folders, kept for the whole run (every game's adjudicator reads them).
+///
+/// # Errors
+/// A folder that cannot be read, or folders without any table.
+fn load_tablebase(folders: &str) -> Result<&'static tempo_syzygy::Tablebase> {
+    Ok(Box::leak(Box::new(crate::tb::load(folders)?)))
 }
 
 #[cfg(test)]

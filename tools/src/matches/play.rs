@@ -139,6 +139,9 @@ fn play_moves(
         if let Some(end) = adjudicator.move_limit(fullmove) {
             return end;
         }
+        if let Some(end) = adjudicator.tablebase(game.position()) {
+            return end;
+        }
         let side = game.position().turn();
         let reply = ask(&mut clients[side.index()], game, limit, rules);
         let score = reply.score;
