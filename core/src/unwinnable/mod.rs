@@ -23,6 +23,7 @@
 
 mod extend;
 mod guided;
+mod plan;
 mod search;
 pub mod statics;
 

@@ -3,6 +3,7 @@
 //! searches of `guided`.
 
 use super::guided::{Deepening, Dives};
+use super::plan::Plan;
 use super::{statics, CanMate, Impossibility};
 use crate::{Color, Move, MoveList, Position, Role, MAX_MOVES};
 use std::collections::{HashSet, VecDeque};
@@ -26,15 +27,28 @@ pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
     if let Some(answer) = walk_end(walk.run(nodes / 8)) {
         return answer;
     }
-    if let Some(line) = dives.run(pos, (nodes * 5 / 8).saturating_sub(walk.spent)) {
+    let mut plan = Plan::new(mater);
+    let spent = |walk: &Walk, dives: &Dives, plan: &Plan| walk.spent + dives.spent() + plan.spent();
+    let share = (nodes * 3 / 8).saturating_sub(spent(&walk, &dives, &plan));
+    if let Some(line) = plan.run(pos, plan.spent() + share) {
         return CanMate::Yes(line);
     }
-    let spent = walk.spent + dives.spent();
-    if let Some(answer) = walk_end(walk.run(walk.spent + (nodes * 7 / 8).saturating_sub(spent))) {
+    let share = (nodes / 2).saturating_sub(spent(&walk, &dives, &plan));
+    let mut deepening = Deepening::new(mater, share);
+    if let Some(line) = deepening.run(pos) {
+        return CanMate::Yes(line);
+    }
+    let spent = |walk: &Walk, dives: &Dives, plan: &Plan| spent(walk, dives, plan) + deepening.spent();
+    let share = (nodes * 5 / 8).saturating_sub(spent(&walk, &dives, &plan));
+    if let Some(line) = dives.run(pos, dives.spent() + share) {
+        return CanMate::Yes(line);
+    }
+    let share = (nodes * 7 / 8).saturating_sub(spent(&walk, &dives, &plan));
+    if let Some(answer) = walk_end(walk.run(walk.spent + share)) {
         return answer;
     }
-    let spent = walk.spent + dives.spent();
-    if let Some(line) = Deepening::new(mater, nodes.saturating_sub(spent)).run(pos) {
+    let share = nodes.saturating_sub(spent(&walk, &dives, &plan));
+    if let Some(line) = plan.run(pos, plan.spent() + share) {
         return CanMate::Yes(line);
     }
     CanMate::Undecided
