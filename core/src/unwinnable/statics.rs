@@ -25,6 +25,10 @@ use crate::{Bitboard, Color, Position, Role, Square};
 ///   squares next to two orthogonal neighbours of a square are that square and its
 ///   diagonal neighbours.
 ///
+/// - `mater` has a lone knight and the other side queens only (K+N v K+Q): no pawn is left
+///   to promote, so every later position has that material or less, and none is a mate
+///   (`knight_cannot_mate_against_queens`, a test, checks every placement).
+///
 /// Where the opponent has other men, [`can_ever_checkmate`]'s "cannot" is no proof: they can
 /// block the mated king's flight squares (K+B v K+R mates with the rook walled in the corner
 /// beside its king), so those positions are left to the search.
@@ -35,7 +39,39 @@ pub fn material_cannot_mate(pos: &Position, mater: Color) -> bool {
     let kings = pos.by_role(Role::King);
     let ours = pos.by_color(mater) - kings;
     let theirs = pos.by_color(!mater) - kings;
-    ours.is_empty() || (theirs - pos.by_role(Role::Bishop)).is_empty()
+    let lone_knight = ours.count() == 1 && (ours & pos.by_role(Role::Knight)).any();
+    ours.is_empty()
+        || (theirs - pos.by_role(Role::Bishop)).is_empty()
+        || (lone_knight && (theirs - pos.by_role(Role::Queen)).is_empty())
+}
+
+/// `true` if no placement of a king, a knight and a king with queens is a checkmate by the
+/// knight's side: checked over every placement, for the material proof of
+/// [`material_cannot_mate`].
+///
+/// A knight's check cannot be blocked and no queen can be pinned (the mating side has no
+/// slider), so in a mate no queen attacks the knight, and every square next to the mated
+/// king `k` is attacked by the knight or the other king, or holds a queen. It is enough to
+/// try, for each `k`, checking knight `n` and king `m`, the queens on exactly the squares
+/// next to `k` neither attacks: a queen elsewhere covers nothing, and one that stops
+/// another's line to `n` stands on that line, so the queen nearest `n` on it attacks `n`.
+#[cfg(test)]
+fn knight_cannot_mate_against_queens() -> bool {
+    for k in Square::all() {
+        for n in knight_attacks(k) {
+            for m in Square::all() {
+                if m == k || m == n || king_attacks(m).contains(k) {
+                    continue;
+                }
+                let queens = king_attacks(k) - knight_attacks(n) - king_attacks(m) - Bitboard::from_square(m);
+                let occupied = queens | Bitboard::from_square(k) | Bitboard::from_square(n) | Bitboard::from_square(m);
+                if queens.into_iter().all(|q| !queen_attacks(q, occupied).contains(n)) {
+                    return false; // a mate
+                }
+            }
+        }
+    }
+    true
 }
 
 /// `true` if every pawn on the board is locked for ever, with the men that can never move
@@ -336,12 +372,20 @@ mod tests {
         assert!(cannot("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", Color::White), "K+N v K");
         assert!(cannot("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", Color::Black), "a bare king");
         assert!(cannot("4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", Color::White), "bishops on dark squares only");
+        assert!(cannot("4k3/8/8/8/8/8/3q4/4KN2 w - - 0 1", Color::White), "K+N v K+Q");
         // can_ever_checkmate says no, but the other side's men could block: not a proof.
         assert!(!cannot("4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1", Color::White), "K+B v K+R");
-        assert!(!cannot("4k3/8/8/8/8/8/3q4/4KN2 w - - 0 1", Color::White), "K+N v K+Q");
         // Enough material.
         assert!(!cannot("4kb2/8/8/8/8/8/8/3BK3 w - - 0 1", Color::White), "bishops on both colours");
         assert!(!cannot("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", Color::White), "a pawn");
+    }
+
+    #[test]
+    fn a_lone_knight_never_mates_against_queens() {
+        assert!(knight_cannot_mate_against_queens());
+        let cannot = |fen: &str, mater| material_cannot_mate(&pos(fen), mater);
+        assert!(cannot("7k/8/7K/8/5N2/1q6/8/8 w - - 0 1", Color::White));
+        assert!(!cannot("7k/8/7K/8/5N2/1q6/7p/8 w - - 0 1", Color::White), "a pawn may become a blocker");
     }
 
     #[test]
