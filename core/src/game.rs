@@ -235,7 +235,7 @@ pub fn can_ever_checkmate(pos: &Position, color: Color) -> bool {
 /// The node budget of the dead-position test after a move: small, since it runs only on
 /// positions whose pawns are all locked, where the static proofs settle most questions and a
 /// short search finds a helpmate where there is one; past it the game plays on.
-const DEAD_POSITION_NODES: u64 = 2_000;
+const DEAD_POSITION_NODES: u64 = 20_000;
 
 impl Game {
     /// A new game from `start` (any legal position, Chess960 included), untimed.
@@ -420,13 +420,14 @@ impl Game {
     /// is dead (FIDE 5.2.2) and the proofs are found; `None` when it is not, or not shown.
     ///
     /// Run after every move, so it does the least it can: the screen
-    /// [`statics::pawns_locked`] (a few bitboard operations, which most positions of a game
+    /// [`statics::pawns_blocked`] (a few bitboard operations, which most positions of a game
     /// fail), then what `liveness` knew before the move, then the static proofs, then
-    /// [`can_mate`] with a small budget for a side without one when the other side has one.
-    /// So a position dead only by a search for both sides (the walk of [`can_mate`]) plays
-    /// on: a proof that comes too dear to seek after every move.
+    /// [`can_mate`] with a small budget for each side without one, until one side is shown
+    /// able to mate. A search that runs out of budget is not repeated before the next
+    /// capture or pawn move, and a helpmate found is carried across the moves that keep it
+    /// ([`helpmate_after`]), so a blocked endgame searches only now and then.
     fn dead_position(&mut self, last: Option<Move>) -> Option<[Impossibility; 2]> {
-        if !statics::pawns_locked(&self.position) {
+        if !statics::pawns_blocked(&self.position) {
             // The common case, after almost every move: kept to the screen alone.
             if !matches!(self.liveness, Liveness::Unknown) {
                 self.liveness = Liveness::Unknown;
@@ -448,10 +449,6 @@ impl Game {
             }
             _ => {}
         }
-        // The static proofs first, for both sides; a search only for a side still open when
-        // the other has one. Where neither has, the position is almost never dead, and a
-        // search there would run after every move of many endgames (one pair of locked
-        // pawns is enough to pass the screen).
         let pos = &self.position;
         let static_proof = |side| {
             if statics::material_cannot_mate(pos, side) {
@@ -462,24 +459,25 @@ impl Game {
                 None
             }
         };
-        let (white, black) = match (static_proof(Color::White), static_proof(Color::Black)) {
-            (None, None) => return None,
-            (Some(white), Some(black)) => return Some([white, black]),
-            (white, black) => (white, black),
-        };
-        let open = if white.is_none() { Color::White } else { Color::Black };
-        let why = match can_mate(pos, open, DEAD_POSITION_NODES) {
-            CanMate::No(why) => why,
-            CanMate::Yes(helpmate) => {
-                self.liveness = Liveness::Helpmate(open, helpmate);
-                return None;
+        let mut proofs = [static_proof(Color::White), static_proof(Color::Black)];
+        for side in [Color::White, Color::Black] {
+            if proofs[side.index()].is_some() {
+                continue;
             }
-            CanMate::Undecided => {
-                self.liveness = Liveness::Undecided;
-                return None;
+            match can_mate(pos, side, DEAD_POSITION_NODES) {
+                CanMate::No(why) => proofs[side.index()] = Some(why),
+                CanMate::Yes(helpmate) => {
+                    self.liveness = Liveness::Helpmate(side, helpmate);
+                    return None;
+                }
+                CanMate::Undecided => {
+                    self.liveness = Liveness::Undecided;
+                    return None;
+                }
             }
-        };
-        Some([white.unwrap_or(why), black.unwrap_or(why)])
+        }
+        let [Some(white), Some(black)] = proofs else { return None };
+        Some([white, black])
     }
 
     fn check_open(&self) -> Result<(), GameError> {
@@ -1047,13 +1045,13 @@ mod tests {
             // Bishops on both colours (one each side) can mate.
             ("4kb2/8/8/8/8/8/8/4KB1Q w - - 0 1", Color::White, Termination::TimeForfeit),
             ("4kb2/8/8/8/8/8/8/4K1B1 w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
-            // A lone knight against a queen: no position reachable is a mate.
+            // A lone knight against queens: no placement is a mate (the material proof).
             ("4k3/8/8/8/8/8/3q4/4KN2 w - - 0 1", Color::Black, Termination::TimeoutVsInsufficientMaterial),
+            ("4kn2/8/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
             // python-chess's material rule calls these draws (a lone minor piece against a
             // queen or a rook), but 6.9 draws only when the opponent cannot mate "by any
             // possible series of legal moves", which needs a proof, and there is none: the
             // other side's men can block the mated king's flight squares. The flag loses.
-            ("4kn2/8/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeForfeit),
             ("4kb2/8/8/8/8/8/8/4K1BQ w - - 0 1", Color::White, Termination::TimeForfeit),
             ("4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1", Color::Black, Termination::TimeForfeit),
             // A knight against a rook, or a bishop against a knight or a pawn: a helpmate exists.

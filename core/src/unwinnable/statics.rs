@@ -238,32 +238,31 @@ fn no_bishop_mate_on(square: Square, covered: Bitboard, blockers: &[Bitboard], m
     }
 }
 
-/// `true` if the board has pawns and each stands right behind another pawn (a white pawn
-/// with a pawn on the square in front of it, a black one likewise), and no pawn attacks an
-/// enemy pawn: no pawn can move now. A few bitboard operations, cheap enough to run after
-/// every move of a game.
+/// `true` if the board has pawns and none can move now: each has a man on the square in
+/// front of it, none attacks an enemy man, and there is no en passant square. A few bitboard
+/// operations, cheap enough to run after every move of a game.
 ///
-/// It is the screen [`Game`](crate::Game) runs before asking whether a position is dead:
-/// [`frozen_pawns_prevent_mate`] needs every pawn frozen, which this is but for pawns held
-/// by kings that can never move, and a position without pawns is dead only by material
-/// (which [`material_cannot_mate`] covers). Dead positions it lets through are only those
-/// with pawns held by kings, or with pawns that can still move, which a game finds dead
-/// once the pawns are locked.
-pub fn pawns_locked(pos: &Position) -> bool {
+/// It is the screen [`Game`](crate::Game) runs before asking whether a position is dead.
+/// A position without pawns is dead only by material (which [`material_cannot_mate`] covers
+/// and [`Position::outcome`] applies), and one with a pawn free to move is almost never
+/// dead: the screen lets [`Game`](crate::Game) skip the question there, and so it misses
+/// only dead positions whose pawns can still move, which a game finds dead once they are
+/// blocked.
+pub fn pawns_blocked(pos: &Position) -> bool {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    const FILE_H: u64 = FILE_A << 7;
     let pawns = pos.by_role(Role::Pawn);
-    let white = pos.pieces(Color::White, Role::Pawn);
-    let black = pos.pieces(Color::Black, Role::Pawn);
-    // A white pawn on s is blocked by a pawn on s + 8, a black one by s - 8.
-    let blocked = (white & Bitboard(pawns.0 >> 8)) | (black & Bitboard(pawns.0 << 8));
-    if pawns.is_empty() || blocked != pawns {
+    let white = pos.pieces(Color::White, Role::Pawn).0;
+    let black = pos.pieces(Color::Black, Role::Pawn).0;
+    let occupied = pos.occupied().0;
+    // A white pawn on s is blocked by a man on s + 8, a black one by s - 8.
+    let blocked = (white & (occupied >> 8)) | (black & (occupied << 8));
+    if pawns.is_empty() || blocked != pawns.0 || pos.ep_square().is_some() {
         return false;
     }
-    let mut white_attacks = Bitboard::EMPTY;
-    for square in white {
-        white_attacks |= pawn_attacks(Color::White, square);
-    }
-    // A white pawn attacks a black one exactly when that black pawn attacks it.
-    (white_attacks & black).is_empty()
+    let white_attacks = ((white & !FILE_A) << 7) | ((white & !FILE_H) << 9);
+    let black_attacks = ((black & !FILE_A) >> 9) | ((black & !FILE_H) >> 7);
+    white_attacks & pos.by_color(Color::Black).0 == 0 && black_attacks & pos.by_color(Color::White).0 == 0
 }
 
 /// The largest set of the men `candidates` none of which can move while they all stand (see
@@ -389,15 +388,19 @@ mod tests {
     }
 
     #[test]
-    fn pawns_locked_screen() {
-        let locked = |fen: &str| pawns_locked(&pos(fen));
-        assert!(locked("4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1"));
-        assert!(locked("4k3/8/8/4p3/4P3/4P3/8/4K3 w - - 0 1"), "a pawn behind a locked one");
-        assert!(!locked("4k3/8/8/8/8/8/8/4K2Q w - - 0 1"), "no pawns");
-        assert!(!locked("4k3/8/8/p1p1p1p1/P1P1P1P1/7P/8/4K3 w - - 0 1"), "h3 can move");
-        assert!(!locked("4k3/8/8/p1pp4/P1PP4/8/8/4K3 w - - 0 1"), "c4xd5 and d5xc4");
-        assert!(!locked("4k3/8/8/8/8/4p3/4K3/8 w - - 0 1"), "a pawn held by a king");
-        assert!(!locked(crate::fen::STARTING_FEN));
+    fn pawns_blocked_screen() {
+        let blocked = |fen: &str| pawns_blocked(&pos(fen));
+        assert!(blocked("4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1"));
+        assert!(blocked("4k3/8/8/4p3/4P3/4P3/8/4K3 w - - 0 1"), "a pawn behind a locked one");
+        assert!(blocked("4k3/8/8/8/8/4p3/4K3/8 w - - 0 1"), "a pawn held by a king");
+        assert!(blocked("4k3/8/8/8/8/4N3/4P3/4K3 w - - 0 1"), "a pawn behind its own knight");
+        assert!(!blocked("4k3/8/8/8/8/8/8/4K2Q w - - 0 1"), "no pawns");
+        assert!(!blocked("4k3/8/8/p1p1p1p1/P1P1P1P1/7P/8/4K3 w - - 0 1"), "h3 can move");
+        assert!(!blocked("4k3/8/8/p1pp4/P1PP4/8/8/4K3 w - - 0 1"), "c4xd5 and d5xc4");
+        assert!(!blocked("4k3/8/8/pnp1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1"), "a4xb5 and c4xb5");
+        assert!(!blocked("4k3/8/8/8/8/1N6/p7/4K3 w - - 0 1"), "a2xb1 or a2a1 is not blocked");
+        assert!(!blocked("4k3/8/1p6/pP6/P7/8/8/4K3 w - a6 0 1"), "an en passant square");
+        assert!(!blocked(crate::fen::STARTING_FEN));
     }
 
     #[test]
