@@ -209,7 +209,8 @@ fn needs_defender_promotion(pos: &Position, mater: Color) -> bool {
     if bishops != ours || ours.is_empty() {
         return false;
     }
-    let colour = if (bishops & Bitboard::DARK_SQUARES).any() { Bitboard::DARK_SQUARES } else { Bitboard::LIGHT_SQUARES };
+    let colour =
+        if (bishops & Bitboard::DARK_SQUARES).any() { Bitboard::DARK_SQUARES } else { Bitboard::LIGHT_SQUARES };
     (pos.by_role(Role::Bishop) - colour).is_empty() && (theirs & pos.by_role(Role::Knight)).is_empty()
 }
 
