@@ -232,9 +232,10 @@ pub fn can_ever_checkmate(pos: &Position, color: Color) -> bool {
     !one_colour || (pos.by_role(Role::Pawn) | pos.by_role(Role::Knight)).any()
 }
 
-/// The node budget of the dead-position test after a move: small, since it runs only on
-/// positions whose pawns are all locked, where the static proofs settle most questions and a
-/// short search finds a helpmate where there is one; past it the game plays on.
+/// The node budget of the dead-position test after a move, for a side without a static proof
+/// when the other side has one (a tenth of it when neither has): small, since it runs only
+/// on positions whose pawns cannot move, where the static proofs settle most questions and
+/// a short search finds a helpmate where there is one; past it the game plays on.
 const DEAD_POSITION_NODES: u64 = 20_000;
 
 impl Game {
@@ -460,11 +461,26 @@ impl Game {
             }
         };
         let mut proofs = [static_proof(Color::White), static_proof(Color::Black)];
-        for side in [Color::White, Color::Black] {
+        // The side with more pieces first: its helpmate, when there is one, comes at once,
+        // and it settles the question.
+        let pieces = |side| (pos.by_color(side) - pos.by_role(Role::Pawn)).count();
+        let first = if pieces(Color::Black) > pieces(Color::White) { Color::Black } else { Color::White };
+        // Where neither side has a static proof the position is rarely dead, and a search
+        // would run at every capture of many blocked endgames: a smaller one there, and none
+        // where a rook or a queen is left (they mate in all but the rarest fortresses).
+        let nodes = if proofs.iter().any(Option::is_some) {
+            DEAD_POSITION_NODES
+        } else if (pos.by_role(Role::Rook) | pos.by_role(Role::Queen)).is_empty() {
+            DEAD_POSITION_NODES / 10
+        } else {
+            self.liveness = Liveness::Undecided;
+            return None;
+        };
+        for side in [first, !first] {
             if proofs[side.index()].is_some() {
                 continue;
             }
-            match can_mate(pos, side, DEAD_POSITION_NODES) {
+            match can_mate(pos, side, nodes) {
                 CanMate::No(why) => proofs[side.index()] = Some(why),
                 CanMate::Yes(helpmate) => {
                     self.liveness = Liveness::Helpmate(side, helpmate);

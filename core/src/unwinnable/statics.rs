@@ -115,6 +115,10 @@ fn knight_cannot_mate_against_queens() -> bool {
 /// frozen (the pieces then moving men, each in its region): a stuck piece an enemy piece
 /// could take fails the first, and a piece that must stay to wall something in the second.
 pub fn frozen_pawns_prevent_mate(pos: &Position, mater: Color) -> bool {
+    // Necessary for every pawn to be frozen, and cheap: most positions stop here.
+    if !no_pawn_move_but_en_passant(pos) {
+        return false;
+    }
     let pawns_and_kings = pos.by_role(Role::Pawn) | pos.by_role(Role::King);
     frozen_men_prevent_mate(pos, mater, frozen_men(pos, pos.occupied()))
         || frozen_men_prevent_mate(pos, mater, frozen_men(pos, pawns_and_kings))
@@ -249,15 +253,20 @@ fn no_bishop_mate_on(square: Square, covered: Bitboard, blockers: &[Bitboard], m
 /// only dead positions whose pawns can still move, which a game finds dead once they are
 /// blocked.
 pub fn pawns_blocked(pos: &Position) -> bool {
+    pos.by_role(Role::Pawn).any() && pos.ep_square().is_none() && no_pawn_move_but_en_passant(pos)
+}
+
+/// `true` if no pawn can push or capture now (en passant aside): each has a man on the
+/// square in front of it and attacks no enemy man.
+fn no_pawn_move_but_en_passant(pos: &Position) -> bool {
     const FILE_A: u64 = 0x0101_0101_0101_0101;
     const FILE_H: u64 = FILE_A << 7;
-    let pawns = pos.by_role(Role::Pawn);
     let white = pos.pieces(Color::White, Role::Pawn).0;
     let black = pos.pieces(Color::Black, Role::Pawn).0;
     let occupied = pos.occupied().0;
     // A white pawn on s is blocked by a man on s + 8, a black one by s - 8.
     let blocked = (white & (occupied >> 8)) | (black & (occupied << 8));
-    if pawns.is_empty() || blocked != pawns.0 || pos.ep_square().is_some() {
+    if blocked != white | black {
         return false;
     }
     let white_attacks = ((white & !FILE_A) << 7) | ((white & !FILE_H) << 9);
