@@ -1,6 +1,6 @@
-//! The searches behind [`can_mate`](super::can_mate), in the order they run: an exhaustive
-//! walk over the reachable positions (a proof of "no" when it finishes), then the helpmate
-//! searches of `guided`.
+//! The searches behind [`can_mate`](super::can_mate): an exhaustive walk over the reachable
+//! positions (a proof of "no" when it finishes), and the helpmate searches of `guided` and
+//! `plan`, which share the budget in the order `decide` gives.
 
 use super::guided::{Deepening, Dives};
 use super::plan::Plan;
@@ -8,11 +8,13 @@ use super::{statics, CanMate, Impossibility};
 use crate::{Color, Move, MoveList, Position, Role, MAX_MOVES};
 use std::collections::{HashSet, VecDeque};
 
-/// Decides by search, after the static proofs said nothing: a few dives first (most
-/// positions of real games have a helpmate they find at once), then the walk (an eighth of
-/// the budget: positions with few reachable positions finish there), more dives (up to
-/// five eighths of the budget in all), the walk again (up to seven eighths: a "no" needs a
-/// finished walk), and the iterative deepening with the rest.
+/// Decides by search, after the static proofs said nothing. Each stage runs until the nodes
+/// spent in all reach its share of the budget: a few dives first (a sixty-fourth: most
+/// positions of real games have a helpmate they find at once), the walk (an eighth:
+/// positions with few reachable positions finish there), the plan search (three eighths:
+/// the long helpmates of bare endgames), the iterative deepening (a half: short helpmates
+/// off the plan), more dives (five eighths), the walk again (seven eighths: a "no" needs a
+/// finished walk), and the plan search with the rest.
 pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
     let mut dives = Dives::new(pos, mater);
     if let Some(line) = dives.run(pos, nodes / 64) {
