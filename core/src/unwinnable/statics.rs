@@ -79,7 +79,7 @@ fn knight_cannot_mate_against_queens() -> bool {
 /// `mater`'s pieces can ever attack a square where the other king may stand.
 ///
 /// The proof, by induction over any series of legal moves. Call a set of men *frozen*
-/// ([`frozen_men`]) when, while they all stand, none of them can move: a pawn has a frozen
+/// (`frozen_men`) when, while they all stand, none of them can move: a pawn has a frozen
 /// man on the square in front of it; a knight, bishop, rook or queen has on every square it
 /// could step to (its jumps, or the squares next to it along its lines) a frozen man of its
 /// own; a king has on every square next to it a frozen man of its own or a square a frozen
