@@ -119,9 +119,18 @@ pub fn frozen_pawns_prevent_mate(pos: &Position, mater: Color) -> bool {
     if !no_pawn_move_but_en_passant(pos) {
         return false;
     }
+    // A king that may still castle, and its castling rooks, are never frozen: castling moves
+    // both even where no other move would (a Chess960 king beside its rook).
+    let rooks = pos.castling_rights().rooks();
+    let mut castlers = rooks;
+    for color in [Color::White, Color::Black] {
+        if (rooks & pos.by_color(color)).any() {
+            castlers |= pos.king_of(color);
+        }
+    }
     let pawns_and_kings = pos.by_role(Role::Pawn) | pos.by_role(Role::King);
-    frozen_men_prevent_mate(pos, mater, frozen_men(pos, pos.occupied()))
-        || frozen_men_prevent_mate(pos, mater, frozen_men(pos, pawns_and_kings))
+    frozen_men_prevent_mate(pos, mater, frozen_men(pos, pos.occupied() - castlers))
+        || frozen_men_prevent_mate(pos, mater, frozen_men(pos, pawns_and_kings - castlers))
 }
 
 /// [`frozen_pawns_prevent_mate`]'s proof with the men `frozen` frozen.
