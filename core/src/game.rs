@@ -2,7 +2,7 @@
 //!
 //! The game is the arbiter of the FIDE Laws of Chess (articles 5, 6 and 9):
 //! - automatic endings, checked after every move: checkmate, stalemate, dead position
-//!   (article 5.2.2: by insufficient material, or, where every pawn is locked, by a proof of
+//!   (article 5.2.2: by insufficient material, or, where no pawn can move, by a proof of
 //!   [`can_mate`] that neither side can mate), fivefold repetition, the seventy-five-move rule
 //!   (checkmate on the last move takes precedence, article 9.6.2);
 //! - draws the player to move may claim: threefold repetition and the fifty-move rule, either
@@ -161,7 +161,7 @@ pub struct Game {
     liveness: Liveness,
 }
 
-/// What the dead-position test found in the current position, when every pawn is locked.
+/// What the dead-position test found in the current position, when no pawn can move.
 #[derive(Clone, Debug, Default)]
 enum Liveness {
     /// Nothing: the pawns can move, or no test has run.
