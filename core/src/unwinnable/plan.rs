@@ -250,3 +250,37 @@ fn knight_distance(a: Square, b: Square) -> u8 {
     });
     table[a.index()][b.index()]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays `line` from `pos`: `true` if every move is legal and `mater`'s opponent ends mated.
+    fn mates(pos: &Position, mater: Color, line: &[Move]) -> bool {
+        let mut pos = *pos;
+        line.iter().all(|&m| pos.play(m).is_ok()) && pos.turn() == !mater && pos.is_checkmate()
+    }
+
+    #[test]
+    fn a_lone_bishop_mates_against_a_knight_in_the_corner() {
+        // Kh8, Nh7 blocking, the white king on f7 and the bishop's check on the long diagonal:
+        // the plan's corner is dark, the colour of the bishop.
+        let pos: Position = "6nk/8/8/8/4K3/8/3B4/8 w - - 0 1".parse().unwrap();
+        let line = Plan::new(Color::White).run(&pos, 400_000).expect("a helpmate");
+        assert!(mates(&pos, Color::White, &line), "{line:?}");
+    }
+
+    #[test]
+    fn targets_follow_the_mater_and_its_bishops() {
+        let pos: Position = "6nk/8/8/8/4K3/8/3B4/8 w - - 0 1".parse().unwrap();
+        assert_eq!(target(&pos, Role::King, Color::White), Square::H6, "the mater's king");
+        assert_eq!(target(&pos, Role::Bishop, Color::White), Square::H8, "the mater's men");
+        let light: Position = "6nk/8/8/8/4K3/8/4B3/8 b - - 0 1".parse().unwrap();
+        assert_eq!(target(&light, Role::King, Color::White), Square::A8, "the defender's king, light corner");
+        assert_eq!(target(&light, Role::Knight, Color::White), Square::B8, "the defender's blockers");
+        // Black, with no bishop, mates in the corner White's dark bishop cannot guard: h1.
+        assert_eq!(target(&pos, Role::King, Color::Black), Square::H1, "the defender's king, for Black");
+        assert_eq!(knight_distance(Square::A1, Square::B3), 1);
+        assert_eq!(knight_distance(Square::A1, Square::H8), 6);
+    }
+}
