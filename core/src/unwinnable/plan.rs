@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 /// The nodes one iteration may spend before the next, deeper one starts: the iterations
 /// that matter are the deep ones along the plan, which the budget of the shallow ones must
 /// not starve.
-const ITERATION_NODES: u64 = 100_000;
+const ITERATION_NODES: u64 = 300_000;
 
 /// Past this many plies from the root no move is rewarded, so every line ends.
 const REWARD_PLIES: usize = 400;
