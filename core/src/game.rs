@@ -2,7 +2,7 @@
 //!
 //! The game is the arbiter of the FIDE Laws of Chess (articles 5, 6 and 9):
 //! - automatic endings, checked after every move: checkmate, stalemate, dead position
-//!   (article 5.2.2: by insufficient material, or, where every pawn is locked, by a proof of
+//!   (article 5.2.2: by insufficient material, or, where no pawn can move, by a proof of
 //!   [`can_mate`] that neither side can mate), fivefold repetition, the seventy-five-move rule
 //!   (checkmate on the last move takes precedence, article 9.6.2);
 //! - draws the player to move may claim: threefold repetition and the fifty-move rule, either
@@ -161,7 +161,7 @@ pub struct Game {
     liveness: Liveness,
 }
 
-/// What the dead-position test found in the current position, when every pawn is locked.
+/// What the dead-position test found in the current position, when no pawn can move.
 #[derive(Clone, Debug, Default)]
 enum Liveness {
     /// Nothing: the pawns can move, or no test has run.
@@ -232,10 +232,11 @@ pub fn can_ever_checkmate(pos: &Position, color: Color) -> bool {
     !one_colour || (pos.by_role(Role::Pawn) | pos.by_role(Role::Knight)).any()
 }
 
-/// The node budget of the dead-position test after a move: small, since it runs only on
-/// positions whose pawns are all locked, where the static proofs settle most questions and a
-/// short search finds a helpmate where there is one; past it the game plays on.
-const DEAD_POSITION_NODES: u64 = 2_000;
+/// The node budget of the dead-position test after a move, for a side without a static proof
+/// when the other side has one (a tenth of it when neither has): small, since it runs only
+/// on positions whose pawns cannot move, where the static proofs settle most questions and
+/// a short search finds a helpmate where there is one; past it the game plays on.
+const DEAD_POSITION_NODES: u64 = 20_000;
 
 impl Game {
     /// A new game from `start` (any legal position, Chess960 included), untimed.
@@ -420,13 +421,14 @@ impl Game {
     /// is dead (FIDE 5.2.2) and the proofs are found; `None` when it is not, or not shown.
     ///
     /// Run after every move, so it does the least it can: the screen
-    /// [`statics::pawns_locked`] (a few bitboard operations, which most positions of a game
+    /// [`statics::pawns_blocked`] (a few bitboard operations, which most positions of a game
     /// fail), then what `liveness` knew before the move, then the static proofs, then
-    /// [`can_mate`] with a small budget for a side without one when the other side has one.
-    /// So a position dead only by a search for both sides (the walk of [`can_mate`]) plays
-    /// on: a proof that comes too dear to seek after every move.
+    /// [`can_mate`] with a small budget for each side without one, until one side is shown
+    /// able to mate. A search that runs out of budget is not repeated before the next
+    /// capture or pawn move, and a helpmate found is carried across the moves that keep it
+    /// ([`helpmate_after`]), so a blocked endgame searches only now and then.
     fn dead_position(&mut self, last: Option<Move>) -> Option<[Impossibility; 2]> {
-        if !statics::pawns_locked(&self.position) {
+        if !statics::pawns_blocked(&self.position) {
             // The common case, after almost every move: kept to the screen alone.
             if !matches!(self.liveness, Liveness::Unknown) {
                 self.liveness = Liveness::Unknown;
@@ -448,10 +450,6 @@ impl Game {
             }
             _ => {}
         }
-        // The static proofs first, for both sides; a search only for a side still open when
-        // the other has one. Where neither has, the position is almost never dead, and a
-        // search there would run after every move of many endgames (one pair of locked
-        // pawns is enough to pass the screen).
         let pos = &self.position;
         let static_proof = |side| {
             if statics::material_cannot_mate(pos, side) {
@@ -462,24 +460,40 @@ impl Game {
                 None
             }
         };
-        let (white, black) = match (static_proof(Color::White), static_proof(Color::Black)) {
-            (None, None) => return None,
-            (Some(white), Some(black)) => return Some([white, black]),
-            (white, black) => (white, black),
+        let mut proofs = [static_proof(Color::White), static_proof(Color::Black)];
+        // The side with more pieces first: its helpmate, when there is one, comes at once,
+        // and it settles the question.
+        let pieces = |side| (pos.by_color(side) - pos.by_role(Role::Pawn)).count();
+        let first = if pieces(Color::Black) > pieces(Color::White) { Color::Black } else { Color::White };
+        // Where neither side has a static proof the position is rarely dead, and a search
+        // would run at every capture of many blocked endgames: a smaller one there, and none
+        // where a rook or a queen is left (they mate in all but the rarest fortresses).
+        let nodes = if proofs.iter().any(Option::is_some) {
+            DEAD_POSITION_NODES
+        } else if (pos.by_role(Role::Rook) | pos.by_role(Role::Queen)).is_empty() {
+            DEAD_POSITION_NODES / 10
+        } else {
+            self.liveness = Liveness::Undecided;
+            return None;
         };
-        let open = if white.is_none() { Color::White } else { Color::Black };
-        let why = match can_mate(pos, open, DEAD_POSITION_NODES) {
-            CanMate::No(why) => why,
-            CanMate::Yes(helpmate) => {
-                self.liveness = Liveness::Helpmate(open, helpmate);
-                return None;
+        for side in [first, !first] {
+            if proofs[side.index()].is_some() {
+                continue;
             }
-            CanMate::Undecided => {
-                self.liveness = Liveness::Undecided;
-                return None;
+            match can_mate(pos, side, nodes) {
+                CanMate::No(why) => proofs[side.index()] = Some(why),
+                CanMate::Yes(helpmate) => {
+                    self.liveness = Liveness::Helpmate(side, helpmate);
+                    return None;
+                }
+                CanMate::Undecided => {
+                    self.liveness = Liveness::Undecided;
+                    return None;
+                }
             }
-        };
-        Some([white.unwrap_or(why), black.unwrap_or(why)])
+        }
+        let [Some(white), Some(black)] = proofs else { return None };
+        Some([white, black])
     }
 
     fn check_open(&self) -> Result<(), GameError> {
@@ -1047,13 +1061,13 @@ mod tests {
             // Bishops on both colours (one each side) can mate.
             ("4kb2/8/8/8/8/8/8/4KB1Q w - - 0 1", Color::White, Termination::TimeForfeit),
             ("4kb2/8/8/8/8/8/8/4K1B1 w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
-            // A lone knight against a queen: no position reachable is a mate.
+            // A lone knight against queens: no placement is a mate (the material proof).
             ("4k3/8/8/8/8/8/3q4/4KN2 w - - 0 1", Color::Black, Termination::TimeoutVsInsufficientMaterial),
+            ("4kn2/8/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
             // python-chess's material rule calls these draws (a lone minor piece against a
             // queen or a rook), but 6.9 draws only when the opponent cannot mate "by any
             // possible series of legal moves", which needs a proof, and there is none: the
             // other side's men can block the mated king's flight squares. The flag loses.
-            ("4kn2/8/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeForfeit),
             ("4kb2/8/8/8/8/8/8/4K1BQ w - - 0 1", Color::White, Termination::TimeForfeit),
             ("4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1", Color::Black, Termination::TimeForfeit),
             // A knight against a rook, or a bishop against a knight or a pawn: a helpmate exists.

@@ -27,6 +27,14 @@ const STARTS: &[&str] = &[
     // Pawns held by kings that can never move, bishops of one colour on each side.
     "k6B/1b4B1/5B2/4B3/3B4/1pB5/pP6/K7 w - - 0 1",
     "k1b5/Pp1b4/1P6/8/8/1p6/pP1B4/K1B5 w - - 0 1",
+    // Pieces that can never move wall the board: a king held by pawns and bishops, knights
+    // and a bishop behind the chains, bishops caged by their own pawns.
+    "B1Bk4/p1pPp3/P1P1P3/8/3b4/2b5/8/5K2 w - - 0 1",
+    "N1b1N1N1/1pPpPpPp/1P1P1P1P/2K5/8/8/8/4B2k w - - 0 1",
+    "k7/3B4/K2p1p2/3PbP2/3pBp2/3P1P2/8/8 w - - 0 1",
+    // A knight that can never move, and a lone knight against a queen.
+    "8/5k1B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N3b3 b - - 0 1",
+    "7k/8/7K/8/5N2/1q6/8/8 w - - 0 1",
 ];
 
 /// A tiny deterministic generator for the playouts.
@@ -208,6 +216,12 @@ fn starting_positions_hold() {
     assert_eq!(answer(9, Color::White), CanMate::No(Impossibility::FrozenPawns));
     assert_eq!(answer(9, Color::Black), CanMate::No(Impossibility::FrozenPawns));
     assert_eq!(answer(10, Color::White), CanMate::No(Impossibility::FrozenPawns));
+    for (start, fen) in STARTS.iter().enumerate().take(15).skip(11) {
+        for mater in [Color::White, Color::Black] {
+            assert_eq!(answer(start, mater), CanMate::No(Impossibility::FrozenPawns), "{fen}");
+        }
+    }
+    assert_eq!(answer(15, Color::White), CanMate::No(Impossibility::Material));
     assert!(matches!(answer(0, Color::White), CanMate::Yes(_)));
     let rook = STARTS[5].parse().unwrap();
     assert!(matches!(can_mate(&rook, Color::White, DEFAULT_NODES), CanMate::Yes(_)));

@@ -24,6 +24,7 @@ mod tb;
 mod time_flag;
 mod train;
 mod tune;
+mod unwinnable;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -92,6 +93,10 @@ enum Command {
         #[command(subcommand)]
         command: tb::TbCommand,
     },
+    /// Whether each side can still mate, over a file of labelled positions
+    /// (`data/unwinnable/cases.txt`): the score by label, wrong answers, and timings (median,
+    /// 99th percentile, worst). Exit status 1 when an answer contradicts its label.
+    Unwinnable(unwinnable::UnwinnableArgs),
     /// PGN files: validate every game, or convert them.
     Pgn {
         #[command(subcommand)]
@@ -115,6 +120,7 @@ fn main() -> ExitCode {
         Command::Tune(args) => tune::run(&args),
         Command::Train(args) => train::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Unwinnable(args) => unwinnable::run(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -36,6 +36,11 @@ impl Deepening {
         Deepening { mater, budget, spent: 0, searched: HashMap::new(), line: Vec::new() }
     }
 
+    /// The moves the search played.
+    pub(super) fn spent(&self) -> u64 {
+        self.spent
+    }
+
     pub(super) fn run(&mut self, pos: &Position) -> Option<Vec<Move>> {
         // The mate falls on a move of the mater: odd depths when it moves first.
         let mut depth = if pos.turn() == self.mater { 1 } else { 2 };

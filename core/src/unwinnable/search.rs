@@ -1,17 +1,20 @@
-//! The searches behind [`can_mate`](super::can_mate), in the order they run: an exhaustive
-//! walk over the reachable positions (a proof of "no" when it finishes), then the helpmate
-//! searches of `guided`.
+//! The searches behind [`can_mate`](super::can_mate): an exhaustive walk over the reachable
+//! positions (a proof of "no" when it finishes), and the helpmate searches of `guided` and
+//! `plan`, which share the budget in the order `decide` gives.
 
 use super::guided::{Deepening, Dives};
+use super::plan::Plan;
 use super::{statics, CanMate, Impossibility};
 use crate::{Color, Move, MoveList, Position, Role, MAX_MOVES};
 use std::collections::{HashSet, VecDeque};
 
-/// Decides by search, after the static proofs said nothing: a few dives first (most
-/// positions of real games have a helpmate they find at once), then the walk (an eighth of
-/// the budget: positions with few reachable positions finish there), more dives (up to
-/// five eighths of the budget in all), the walk again (up to seven eighths: a "no" needs a
-/// finished walk), and the iterative deepening with the rest.
+/// Decides by search, after the static proofs said nothing. Each stage runs until the nodes
+/// spent in all reach its share of the budget: a few dives first (a sixty-fourth: most
+/// positions of real games have a helpmate they find at once), the walk (an eighth:
+/// positions with few reachable positions finish there), the plan search (three eighths:
+/// the long helpmates of bare endgames), the iterative deepening (a half: short helpmates
+/// off the plan), more dives (five eighths), the walk again (seven eighths: a "no" needs a
+/// finished walk), and the plan search with the rest.
 pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
     let mut dives = Dives::new(pos, mater);
     if let Some(line) = dives.run(pos, nodes / 64) {
@@ -26,15 +29,28 @@ pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
     if let Some(answer) = walk_end(walk.run(nodes / 8)) {
         return answer;
     }
-    if let Some(line) = dives.run(pos, (nodes * 5 / 8).saturating_sub(walk.spent)) {
+    let mut plan = Plan::new(mater);
+    let spent = |walk: &Walk, dives: &Dives, plan: &Plan| walk.spent + dives.spent() + plan.spent();
+    let share = (nodes * 3 / 8).saturating_sub(spent(&walk, &dives, &plan));
+    if let Some(line) = plan.run(pos, plan.spent() + share) {
         return CanMate::Yes(line);
     }
-    let spent = walk.spent + dives.spent();
-    if let Some(answer) = walk_end(walk.run(walk.spent + (nodes * 7 / 8).saturating_sub(spent))) {
+    let share = (nodes / 2).saturating_sub(spent(&walk, &dives, &plan));
+    let mut deepening = Deepening::new(mater, share);
+    if let Some(line) = deepening.run(pos) {
+        return CanMate::Yes(line);
+    }
+    let spent = |walk: &Walk, dives: &Dives, plan: &Plan| spent(walk, dives, plan) + deepening.spent();
+    let share = (nodes * 5 / 8).saturating_sub(spent(&walk, &dives, &plan));
+    if let Some(line) = dives.run(pos, dives.spent() + share) {
+        return CanMate::Yes(line);
+    }
+    let share = (nodes * 7 / 8).saturating_sub(spent(&walk, &dives, &plan));
+    if let Some(answer) = walk_end(walk.run(walk.spent + share)) {
         return answer;
     }
-    let spent = walk.spent + dives.spent();
-    if let Some(line) = Deepening::new(mater, nodes.saturating_sub(spent)).run(pos) {
+    let share = nodes.saturating_sub(spent(&walk, &dives, &plan));
+    if let Some(line) = plan.run(pos, plan.spent() + share) {
         return CanMate::Yes(line);
     }
     CanMate::Undecided

@@ -236,6 +236,20 @@ mod tests {
     }
 
     #[test]
+    fn a_dead_position_ends_the_game_in_a_draw() {
+        // Kxd2 (the engine will not leave the queen) leaves the kings walled apart by locked
+        // pawns: the game is over at once (FIDE 5.2.2), however the engine scored it. Before
+        // it, Kf1 keeps the game alive (the queen may yet be taken by a pawn that promotes).
+        let start: Position = "4k3/8/8/p1p1p1p1/P1P1P1P1/8/3q4/4K3 w - - 0 1".parse().unwrap();
+        assert!(Game::new(start).outcome().is_none());
+        let opening = Opening { start, moves: Vec::new() };
+        let rules = Rules { max_start_score: i32::MAX, nodes: 2_000, ..rules() };
+        let played = play_game(&rules, &mut Engine::new(), &opening, 1).unwrap().expect("a game");
+        assert_eq!(played.result, GameResult::Draw);
+        assert_eq!(played.moves.len(), 1, "the game ends after Kxe2");
+    }
+
+    #[test]
     fn scores_are_stored_from_whites_view_with_mates_apart() {
         assert_eq!(white_score(Score::Cp(35), true), 35);
         assert_eq!(white_score(Score::Cp(35), false), -35);
