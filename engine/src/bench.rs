@@ -3,9 +3,9 @@
 //! behaviour (any functional change alters it) and is the same on every machine; nodes
 //! per second measures speed.
 
-use crate::eval::nnue::embedded_network;
-use crate::eval::Network;
 use crate::limits::Limits;
+use crate::nnue::embedded_network;
+use crate::nnue::Network;
 use crate::search::{Control, NodeCounter, Shared, Worker};
 use crate::time::TimeBudget;
 use crate::tt::TranspositionTable;

@@ -2,10 +2,11 @@
 //! text protocol (in the spirit of Stockfish's `Engine` class).
 
 use crate::error::EngineError;
-use crate::eval::nnue::embedded_network;
-use crate::eval::{nnue_evaluate, trace, EvalTrace, Network};
+use crate::eval::{trace, EvalTrace};
 use crate::events::{Event, SearchInfo};
 use crate::limits::Limits;
+use crate::nnue::embedded_network;
+use crate::nnue::{nnue_evaluate, Network};
 use crate::options::{EngineOption, Options};
 use crate::score::{to_score, Value, Wdl, INFINITE};
 use crate::search::{Control, NodeCounter, Progress, RootMove, Shared, Worker};
@@ -562,7 +563,7 @@ fn info_line(shared: &Shared<'_>, rm: &RootMove, depth: i32, index: usize, show_
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::nnue::random_network;
+    use crate::nnue::random_network;
 
     /// Runs a depth-4 search and tells whether the root is in the hash table afterwards.
     fn search_and_probe(engine: &mut Engine) -> bool {

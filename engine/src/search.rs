@@ -4,11 +4,12 @@
 //! (single and double), check and negative extensions, multi-cut). One [`Worker`] runs
 //! per thread; threads share only the transposition table and the stop flag (Lazy SMP).
 
-use crate::eval::nnue::stack::AccumulatorStack;
-use crate::eval::{evaluate_with, Network, PawnTable};
+use crate::eval::{evaluate_with, PawnTable};
 use crate::history::{move_context, piece_index, stat_bonus, History, NO_CONTEXT};
 use crate::limits::Limits;
 use crate::movepick::{gives_check, is_quiet, MovePicker, OrderingContext};
+use crate::nnue::stack::AccumulatorStack;
+use crate::nnue::Network;
 use crate::score::{is_mate_score, mate_in, mated_in, Value, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::see::see_ge;
 use crate::time::TimeBudget;

@@ -8,12 +8,10 @@
 //! one that records the counts, which is how the tuner sees the evaluation as the engine
 //! computes it, term for term, without a second copy of the evaluation code.
 
-pub(crate) mod nnue;
 mod pawns;
 mod scale;
 mod weights;
 
-pub use nnue::{nnue_evaluate, output_bucket, Network, NetworkError, EMBEDDED_NETWORK, HIDDEN, OUTPUT_BUCKET_COUNTS};
 pub use pawns::PawnTable;
 
 pub use weights::{WeightSection, MAX_PHASE, PHASE_WEIGHT, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS};

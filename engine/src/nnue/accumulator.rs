@@ -1,10 +1,10 @@
 //! A position's pair of accumulators (one per perspective): computed from scratch, updated by
 //! a move's feature changes, and turned into an evaluation by the output layer.
 
-use super::features::{king_side, placements, Delta, Placement, View};
+use super::features::{placements, view_of, Delta, Placement};
+use super::format::{output_bucket, View, QA, SCALE};
 use super::network::Network;
 use super::simd::{Row, Simd};
-use super::{output_bucket, QA, SCALE};
 use tempo_core::{Color, Position};
 
 /// The first layer's output for both perspectives: `b1q` plus the weight rows of the active
@@ -27,7 +27,7 @@ impl Accumulator {
                 &mut acc.0[perspective.index()],
                 network,
                 pos,
-                View::of(network, pos, perspective),
+                view_of(network, pos, perspective),
                 simd,
             );
         }
@@ -65,12 +65,11 @@ impl Accumulator {
         network: &Network,
         simd: Simd,
     ) {
-        let crossed =
-            network.mirrors_inputs() && delta.king_move().is_some_and(|(from, to)| king_side(from) != king_side(to));
+        let crossed = delta.king_move().is_some_and(|(from, to)| network.input_mapping().needs_refresh(from, to));
         let mover = !child.turn();
         for perspective in Color::ALL {
             let i = perspective.index();
-            let view = View::of(network, child, perspective);
+            let view = view_of(network, child, perspective);
             if crossed && perspective == mover {
                 Accumulator::refresh_view(&mut self.0[i], network, child, view, simd);
                 continue;
