@@ -39,7 +39,7 @@ pub const OUTPUT_BUCKET_COUNTS: [usize; 4] = [1, 2, 4, 8];
 pub const SCRELU: u32 = 1;
 
 /// The file's first 8 bytes.
-const MAGIC: [u8; 8] = *b"TEMPONNU";
+pub const MAGIC: [u8; 8] = *b"TEMPONNU";
 /// The newest format version: the input mapping after the header's version 2 fields, and an
 /// output quantisation per bucket after the weights. Versions 1 to 3 are read; a network is
 /// written in the oldest version that holds it (version 2 for plain inputs and one `QB`), so

@@ -68,7 +68,7 @@ pub mod scale;
 use anyhow::{bail, Context, Result};
 use checkpoint::{Checkpoint, EpochRecord};
 use clap::Args;
-use data::{Dataset, Format, Inputs};
+use data::{Dataset, Format, InputMapping};
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{Activation, Batch, Flat, Network, Shape};
 use optim::AdamW;
@@ -100,8 +100,8 @@ pub struct TrainArgs {
     output_buckets: usize,
     /// How each side's features see the board: from its own side (plain), or also with
     /// the files flipped while its king stands on files e to h (mirrored).
-    #[arg(long, value_enum, default_value_t = Inputs::Plain)]
-    inputs: Inputs,
+    #[arg(long, default_value_t = InputMapping::Plain)]
+    inputs: InputMapping,
     /// Hidden activation; the file format supports only SCReLU (CReLU runs write checkpoints
     /// only).
     #[arg(long, value_enum, default_value_t = Activation::Screlu)]
@@ -329,7 +329,7 @@ fn match_scale(
 /// The network `--init` names: a network file (`.nnue`, dequantised) or a checkpoint's best.
 fn initial_network(path: &Path) -> Result<Network> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if bytes.starts_with(quantise::MAGIC) {
+    if bytes.starts_with(&tempo_engine::nnue::format::MAGIC) {
         quantise::read(&bytes).with_context(|| format!("{}", path.display()))
     } else {
         Ok(Checkpoint::from_bytes(&bytes).with_context(|| format!("{}", path.display()))?.best)
@@ -367,7 +367,7 @@ pub fn run(args: &TrainArgs) -> Result<bool> {
     if args.batch == 0 || !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.val) {
         bail!("--batch must be positive, --wdl in [0, 1], --val in [0, 1)");
     }
-    if args.mirror && args.inputs == Inputs::Mirrored {
+    if args.mirror && args.inputs == InputMapping::Mirrored {
         bail!("--mirror changes nothing with --inputs mirrored (a position and its mirror have the same features)");
     }
     let threads = args.threads.unwrap_or_else(num_threads).max(1);
@@ -505,11 +505,11 @@ fn summary(
         "network": name(&args.out),
         "sha256": sha,
         "suggested_name": suggested,
-        "format_version": quantise::version(&state.best),
+        "format_version": quantise::quantise(&state.best).header().version,
         "architecture": format!("(768 -> {})x2 -> {}", args.hidden, args.output_buckets),
         "hidden": args.hidden,
         "output_buckets": args.output_buckets,
-        "inputs": args.inputs,
+        "inputs": args.inputs.name(),
         "qb": quantise::output_scales(&state.best),
         "activation": args.activation,
         "data": args.data.iter().map(|p| name(p)).collect::<Vec<_>>(),
@@ -612,8 +612,8 @@ mod tests {
         ));
         assert!(run(&a).unwrap());
         let file = std::fs::read(&out).unwrap();
-        let version = u32::from_le_bytes(file[8..12].try_into().unwrap());
-        assert_eq!(file.len(), quantise::file_size(version, 16, 4));
+        let net = tempo_engine::QuantisedNet::from_bytes(&file).unwrap();
+        assert_eq!((net.hidden, net.buckets()), (16, 4));
         let summary = read_summary(&out);
         let epochs = summary["epochs"].as_array().unwrap();
         assert_eq!(epochs.len(), 6);
@@ -681,7 +681,7 @@ mod tests {
         // A plain network starts a mirrored run with its weights as they are.
         let line = format!("{} --out x --hidden 8 --inputs mirrored --init {}", data.display(), straight.display());
         let state = initial_state(&args(&line), &split.train, &split.val).unwrap();
-        assert_eq!(state.net.shape().inputs, Inputs::Mirrored);
+        assert_eq!(state.net.shape().inputs, InputMapping::Mirrored);
         assert_eq!(state.net.params(), quantise::read(&std::fs::read(&straight).unwrap()).unwrap().params());
         // Resuming is stricter: a checkpoint of plain inputs does not go on as mirrored.
         let line = format!("{} --out x --hidden 8 --inputs mirrored --resume {}", data.display(), init.display());
@@ -702,9 +702,10 @@ mod tests {
         );
         assert!(run(&args(&line)).unwrap());
         let file = std::fs::read(&out).unwrap();
-        assert_eq!(file.len(), quantise::file_size(3, hidden, 8));
+        let header = tempo_engine::nnue::format::Header::parse(&file).unwrap();
+        assert_eq!((header.version, header.hidden, header.buckets), (3, hidden, 8));
         let network = tempo_engine::Network::from_bytes(&file).unwrap();
-        assert!(network.mirrors_inputs());
+        assert_eq!(network.input_mapping(), InputMapping::Mirrored);
         let summary = read_summary(&out);
         assert_eq!((summary["format_version"].as_u64(), summary["inputs"].as_str()), (Some(3), Some("mirrored")));
         assert!(run(&args(&format!("{line} --mirror"))).unwrap_err().to_string().contains("--mirror"));
