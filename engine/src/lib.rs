@@ -53,8 +53,8 @@ pub use events::{Event, SearchInfo};
 pub use facade::{Engine, SEARCH_STACK_SIZE};
 pub use limits::Limits;
 pub use nnue::{
-    nnue_evaluate, output_bucket, InputMapping, Network, NetworkError, QuantisedNet, EMBEDDED_NETWORK, HIDDEN,
-    OUTPUT_BUCKET_COUNTS,
+    nnue_evaluate, output_bucket, InputMapping, Network, NetworkError, NetworkOf, QuantisedNet, EMBEDDED_NETWORK,
+    HIDDEN, OUTPUT_BUCKET_COUNTS,
 };
 pub use options::{EngineOption, OptionKind, OptionSpec, Options, MAX_ELO, MIN_ELO, OPTION_SPECS};
 pub use score::{to_score, Value, Wdl};

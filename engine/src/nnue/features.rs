@@ -2,12 +2,12 @@
 //! feature of a piece on a square is the format's, [`super::format::InputMapping`]).
 
 use super::format::View;
-use super::network::Network;
+use super::network::NetworkOf;
 use tempo_core::{Color, Move, MoveKind, Piece, Position, Role, Square};
 
 /// How `perspective` sees `pos` under `network`'s input mapping.
 #[inline]
-pub(crate) fn view_of(network: &Network, pos: &Position, perspective: Color) -> View {
+pub(crate) fn view_of<const H: usize>(network: &NetworkOf<H>, pos: &Position, perspective: Color) -> View {
     network.input_mapping().view(perspective, pos.king_of(perspective))
 }
 

@@ -203,10 +203,15 @@ pub enum NetworkError {
     /// A hidden layer of no neurons.
     #[error("network has no hidden neurons")]
     NoHidden,
-    /// A hidden layer of another size than the engine's [`HIDDEN`](super::HIDDEN) (the
-    /// engine's networks only; the format allows any).
-    #[error("network has {0} hidden neurons; this build expects {HIDDEN}", HIDDEN = super::HIDDEN)]
-    Hidden(u32),
+    /// A hidden layer of another size than the engine's network of a fixed size expects (the
+    /// format allows any).
+    #[error("network has {found} hidden neurons; this build expects {expected}")]
+    Hidden {
+        /// The size in the file.
+        found: usize,
+        /// The size of the engine's network.
+        expected: usize,
+    },
     /// An activation other than SCReLU (1).
     #[error("network activation {0} is not supported; the format knows only {SCRELU} (SCReLU)")]
     Activation(u32),

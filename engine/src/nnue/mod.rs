@@ -154,7 +154,7 @@ mod tests;
 pub(crate) use tests::random_network;
 
 pub use format::{output_bucket, InputMapping, NetworkError, QuantisedNet, OUTPUT_BUCKET_COUNTS};
-pub use network::Network;
+pub use network::{Network, NetworkOf};
 
 use accumulator::Accumulator;
 use format::QA;
@@ -189,7 +189,7 @@ pub(crate) fn embedded_network() -> Arc<Network> {
 ///
 /// This is the reference the search's incremental evaluation must equal. It is not clamped:
 /// the search bounds the value into its non-mate range itself.
-pub fn nnue_evaluate(network: &Network, pos: &Position) -> i32 {
+pub fn nnue_evaluate<const H: usize>(network: &NetworkOf<H>, pos: &Position) -> i32 {
     let simd = Simd::detect();
     Accumulator::refresh(network, pos, simd).evaluate(network, pos, simd)
 }

@@ -406,7 +406,7 @@ fn every_header_field_is_checked() {
 
     let wide = 2 * HIDDEN;
     let err = with_header(&|h| put_u32(h, 16, wide as u32)).unwrap_err();
-    assert_eq!(err, NetworkError::Hidden(wide as u32));
+    assert_eq!(err, NetworkError::Hidden { found: wide, expected: HIDDEN });
     assert_eq!(err.to_string(), format!("network has {wide} hidden neurons; this build expects {HIDDEN}"));
 
     let err = with_header(&|h| put_u32(h, 20, 0)).unwrap_err();
@@ -472,7 +472,7 @@ fn the_size_must_be_exact() {
     let other = 2 * HIDDEN;
     let mut wide = header(other as u32, 1, |_| {});
     wide.resize(bytes_of_format(other, 1), 0);
-    assert_eq!(Network::from_bytes(&wide).unwrap_err(), NetworkError::Hidden(other as u32));
+    assert_eq!(Network::from_bytes(&wide).unwrap_err(), NetworkError::Hidden { found: other, expected: HIDDEN });
 }
 
 #[test]
@@ -796,6 +796,46 @@ fn avx2_and_scalar_kernels_agree() {
         assert!(positions > 500, "{positions}");
     }
     assert_eq!(Simd::detect(), avx2);
+}
+
+/// A network of `H` neurons (mirrored inputs, four buckets of their own `QB`) as the kernels
+/// compute it, scalar and AVX2, from scratch and move by move, equals the format's reference
+/// on random games: the kernels are not tied to the search's width.
+fn check_width<const H: usize>(seed: u64) {
+    let mut rng = Rng(seed);
+    let reference = QuantisedNet {
+        hidden: H,
+        mapping: InputMapping::Mirrored,
+        w1: (0..INPUTS * H).map(|_| rng.range(-90, 90) as i16).collect(),
+        b1: (0..H).map(|_| rng.range(-100, 300) as i16).collect(),
+        w2: (0..4 * 2 * H).map(|_| rng.range(-127, 127) as i16).collect(),
+        b2: (0..4).map(|_| rng.range(-200_000, 200_000)).collect(),
+        qb: vec![64, 128, 512, 4096],
+    };
+    let network = super::NetworkOf::<H>::from_bytes(&reference.to_bytes()).unwrap();
+    let kernels: Vec<Simd> = [Some(Simd::SCALAR), Simd::avx2()].into_iter().flatten().collect();
+    let mut positions = 0;
+    random_walks(seed, 1, |_, parent, m, child| {
+        let expected = reference.evaluate(child);
+        for &simd in &kernels {
+            let scratch = Accumulator::refresh(&network, child, simd);
+            assert_eq!(scratch.evaluate(&network, child, simd), expected, "H {H} {simd:?}: {}", child.fen());
+            if let Some(m) = m {
+                let mut updated = Accumulator::ZERO;
+                let parent_acc = Accumulator::refresh(&network, parent, simd);
+                updated.update_from(&parent_acc, &Delta::of_move(parent, m), child, &network, simd);
+                assert_eq!(updated, scratch, "H {H} {simd:?}: {}", child.fen());
+            }
+        }
+        positions += 1;
+    });
+    assert!(positions > 300, "{positions}");
+}
+
+#[test]
+fn the_kernels_equal_the_reference_at_other_widths() {
+    check_width::<16>(41);
+    check_width::<128>(42);
 }
 
 /// Weights at the edges of what the format allows: every output weight is -127 or 127 and

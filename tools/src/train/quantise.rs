@@ -231,14 +231,32 @@ mod tests {
         assert!(write(&crelu).unwrap_err().to_string().contains("SCReLU"));
     }
 
+    /// The engine's evaluation (its vector kernels, as the search runs them) of a network
+    /// file of 32, 128 or 256 hidden neurons.
+    fn engine_evaluation(file: &[u8]) -> Box<dyn Fn(&Position) -> i32> {
+        fn of<const H: usize>(file: &[u8]) -> Box<dyn Fn(&Position) -> i32> {
+            let network = tempo_engine::NetworkOf::<H>::from_bytes(file).unwrap();
+            Box::new(move |pos| tempo_engine::nnue_evaluate(&network, pos))
+        }
+        match Header::parse(file).unwrap().hidden {
+            32 => of::<32>(file),
+            128 => of::<128>(file),
+            256 => of::<256>(file),
+            hidden => panic!("no engine network of {hidden} neurons in these tests"),
+        }
+    }
+
+    /// The engine and the trainer cannot disagree: at three widths (the engine's own and two
+    /// others) the trainer's float model, the format's integer reference and the engine's
+    /// vector kernels give the same evaluations, to the integer divisions' truncations for
+    /// the float model on the quantisation grid, exactly for the other two.
     #[test]
     fn the_float_model_the_format_and_the_engine_agree() {
-        // The engine's own size (where it can load the file too) and a smaller one.
-        let engine_hidden = tempo_engine::HIDDEN;
         for (hidden, buckets, inputs, seed) in [
-            (engine_hidden, 8, InputMapping::Plain, 11),
-            (engine_hidden, 1, InputMapping::Plain, 13),
-            (engine_hidden, 8, InputMapping::Mirrored, 14),
+            (tempo_engine::HIDDEN, 8, InputMapping::Plain, 11),
+            (tempo_engine::HIDDEN, 1, InputMapping::Plain, 13),
+            (tempo_engine::HIDDEN, 8, InputMapping::Mirrored, 14),
+            (128, 4, InputMapping::Mirrored, 16),
             (32, 4, InputMapping::Plain, 12),
             (32, 4, InputMapping::Mirrored, 15),
         ] {
@@ -247,16 +265,11 @@ mod tests {
             // On the quantisation grid, only the integer divisions' truncations separate them.
             let net = snapped(&network(shape, seed, 0.25, 1.98));
             let file = write(&net).unwrap();
-            let reference = QuantisedNet::from_bytes(&file).unwrap();
-            // The engine loads what the trainer writes (at the engine's hidden size) and
-            // computes exactly the integer formula of the format.
-            let engine = (hidden == tempo_engine::HIDDEN).then(|| tempo_engine::Network::from_bytes(&file).unwrap());
+            let (reference, engine) = (QuantisedNet::from_bytes(&file).unwrap(), engine_evaluation(&file));
             for pos in &positions {
-                let (float, quantised) = (net.float_eval_cp(pos), reference.evaluate(pos));
-                assert!((float - quantised as f32).abs() <= 1.5, "H {hidden}: {float} {quantised} {}", pos.fen());
-                if let Some(engine) = &engine {
-                    assert_eq!(tempo_engine::nnue_evaluate(engine, pos), quantised, "{}", pos.fen());
-                }
+                let (float, integer) = (net.float_eval_cp(pos), reference.evaluate(pos));
+                assert!((float - integer as f32).abs() <= 1.5, "H {hidden}: {float} {integer} {}", pos.fen());
+                assert_eq!(engine(pos), integer, "H {hidden}: {}", pos.fen());
             }
             // Off the grid, rounding the weights costs a few cp more: each accumulator is off by
             // about sqrt(30) * 0.5 / 255 (30 pieces), and 2 x H such independent errors add up in
@@ -266,15 +279,12 @@ mod tests {
             // hundreds of cp, not to measure the tail.
             let net = network(shape, seed, 0.1, 0.5);
             let file = write(&net).unwrap();
-            let reference = QuantisedNet::from_bytes(&file).unwrap();
-            let engine = (hidden == tempo_engine::HIDDEN).then(|| tempo_engine::Network::from_bytes(&file).unwrap());
+            let (reference, engine) = (QuantisedNet::from_bytes(&file).unwrap(), engine_evaluation(&file));
             let (mut worst, mut total) = (0.0f32, 0.0f32);
             for pos in &positions {
-                let quantised = reference.evaluate(pos);
-                if let Some(engine) = &engine {
-                    assert_eq!(tempo_engine::nnue_evaluate(engine, pos), quantised, "{}", pos.fen());
-                }
-                let difference = (net.float_eval_cp(pos) - quantised as f32).abs();
+                let integer = reference.evaluate(pos);
+                assert_eq!(engine(pos), integer, "H {hidden}: {}", pos.fen());
+                let difference = (net.float_eval_cp(pos) - integer as f32).abs();
                 worst = worst.max(difference);
                 total += difference;
             }
