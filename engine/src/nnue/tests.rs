@@ -502,6 +502,41 @@ fn the_embedded_network_is_valid_and_named_after_its_hash() {
     assert_eq!(EMBEDDED_NETWORK, format!("tempo-{}.nnue", &hash[..12]));
 }
 
+/// Every network of the lineage in `engine/nets/` reads through the format, writes back
+/// byte for byte, and the kernels of its width evaluate it as the format's reference does.
+#[test]
+fn every_shipped_network_reads_back_and_evaluates_as_the_reference() {
+    fn check<const H: usize>(bytes: &[u8], name: &str) {
+        let reference = QuantisedNet::from_bytes(bytes).unwrap();
+        let network = super::NetworkOf::<H>::from_bytes(bytes).unwrap();
+        let mut count = 0;
+        random_walks(7, 1, |_, _, _, child| {
+            if count % 7 == 0 {
+                assert_eq!(nnue_evaluate(&network, child), reference.evaluate(child), "{name}: {}", child.fen());
+            }
+            count += 1;
+        });
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "nnue") {
+            continue;
+        }
+        let (bytes, name) = (std::fs::read(&path).unwrap(), path.display().to_string());
+        let net = QuantisedNet::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(net.to_bytes(), bytes, "{name}");
+        match net.hidden {
+            128 => check::<128>(&bytes, &name),
+            256 => check::<256>(&bytes, &name),
+            hidden => panic!("{name}: {hidden} neurons, a width this test does not know"),
+        }
+        seen += 1;
+    }
+    assert!(seen >= 5, "{seen} networks");
+}
+
 #[test]
 fn the_embedded_network_knows_material() {
     let network = embedded_network();
