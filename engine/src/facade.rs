@@ -2,11 +2,12 @@
 //! text protocol (in the spirit of Stockfish's `Engine` class).
 
 use crate::error::EngineError;
-use crate::eval::{trace, EvalTrace};
+use crate::evaluator::Evaluator;
 use crate::events::{Event, SearchInfo};
+use crate::hce::{trace, EvalTrace};
 use crate::limits::Limits;
 use crate::nnue::embedded_network;
-use crate::nnue::{nnue_evaluate, Network};
+use crate::nnue::Network;
 use crate::options::{EngineOption, Options};
 use crate::score::{to_score, Value, Wdl, INFINITE};
 use crate::search::{Control, NodeCounter, Progress, RootMove, Shared, Worker};
@@ -52,9 +53,9 @@ pub struct Engine {
     book: Option<Arc<Book>>,
     /// The neural network, used when `UseNNUE` is on: the built-in one or a loaded one.
     network: Arc<Network>,
-    /// The network the last search evaluated with (`None`: the hand-crafted evaluation).
+    /// What the last search evaluated with (hand-crafted before the first search).
     /// The hash table stores static evaluations, so it is cleared when this changes.
-    searched_with: Option<Arc<Network>>,
+    searched_with: Evaluator,
     /// xorshift state for weighted book picks: varied from move to move, reproducible.
     book_rng: u64,
 }
@@ -89,7 +90,7 @@ impl Engine {
             handle: None,
             book: None,
             network: embedded_network(),
-            searched_with: None,
+            searched_with: Evaluator::HandCrafted,
             book_rng: 0x9e37_79b9_7f4a_7c15,
             options,
         }
@@ -218,15 +219,21 @@ impl Engine {
         book.pick(&self.root, self.book_rng).filter(|m| allowed.contains(m))
     }
 
-    /// Sets the neural network searches evaluate with when `UseNNUE` is on; `None` goes back
-    /// to the network built into the engine ([`crate::EMBEDDED_NETWORK`]). A search already
+    /// Sets the neural network searches evaluate with when `UseNNUE` is on
+    /// ([`Engine::use_embedded_network`] goes back to the built-in one). A search already
     /// running keeps the network it started with. A search whose evaluation (this network,
     /// another, or hand-crafted terms, as `UseNNUE` says) differs from the previous search's
     /// starts with a cleared hash table, whose stored evaluations belong to the other one.
     /// Reading and parsing a file is the caller's business ([`Network::from_bytes`]): the
     /// engine does no I/O.
-    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
-        self.network = network.unwrap_or_else(embedded_network);
+    pub fn set_network(&mut self, network: Arc<Network>) {
+        self.network = network;
+    }
+
+    /// Goes back to the network built into the engine ([`crate::EMBEDDED_NETWORK`]) for
+    /// `UseNNUE`, as [`Engine::set_network`] with it.
+    pub fn use_embedded_network(&mut self) {
+        self.network = embedded_network();
     }
 
     /// The network `UseNNUE` uses, loaded or built in.
@@ -239,10 +246,14 @@ impl Engine {
         Arc::ptr_eq(&self.network, &embedded_network())
     }
 
-    /// The network searches evaluate with: the engine's network if `UseNNUE` is on, `None`
-    /// when they use the hand-crafted evaluation (`UseNNUE` off).
-    pub fn active_network(&self) -> Option<&Arc<Network>> {
-        Some(&self.network).filter(|_| self.options.use_nnue)
+    /// What searches evaluate with: the engine's network if `UseNNUE` is on, the
+    /// hand-crafted evaluation when it is off.
+    pub fn evaluator(&self) -> Evaluator {
+        if self.options.use_nnue {
+            Evaluator::Network(Arc::clone(&self.network))
+        } else {
+            Evaluator::HandCrafted
+        }
     }
 
     /// Starts a new game: clears the hash table and every learnt statistic.
@@ -258,16 +269,16 @@ impl Engine {
         Ok(())
     }
 
-    /// The hand-crafted static evaluation of the current position with its breakdown
-    /// (whichever evaluation the search uses).
-    pub fn evaluate(&self) -> EvalTrace {
-        trace(&self.root)
+    /// The static evaluation of the current position (side to move, centipawns) by what
+    /// searches evaluate with ([`Engine::evaluator`]).
+    pub fn evaluate(&self) -> Value {
+        self.evaluator().evaluate(&self.root)
     }
 
-    /// The network's evaluation of the current position (side to move, centipawns) when the
-    /// search evaluates with one (see [`Engine::active_network`]), else `None`.
-    pub fn evaluate_nnue(&self) -> Option<Value> {
-        self.active_network().map(|network| nnue_evaluate(network, &self.root))
+    /// The hand-crafted evaluation of the current position, term by term (whichever
+    /// evaluation the search uses).
+    pub fn hand_crafted_trace(&self) -> EvalTrace {
+        trace(&self.root)
     }
 
     /// Starts searching the current position on background threads and returns at once.
@@ -328,7 +339,7 @@ impl Engine {
         let moves: Vec<Move> =
             legal.iter().copied().filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m)).collect();
         self.control = Arc::new(Control::new(limits.ponder, start));
-        let network = self.evaluation_for_search();
+        let evaluator = self.evaluation_for_search();
         if let Some(book_move) = self.book_move(&limits, &moves) {
             return Ok(Prepared::Book(BookAnswer { control: Arc::clone(&self.control), mv: book_move, on_event }));
         }
@@ -341,26 +352,22 @@ impl Engine {
             moves,
             limits,
             options: self.options.clone(),
-            network,
+            evaluator,
             start,
             on_event,
         })))
     }
 
-    /// The network the next search evaluates with (`None`: hand-crafted terms). When that
+    /// What the next search evaluates with ([`Engine::evaluator`]). When that
     /// is not the evaluation of the previous search, the hash table is cleared: its stored
     /// static evaluations, and the scores built on them, are another evaluation's.
-    fn evaluation_for_search(&mut self) -> Option<Arc<Network>> {
-        let network = self.active_network().cloned();
-        let same = match (&network, &self.searched_with) {
-            (Some(next), Some(last)) => Arc::ptr_eq(next, last),
-            (next, last) => next.is_none() && last.is_none(),
-        };
-        if !same {
+    fn evaluation_for_search(&mut self) -> Evaluator {
+        let evaluator = self.evaluator();
+        if !evaluator.same_as(&self.searched_with) {
             self.tt.clear();
-            self.searched_with.clone_from(&network);
+            self.searched_with = evaluator.clone();
         }
-        network
+        evaluator
     }
 
     /// Asks the running search (if any) to stop; its best move follows promptly.
@@ -419,8 +426,8 @@ struct Job<'a> {
     moves: Vec<Move>,
     limits: Limits,
     options: Options,
-    /// The network to evaluate with, `None` for the hand-crafted evaluation.
-    network: Option<Arc<Network>>,
+    /// What the search evaluates with.
+    evaluator: Evaluator,
     start: Instant,
     on_event: Box<dyn FnMut(Event) + Send + 'a>,
 }
@@ -459,7 +466,7 @@ impl Job<'_> {
         };
         for worker in workers.iter_mut() {
             worker.prepare(&self.game_keys, &self.moves);
-            worker.set_network(self.network.clone());
+            worker.set_evaluator(&self.evaluator);
         }
         let shown_lines = self.options.multipv;
         let show_wdl = self.options.show_wdl;
@@ -584,16 +591,16 @@ mod tests {
         assert!(engine.tt.probe(key, 0).is_some());
         // A network loaded but not in use changes nothing.
         let network = Arc::new(random_network(1));
-        engine.set_network(Some(Arc::clone(&network)));
+        engine.set_network(Arc::clone(&network));
         engine.evaluation_for_search();
         assert!(engine.tt.probe(key, 0).is_some());
         // UseNNUE on: hand-crafted entries go.
         engine.set_option(EngineOption::UseNnue(true)).unwrap();
-        assert!(engine.evaluation_for_search().is_some_and(|n| Arc::ptr_eq(&n, &network)));
+        assert!(engine.evaluation_for_search().network().is_some_and(|n| Arc::ptr_eq(n, &network)));
         assert!(engine.tt.probe(key, 0).is_none());
         assert!(search_and_probe(&mut engine));
         // Another network: cleared again; the same one again: kept.
-        engine.set_network(Some(Arc::new(random_network(2))));
+        engine.set_network(Arc::new(random_network(2)));
         engine.evaluation_for_search();
         assert!(engine.tt.probe(key, 0).is_none());
         assert!(search_and_probe(&mut engine));
@@ -601,13 +608,13 @@ mod tests {
         assert!(engine.tt.probe(key, 0).is_some());
         // Back to hand-crafted terms: cleared.
         engine.set_option(EngineOption::UseNnue(false)).unwrap();
-        assert!(engine.evaluation_for_search().is_none());
+        assert!(matches!(engine.evaluation_for_search(), Evaluator::HandCrafted));
         assert!(engine.tt.probe(key, 0).is_none());
         // The built-in network: cleared again.
         assert!(search_and_probe(&mut engine));
-        engine.set_network(None);
+        engine.use_embedded_network();
         engine.set_option(EngineOption::UseNnue(true)).unwrap();
-        assert!(engine.evaluation_for_search().is_some_and(|n| Arc::ptr_eq(&n, &embedded_network())));
+        assert!(engine.evaluation_for_search().same_as(&Evaluator::embedded()));
         assert!(engine.tt.probe(key, 0).is_none());
     }
 }

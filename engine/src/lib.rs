@@ -28,9 +28,10 @@
 
 mod bench;
 mod error;
-mod eval;
+mod evaluator;
 mod events;
 mod facade;
+pub mod hce;
 mod history;
 mod limits;
 mod movepick;
@@ -43,12 +44,9 @@ mod skill;
 mod time;
 mod tt;
 
-pub use bench::{run_bench, run_bench_with_network, BenchReport, BENCH_DEPTH, BENCH_FENS};
+pub use bench::{run_bench, run_bench_with, BenchReport, BENCH_DEPTH, BENCH_FENS};
 pub use error::{EngineError, OptionError};
-pub use eval::{
-    evaluate, evaluate_with, linear_eval, trace, EvalTrace, LinearEval, PawnTable, Term, WeightSection, MAX_PHASE,
-    PHASE_WEIGHT, S, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS,
-};
+pub use evaluator::Evaluator;
 pub use events::{Event, SearchInfo};
 pub use facade::{Engine, SEARCH_STACK_SIZE};
 pub use limits::Limits;

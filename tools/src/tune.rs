@@ -10,7 +10,7 @@
 //! `sigmoid(K * eval / 400)`, with `K` fitted to the data first; Adam descends its gradient,
 //! computed in parallel with rayon, and the weights with the best loss on held-out games are
 //! kept. `--write FILE` writes them as Rust source in the format of
-//! `engine/src/eval/tuned_weights.rs`, which the engine includes.
+//! `engine/src/hce/tuned_weights.rs`, which the engine includes.
 //!
 //! Not tuned: the game-phase weights and the endgame scale factors (they shape the taper
 //! rather than add to it) and the king-attack unit weights (the danger table indexed by
@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use tempo_core::Position;
-use tempo_engine::{linear_eval, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS};
+use tempo_engine::hce::{linear_eval, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS};
 use tempo_notation::{PgnReader, PgnResult};
 
 /// Parameters: the middlegame halves of the weights, then the endgame halves.
@@ -49,7 +49,7 @@ pub struct TuneArgs {
     /// current values; repeatable or comma-separated.
     #[arg(long, value_delimiter = ',')]
     freeze: Vec<String>,
-    /// Write the tuned weights as Rust source (e.g. engine/src/eval/tuned_weights.rs).
+    /// Write the tuned weights as Rust source (e.g. engine/src/hce/tuned_weights.rs).
     #[arg(long)]
     write: Option<PathBuf>,
 }
@@ -228,7 +228,7 @@ fn load(path: &Path) -> Result<Vec<Sample>> {
         .collect()
 }
 
-/// The weights as Rust source, in the format of `engine/src/eval/tuned_weights.rs`.
+/// The weights as Rust source, in the format of `engine/src/hce/tuned_weights.rs`.
 pub(crate) fn weights_source(params: &[f64], note: &str) -> String {
     const ROLES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
     let mut out = String::new();
@@ -349,7 +349,7 @@ mod tests {
         ] {
             let pos: Position = fen.parse().unwrap();
             let s = sample(&pos, 0.5, None).unwrap();
-            let engine = f64::from(tempo_engine::trace(&pos).white_value);
+            let engine = f64::from(tempo_engine::hce::trace(&pos).white_value);
             // The engine rounds its integer arithmetic; the model does not.
             assert!((s.eval(&params) - engine).abs() <= 2.0, "{fen}: model {} engine {engine}", s.eval(&params));
         }
@@ -369,7 +369,7 @@ mod tests {
     #[test]
     fn the_source_reproduces_the_current_weights() {
         let text = weights_source(&current_params(), "test");
-        let shipped = include_str!("../../engine/src/eval/tuned_weights.rs");
+        let shipped = include_str!("../../engine/src/hce/tuned_weights.rs");
         let body = |t: &str| {
             t.lines()
                 .filter(|l| !l.trim_start().starts_with("//") && !l.trim().is_empty())

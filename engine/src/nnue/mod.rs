@@ -2,7 +2,7 @@
 //!
 //! The network lives here, at the top of the engine beside the hand-crafted evaluation. Its
 //! contract with the trainer (`tempo-tools train`, which writes network files) is stated
-//! below in full and implemented once, in [`format`]: the feature mapping, the output
+//! below in full and implemented once, in [`format`](mod@format): the feature mapping, the output
 //! buckets, the constants, the file's reader and writer and the integer evaluation. The
 //! trainer calls that module; nothing of the contract is written twice.
 //!
@@ -124,17 +124,17 @@
 //! The accumulators are the expensive part (768 x H weights) and change little from move
 //! to move: a quiet move lifts one piece and puts it down elsewhere, so the child's
 //! accumulator is the parent's minus one weight row plus another. The search keeps one pair
-//! of accumulators per ply ([`stack`]) and updates the next ply's by the move's feature
+//! of accumulators per ply (`stack`) and updates the next ply's by the move's feature
 //! changes whenever it makes a move (measured faster than deferring the update until an
-//! evaluation is needed; see [`stack`]). Only the root is computed from scratch (and, with
+//! evaluation is needed; see `stack`). Only the root is computed from scratch (and, with
 //! mirrored inputs, the view of a king that crosses between files d and e); a null move
 //! copies. The output layer (2 x H multiply-adds) runs at every evaluation.
 //!
-//! Layout, one job per module: [`format`] (the contract: features, buckets, constants, the
-//! file, [`QuantisedNet`] and its reference evaluation), [`network`] (the weights laid out for
-//! the kernels), [`features`] (a move's changes and a position's views), [`accumulator`] (a pair of accumulators, from
-//! scratch or by a move's changes, and the output layer), [`simd`] (the vector kernels, AVX2
-//! chosen at run time with a portable fallback), [`stack`] (the search's per-ply
+//! Layout, one job per module: [`format`](mod@format) (the contract: features, buckets, constants, the
+//! file, [`QuantisedNet`] and its reference evaluation), `network` (the weights laid out for
+//! the kernels), `features` (a move's changes and a position's views), `accumulator` (a pair
+//! of accumulators, from scratch or by a move's changes, and the output layer), `simd` (the vector kernels, AVX2
+//! chosen at run time with a portable fallback), `stack` (the search's per-ply
 //! accumulators).
 //!
 //! The engine embeds its current network ([`EMBEDDED_NETWORK`], a file of `engine/nets/`

@@ -1,10 +1,12 @@
-//! Static evaluation: a tapered (middlegame/endgame) sum of material, piece-square tables,
+//! The hand-crafted evaluation (HCE), the search's evaluation with `UseNNUE` off
+//! ([`crate::Evaluator::HandCrafted`]): generation 0 of the network lineage and a reference
+//! opponent. It is a tapered (middlegame/endgame) sum of material, piece-square tables,
 //! mobility, pawn structure, passed pawns, piece bonuses, threats and king safety, with
 //! endgame scaling for drawish material.
 //!
 //! Every weight lives in [`weights::WEIGHTS`] and the evaluation is linear in them: each
-//! feature it counts goes through [`Terms::add`], which adds the weighted count and tells a
-//! [`Tracer`]. Search uses the no-op tracer `()`, which compiles away; [`linear_eval`] uses
+//! feature it counts goes through `Terms::add`, which adds the weighted count and tells a
+//! `Tracer`. Search uses the no-op tracer `()`, which compiles away; [`linear_eval`] uses
 //! one that records the counts, which is how the tuner sees the evaluation as the engine
 //! computes it, term for term, without a second copy of the evaluation code.
 
