@@ -4,6 +4,7 @@
 //! per second measures speed.
 
 use crate::evaluator::Evaluator;
+use crate::facade::SEARCH_STACK_SIZE;
 use crate::limits::Limits;
 use crate::search::{Control, NodeCounter, Shared, Worker};
 use crate::time::TimeBudget;
@@ -105,7 +106,7 @@ pub fn run_bench_with(
     // The search recurses deeply: run it on a thread with a large stack.
     std::thread::scope(|scope| {
         let handle = std::thread::Builder::new()
-            .stack_size(64 * 1024 * 1024)
+            .stack_size(SEARCH_STACK_SIZE)
             .spawn_scoped(scope, || {
                 let mut worker = Worker::new(0);
                 worker.set_evaluator(evaluator);

@@ -16,6 +16,8 @@
 //! rather than add to it) and the king-attack unit weights (the danger table indexed by
 //! their sum is tuned).
 
+use crate::adam;
+use crate::text_data::parse_line;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use rayon::prelude::*;
@@ -207,19 +209,7 @@ fn load(path: &Path) -> Result<Vec<Sample>> {
     lines
         .par_iter()
         .filter_map(|&(i, line)| {
-            let parsed = (|| -> Result<Option<Sample>> {
-                let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-                if fields.len() != 3 {
-                    bail!("expected `FEN | score | result`");
-                }
-                let pos: Position = fields[0].parse()?;
-                let score: f64 = fields[1].parse().context("score")?;
-                let result: f64 = fields[2].parse().context("result")?;
-                if ![0.0, 0.5, 1.0].contains(&result) {
-                    bail!("result must be 1.0, 0.5 or 0.0");
-                }
-                Ok(sample(&pos, result, Some(score)))
-            })();
+            let parsed = parse_line(line).map(|l| sample(&l.pos, l.result, Some(l.score)));
             match parsed {
                 Ok(s) => s.map(Ok),
                 Err(e) => Some(Err(e.context(format!("{}:{}", path.display(), i + 1)))),
@@ -282,19 +272,14 @@ pub fn run(args: &TuneArgs) -> Result<bool> {
 
     // Adam, keeping the parameters with the best validation loss (early stopping: past that
     // point the weights fit the training games' noise).
-    let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8);
     let mut m = vec![0.0; PARAMS];
     let mut v = vec![0.0; PARAMS];
     let mut best = (if validation.is_empty() { initial.0 } else { initial.1 }, params.clone(), 0);
     for epoch in 1..=args.epochs {
         let grad = gradient(&training, &params, k, args.lambda);
-        let t = epoch as i32;
+        let corrections = adam::corrections(epoch as u64);
         for j in (0..PARAMS).filter(|&j| trainable[j]) {
-            m[j] = beta1 * m[j] + (1.0 - beta1) * grad[j];
-            v[j] = beta2 * v[j] + (1.0 - beta2) * grad[j] * grad[j];
-            let m_hat = m[j] / (1.0 - beta1.powi(t));
-            let v_hat = v[j] / (1.0 - beta2.powi(t));
-            params[j] -= args.rate * m_hat / (v_hat.sqrt() + epsilon);
+            params[j] -= args.rate * adam::step(&mut m[j], &mut v[j], grad[j], corrections);
         }
         let judged = if validation.is_empty() { &training } else { &validation };
         let judged_loss = loss(judged, &params, k, args.lambda);

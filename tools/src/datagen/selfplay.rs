@@ -3,28 +3,11 @@
 
 use super::RandomPlies;
 use crate::matches::openings::Opening;
+use crate::rng::Rng;
 use anyhow::{Context, Result};
 use tempo_core::{Game, GameResult, Move, Position};
 use tempo_engine::{Engine, Event, Limits, Score};
 use tempo_notation::mate_score;
-
-/// SplitMix64: a tiny, well-distributed generator; one per game.
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform index below `n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// How the engine plays and when a game is adjudicated: everything besides the seed and the
 /// openings that decides a game (recorded as is in the run's progress file).
@@ -115,7 +98,7 @@ impl Adjudicator {
 /// # Errors
 /// If the engine fails (it never should).
 pub fn play_game(rules: &Rules, engine: &mut Engine, opening: &Opening, seed: u64) -> Result<Option<PlayedGame>> {
-    let mut rng = SplitMix(seed);
+    let mut rng = Rng::new(seed);
     let mut game = Game::new(opening.start);
     for &m in &opening.moves {
         game.play(m).context("opening move")?;

@@ -20,7 +20,8 @@
 //! - `FEN | score | result` lines (`datagen --format text`), already filtered, whose games
 //!   are told apart by the ply going back or the result changing.
 
-use super::rng::mix;
+use crate::rng::mix;
+use crate::text_data::TextLine;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use std::io::{BufRead, BufReader, Read};
@@ -338,17 +339,8 @@ struct Line {
 }
 
 fn parse_line(line: &str) -> Result<Line> {
-    let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-    if fields.len() != 3 {
-        bail!("expected `FEN | score | result`");
-    }
-    let pos: Position = fields[0].parse()?;
-    let score: f64 = fields[1].parse().context("score")?;
-    let result: f32 = fields[2].parse().context("result")?;
-    if ![0.0, 0.5, 1.0].contains(&result) {
-        bail!("result must be 1.0, 0.5 or 0.0");
-    }
-    Ok(Line { pos, score: score.round().clamp(-32767.0, 32767.0) as i16, result })
+    let TextLine { pos, score, result } = crate::text_data::parse_line(line)?;
+    Ok(Line { pos, score: score.round().clamp(-32767.0, 32767.0) as i16, result: result as f32 })
 }
 
 /// Reads `FEN | score | result` lines in blocks, parsing each block in parallel.

@@ -62,9 +62,9 @@ pub mod data;
 pub mod model;
 pub mod optim;
 pub mod quantise;
-mod rng;
 pub mod scale;
 
+use crate::rng::{mix, Rng};
 use anyhow::{bail, Context, Result};
 use checkpoint::{Checkpoint, EpochRecord};
 use clap::Args;
@@ -73,7 +73,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 use model::{Activation, Batch, Flat, Network, Shape};
 use optim::AdamW;
 use rayon::prelude::*;
-use rng::{mix, Rng};
 use sha2::{Digest, Sha256};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};

@@ -21,7 +21,7 @@
 //! chosen at run time.
 
 use super::data::{Dataset, InputMapping, INPUTS, MAX_ACTIVE};
-use super::rng::Rng;
+use crate::rng::Rng;
 use tempo_core::Position;
 use tempo_engine::output_bucket;
 

@@ -128,8 +128,8 @@ pub fn read(bytes: &[u8]) -> Result<Network> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
     use crate::train::data::{InputMapping, MAX_ACTIVE};
-    use crate::train::rng::Rng;
     use tempo_core::Position;
     use tempo_engine::nnue::format::Header;
 
