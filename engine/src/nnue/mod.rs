@@ -126,7 +126,7 @@
 //! accumulator is the parent's minus one weight row plus another. The search keeps one pair
 //! of accumulators per ply (`stack`) and updates the next ply's by the move's feature
 //! changes whenever it makes a move (measured faster than deferring the update until an
-//! evaluation is needed; see `stack`). Only the root is computed from scratch (and, with
+//! evaluation is needed; `engine/nets/README.md` has the measurement). Only the root is computed from scratch (and, with
 //! mirrored inputs, the view of a king that crosses between files d and e); a null move
 //! copies. The output layer (2 x H multiply-adds) runs at every evaluation.
 //!
