@@ -63,6 +63,7 @@ pub mod model;
 pub mod optim;
 pub mod quantise;
 pub mod scale;
+mod summary;
 
 use crate::rng::{mix, Rng};
 use anyhow::{bail, Context, Result};
@@ -77,6 +78,7 @@ use sha2::{Digest, Sha256};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use summary::{Summary, Written};
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
@@ -344,13 +346,6 @@ fn checkpoint_path(args: &TrainArgs, epoch: u32) -> PathBuf {
     dir.join(format!("{stem}-epoch{epoch}.ckpt"))
 }
 
-/// `<out>.json`.
-fn summary_path(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_owned();
-    name.push(".json");
-    PathBuf::from(name)
-}
-
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -379,6 +374,32 @@ fn num_threads() -> usize {
 }
 
 fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
+    let split = load_data(args)?;
+    let (train, val) = (&split.train, &split.val);
+    // The set that judges the network: the validation games, or the training set without them.
+    let judged = if val.is_empty() { train } else { val };
+    if let Some(dir) = &args.checkpoint_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut state = initial_state(args, train, val)?;
+    run_epochs(args, threads, &split, &mut state)?;
+    let scaled = match &args.match_scale {
+        Some(parent) => Some(match_scale(args, parent, &mut state, judged)?),
+        None => None,
+    };
+    let startpos_cp = state.best.float_eval_cp(&tempo_core::Position::startpos());
+    outln!("best epoch {} (loss {:.6}); start position {startpos_cp:+.0} cp", state.best_epoch, state.best_loss)?;
+    let written = if args.activation == Activation::Screlu { Some(write_network(args, &state, judged)?) } else { None };
+    let summary = Summary::new(args, threads, &split, &state, written, scaled);
+    let path = Summary::path(&args.out);
+    tempo_output::write_atomically(&path, (serde_json::to_string_pretty(&summary)? + "\n").as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    outln!("summary written to {}", path.display())?;
+    Ok(true)
+}
+
+/// Reads the training data, says what it holds, and refuses data the trainer cannot use.
+fn load_data(args: &TrainArgs) -> Result<data::Split> {
     let loading = Instant::now();
     let split = data::load(&args.data, args.format, args.val)?;
     let (train, val) = (&split.train, &split.val);
@@ -406,18 +427,20 @@ fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
             args.activation
         )?;
     }
-    if let Some(dir) = &args.checkpoint_dir {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
+    Ok(split)
+}
 
-    let mut state = initial_state(args, train, val)?;
+/// The epochs from the state's to `--epochs`: each trains, judges, keeps the best network and
+/// saves a checkpoint.
+fn run_epochs(args: &TrainArgs, threads: usize, split: &data::Split, state: &mut Checkpoint) -> Result<()> {
+    let (train, val) = (&split.train, &split.val);
     let mut grads = Gradients::new(threads, state.net.params().len());
     let bar =
         if std::io::stderr().is_terminal() { ProgressBar::new(train.len() as u64) } else { ProgressBar::hidden() };
     bar.set_style(ProgressStyle::with_template("epoch {msg} {bar:30} {pos}/{len}, eta {eta}").expect("valid template"));
     for epoch in state.epoch + 1..=args.epochs {
         bar.reset();
-        let (train_loss, speed) = train_epoch(args, train, &mut state, &mut grads, epoch, &bar);
+        let (train_loss, speed) = train_epoch(args, train, state, &mut grads, epoch, &bar);
         let val_loss = (!val.is_empty()).then(|| mean_loss(&state.net, val, args.wdl as f32));
         let judged = val_loss.unwrap_or(train_loss);
         if judged < state.best_loss {
@@ -434,110 +457,23 @@ fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
         bar.suspend(|| outln!("epoch {epoch}: train {train_loss:.6} val {val_text}, {speed:.0} pos/s"))?;
     }
     bar.finish_and_clear();
-    let scaled = match &args.match_scale {
-        Some(parent) => Some(match_scale(args, parent, &mut state, if val.is_empty() { train } else { val })?),
-        None => None,
-    };
-    let startpos_cp = state.best.float_eval_cp(&tempo_core::Position::startpos());
-    outln!("best epoch {} (loss {:.6}); start position {startpos_cp:+.0} cp", state.best_epoch, state.best_loss)?;
-
-    let (sha, suggested, rounding) = if args.activation == Activation::Screlu {
-        let file = quantise::write(&state.best)?;
-        tempo_output::write_atomically(&args.out, &file)
-            .with_context(|| format!("cannot write {}", args.out.display()))?;
-        let sha = hex(&Sha256::digest(&file));
-        let suggested = format!("tempo-{}.nnue", &sha[..12]);
-        outln!("network written to {} ({} bytes), sha256 {}", args.out.display(), file.len(), &sha[..12])?;
-        let (error, positions) = quantise::rounding_error(&state.best, if val.is_empty() { train } else { val });
-        outln!(
-            "rounding to the file's integers: {error:.2} cp mean |float - integer| over {positions} positions (output QB {:?})",
-            quantise::output_scales(&state.best)
-        )?;
-        outln!("suggested name: {suggested}")?;
-        (Some(sha), Some(suggested), Some(error))
-    } else {
-        (None, None, None)
-    };
-    let mut summary = summary(args, threads, &split, &state, sha, suggested);
-    summary["startpos_cp"] = serde_json::json!(startpos_cp);
-    summary["rounding_error_cp"] = serde_json::json!(rounding);
-    if let Some((fit, loss)) = scaled {
-        summary["scale"] = serde_json::json!({
-            "parent": args.match_scale.as_deref().map(|p| p.display().to_string()),
-            "factor": fit.factor,
-            "positions": fit.positions,
-            "loss_after": loss,
-        });
-    }
-    let path = summary_path(&args.out);
-    tempo_output::write_atomically(&path, (serde_json::to_string_pretty(&summary)? + "\n").as_bytes())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    outln!("summary written to {}", path.display())?;
-    Ok(true)
+    Ok(())
 }
 
-/// The run's record, for the network lineage.
-fn summary(
-    args: &TrainArgs,
-    threads: usize,
-    split: &data::Split,
-    state: &Checkpoint,
-    sha: Option<String>,
-    suggested: Option<String>,
-) -> serde_json::Value {
-    let epochs: Vec<serde_json::Value> = state
-        .history
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            serde_json::json!({
-                "epoch": i + 1,
-                "train_loss": r.train,
-                "val_loss": r.val,
-                "lr": r.lr,
-                "positions_per_second": r.speed.round(),
-            })
-        })
-        .collect();
-    let name = |p: &Path| p.display().to_string();
-    serde_json::json!({
-        "network": name(&args.out),
-        "sha256": sha,
-        "suggested_name": suggested,
-        "format_version": quantise::quantise(&state.best).header().version,
-        "architecture": format!("(768 -> {})x2 -> {}", args.hidden, args.output_buckets),
-        "hidden": args.hidden,
-        "output_buckets": args.output_buckets,
-        "inputs": args.inputs.name(),
-        "qb": quantise::output_scales(&state.best),
-        "activation": args.activation,
-        "data": args.data.iter().map(|p| name(p)).collect::<Vec<_>>(),
-        "data_format": args.format,
-        "games": split.games,
-        "train_positions": split.train.len(),
-        "val_positions": split.val.len(),
-        "skipped_positions": split.skipped,
-        "broken_games": split.broken,
-        "settings": {
-            "epochs": args.epochs,
-            "batch": args.batch,
-            "lr": args.lr,
-            "wd": args.wd,
-            "lr_schedule": "step",
-            "lr_drop": args.lr_drop,
-            "lr_gamma": args.lr_gamma,
-            "wdl": args.wdl,
-            "val": args.val,
-            "mirror": args.mirror,
-            "seed": args.seed,
-            "threads": threads,
-            "init": args.init.as_deref().map(name),
-            "resume": args.resume.as_deref().map(name),
-        },
-        "best_epoch": state.best_epoch,
-        "best_loss": state.best_loss,
-        "epochs": epochs,
-    })
+/// Writes the best network's file to `--out` and measures its rounding on `judged`.
+fn write_network(args: &TrainArgs, state: &Checkpoint, judged: &Dataset) -> Result<Written> {
+    let file = quantise::write(&state.best)?;
+    tempo_output::write_atomically(&args.out, &file).with_context(|| format!("cannot write {}", args.out.display()))?;
+    let sha256 = hex(&Sha256::digest(&file));
+    let suggested_name = format!("tempo-{}.nnue", &sha256[..12]);
+    outln!("network written to {} ({} bytes), sha256 {}", args.out.display(), file.len(), &sha256[..12])?;
+    let (rounding_error_cp, positions) = quantise::rounding_error(&state.best, judged);
+    outln!(
+        "rounding to the file's integers: {rounding_error_cp:.2} cp mean |float - integer| over {positions} positions (output QB {:?})",
+        quantise::output_scales(&state.best)
+    )?;
+    outln!("suggested name: {suggested_name}")?;
+    Ok(Written { sha256, suggested_name, rounding_error_cp })
 }
 
 #[cfg(test)]
@@ -557,7 +493,7 @@ mod tests {
 
     /// The `<out>.json` summary a run wrote.
     fn read_summary(out: &Path) -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(summary_path(out)).unwrap()).unwrap()
+        serde_json::from_str(&std::fs::read_to_string(Summary::path(out)).unwrap()).unwrap()
     }
 
     /// Positions of random games labelled by a simple rule (material balance), as text.
