@@ -56,7 +56,7 @@ pub struct Engine {
     /// What the last search evaluated with (hand-crafted before the first search).
     /// The hash table stores static evaluations, so it is cleared when this changes.
     searched_with: Evaluator,
-    /// xorshift state for weighted book picks: varied from move to move, reproducible.
+    /// [`xorshift`] state for weighted book picks: varied from move to move, reproducible.
     book_rng: u64,
 }
 
@@ -213,10 +213,7 @@ impl Engine {
             return None;
         }
         let book = self.book.as_ref()?;
-        self.book_rng ^= self.book_rng << 13;
-        self.book_rng ^= self.book_rng >> 7;
-        self.book_rng ^= self.book_rng << 17;
-        book.pick(&self.root, self.book_rng).filter(|m| allowed.contains(m))
+        book.pick(&self.root, xorshift(&mut self.book_rng)).filter(|m| allowed.contains(m))
     }
 
     /// Sets the neural network searches evaluate with when `UseNNUE` is on
@@ -438,21 +435,14 @@ impl Job<'_> {
         if self.moves.is_empty() {
             // Mate or stalemate: nothing to search, but `go ponder`/`infinite` still wait
             // for the GUI before answering, as the protocol requires.
-            self.wait_for_release();
+            wait_for_release(&self.control, self.limits.infinite);
             self.control.done.store(true, Ordering::Release);
             (self.on_event)(Event::BestMove { best: None, ponder: None });
             return;
         }
 
         self.tt.new_search();
-        let skill = self.options.limit_strength.then(|| Skill::from_elo(self.options.elo));
-        let mut limits = self.limits.clone();
-        let mut multipv = self.options.multipv;
-        if let Some(skill) = skill {
-            let cap = skill.depth_limit();
-            limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
-            multipv = multipv.max(Skill::LINES);
-        }
+        let (skill, limits, multipv) = self.strength();
         let budget = TimeBudget::new(&limits, self.root.turn(), self.options.move_overhead);
         let counters: Vec<NodeCounter> = (0..workers.len()).map(|_| NodeCounter::default()).collect();
         let shared = Shared {
@@ -498,33 +488,13 @@ impl Job<'_> {
             });
             // The protocol forbids answering `go ponder` or `go infinite` before `stop` (or,
             // when pondering, `ponderhit`), even when the search itself is finished.
-            while !control.stopped() && (control.pondering.load(Ordering::Relaxed) || infinite) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
+            wait_for_release(control, infinite);
             control.stop.store(true, Ordering::Relaxed);
         });
 
-        let chosen = match skill {
-            Some(skill) => {
-                let mut seed = self.root.key() ^ self.start.elapsed().as_nanos() as u64 ^ 0x9e37_79b9_7f4a_7c15;
-                let lines = multipv.min(main.root_moves.len());
-                let index = skill.pick(&main.root_moves, lines, || {
-                    // xorshift64*: plenty for picking among a handful of moves.
-                    seed ^= seed >> 12;
-                    seed ^= seed << 25;
-                    seed ^= seed >> 27;
-                    seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
-                });
-                &main.root_moves[index]
-            }
-            None => &main.root_moves[0],
-        };
+        let chosen = self.chosen(main, skill, multipv);
         let best = chosen.mv;
-        let ponder = chosen.pv.get(1).copied().or_else(|| {
-            let mut child = self.root;
-            child.play_unchecked(best);
-            self.tt.probe(child.key(), 0).and_then(|e| e.mv).filter(|&m| child.is_legal(m))
-        });
+        let ponder = chosen.pv.get(1).copied().or_else(|| self.ponder_from_table(best));
         drop(workers);
         // A GUI may answer the best move at once: from here on the engine counts as idle
         // and the next command joins this thread (which only returns) instead of failing.
@@ -532,11 +502,57 @@ impl Job<'_> {
         (self.on_event)(Event::BestMove { best: Some(best), ponder });
     }
 
-    fn wait_for_release(&self) {
-        while !self.control.stopped() && (self.control.pondering.load(Ordering::Relaxed) || self.limits.infinite) {
-            std::thread::sleep(Duration::from_millis(1));
+    /// The skill level (`UCI_LimitStrength`), and the limits and number of lines it makes
+    /// the search use: a capped depth and at least [`Skill::LINES`] lines to pick from.
+    fn strength(&self) -> (Option<Skill>, Limits, usize) {
+        let skill = self.options.limit_strength.then(|| Skill::from_elo(self.options.elo));
+        let mut limits = self.limits.clone();
+        let mut multipv = self.options.multipv;
+        if let Some(skill) = skill {
+            let cap = skill.depth_limit();
+            limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
+            multipv = multipv.max(Skill::LINES);
+        }
+        (skill, limits, multipv)
+    }
+
+    /// The root move to play: the best, or the skill level's pick among the searched lines.
+    fn chosen<'w>(&self, main: &'w Worker, skill: Option<Skill>, multipv: usize) -> &'w RootMove {
+        match skill {
+            Some(skill) => {
+                let mut seed = self.root.key() ^ self.start.elapsed().as_nanos() as u64 ^ 0x9e37_79b9_7f4a_7c15;
+                let lines = multipv.min(main.root_moves.len());
+                let index = skill.pick(&main.root_moves, lines, || xorshift(&mut seed));
+                &main.root_moves[index]
+            }
+            None => &main.root_moves[0],
         }
     }
+
+    /// A move to ponder on after `best` when its line ends there: the hash table's move for
+    /// the position after it, if legal.
+    fn ponder_from_table(&self, best: Move) -> Option<Move> {
+        let mut child = self.root;
+        child.play_unchecked(best);
+        self.tt.probe(child.key(), 0).and_then(|e| e.mv).filter(|&m| child.is_legal(m))
+    }
+}
+
+/// Waits while the GUI still owes a `stop` (after `go infinite`) or a `ponderhit` or `stop`
+/// (after `go ponder`): the protocol forbids answering before, even when the search is over.
+fn wait_for_release(control: &Control, infinite: bool) {
+    while !control.stopped() && (control.pondering.load(Ordering::Relaxed) || infinite) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// xorshift64*, the facade's generator: plenty for picking a book move or a skill level's
+/// move among a handful (`state` must not be 0).
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    state.wrapping_mul(0x2545_f491_4f6c_dd1d)
 }
 
 /// The report of one PV line; lines not yet searched in this iteration show the previous
