@@ -3,14 +3,15 @@
 //! # The network
 //! `(768 -> H) x 2 -> B`, a "perspective" network: one accumulator of H neurons for the side
 //! to move and one for the other side, computed by the same first layer from each side's 768
-//! piece-square features ([`data`] gives the feature index), then SCReLU (`clamp(x, 0, 1)^2`)
+//! piece-square features (the engine's `tempo_engine::nnue::format::InputMapping` gives the
+//! feature index, for the engine and the trainer alike), then SCReLU (`clamp(x, 0, 1)^2`)
 //! and one output neuron over both accumulators, side to move's first, out of `B` output
 //! buckets (`--output-buckets`) chosen by the number of pieces on the board. The output
 //! times 400 is the evaluation in centipawns from the side to move's view. With `--inputs
 //! mirrored` each side's features also flip the files while its own king stands on files e
 //! to h, so that every view has its king on files a to d. [`model`] has the float network,
-//! [`quantise`] the integer network the engine runs and its file format (v3; v2 for plain
-//! inputs).
+//! [`quantise`] its rounding into the integer network the engine runs; the file format
+//! (v3; v2 for plain inputs) is the engine's `nnue::format`, which reads and writes it.
 //!
 //! # Training
 //! - Data: `FEN | score | result` lines from `tempo-tools datagen` or viriformat games, both
@@ -46,7 +47,7 @@
 //!   epoch; its SHA-256 is printed with the suggested lineage name
 //!   `tempo-<first 12 hex digits>.nnue`.
 //! - `net.nnue.json`: a summary (settings, data, positions, losses per epoch, best epoch,
-//!   hash) for the lineage record.
+//!   hash; `summary::Summary`) for the lineage record.
 //! - `--checkpoint-dir` (default: the output's directory): `<out stem>-epoch<N>.ckpt` after
 //!   every epoch, float weights and optimiser state ([`checkpoint`]). `--resume FILE` goes on
 //!   from one (same data and options); `--init FILE` starts a new run (fresh optimiser) from
