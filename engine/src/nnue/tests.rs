@@ -56,15 +56,20 @@ impl Weights {
     /// Weights within the trainer's clipping (`|W| <= 1.98`), spread so that accumulators
     /// fall on both sides of the clamps, with eight output buckets.
     fn random(seed: u64) -> QuantisedNet {
+        Weights::random_of(HIDDEN, 8, seed)
+    }
+
+    /// [`Weights::random`] of `hidden` neurons and `buckets` output buckets.
+    fn random_of(hidden: usize, buckets: usize, seed: u64) -> QuantisedNet {
         let mut rng = Rng(seed);
         QuantisedNet {
-            hidden: HIDDEN,
+            hidden,
             mapping: InputMapping::Plain,
-            w1: (0..INPUTS * HIDDEN).map(|_| rng.range(-90, 90) as i16).collect(),
-            b1: (0..HIDDEN).map(|_| rng.range(-100, 300) as i16).collect(),
-            w2: (0..8 * 2 * HIDDEN).map(|_| rng.range(-127, 127) as i16).collect(),
-            b2: (0..8).map(|_| rng.range(-200_000, 200_000)).collect(),
-            qb: vec![64; 8],
+            w1: (0..INPUTS * hidden).map(|_| rng.range(-90, 90) as i16).collect(),
+            b1: (0..hidden).map(|_| rng.range(-100, 300) as i16).collect(),
+            w2: (0..buckets * 2 * hidden).map(|_| rng.range(-127, 127) as i16).collect(),
+            b2: (0..buckets).map(|_| rng.range(-200_000, 200_000)).collect(),
+            qb: vec![64; buckets],
         }
     }
 
@@ -837,15 +842,10 @@ fn avx2_and_scalar_kernels_agree() {
 /// compute it, scalar and AVX2, from scratch and move by move, equals the format's reference
 /// on random games: the kernels are not tied to the search's width.
 fn check_width<const H: usize>(seed: u64) {
-    let mut rng = Rng(seed);
     let reference = QuantisedNet {
-        hidden: H,
         mapping: InputMapping::Mirrored,
-        w1: (0..INPUTS * H).map(|_| rng.range(-90, 90) as i16).collect(),
-        b1: (0..H).map(|_| rng.range(-100, 300) as i16).collect(),
-        w2: (0..4 * 2 * H).map(|_| rng.range(-127, 127) as i16).collect(),
-        b2: (0..4).map(|_| rng.range(-200_000, 200_000)).collect(),
         qb: vec![64, 128, 512, 4096],
+        ..Weights::random_of(H, 4, seed)
     };
     let network = super::NetworkOf::<H>::from_bytes(&reference.to_bytes()).unwrap();
     let kernels: Vec<Simd> = [Some(Simd::SCALAR), Simd::avx2()].into_iter().flatten().collect();

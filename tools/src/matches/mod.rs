@@ -354,16 +354,9 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
         }
         _ => None,
     };
+    let tally = Tallies { pairings: &pairings, stats: &stats, sprt, decided_pairings: &decided_pairings, stop: &stop };
     if let Some(resumed) = &resumed {
-        let tally = Tallies {
-            specs: &specs,
-            pairings: &pairings,
-            stats: &stats,
-            sprt,
-            decided_pairings: &decided_pairings,
-            stop: &stop,
-        };
-        count_resumed(args, resumed, &jobs, &tally, &mut already_played)?;
+        count_resumed(args, resumed, &jobs, &specs, &tally, &mut already_played)?;
     }
     // Every engine is started once before the first game, for the opening that asks the
     // most of it (a position to set up rather than the standard start), unless no game is
@@ -390,14 +383,8 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
     bar.set_position(done as u64);
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}").expect("valid template"));
     let runner = Runner {
-        tally: Tallies {
-            specs: &specs,
-            pairings: &pairings,
-            stats: &stats,
-            sprt,
-            decided_pairings: &decided_pairings,
-            stop: &stop,
-        },
+        specs: &specs,
+        tally,
         openings: &openings,
         limit: &limit,
         rules: &rules,
@@ -475,7 +462,6 @@ fn refuse_to_overwrite(args: &MatchArgs) -> Result<()> {
 
 /// The pairings' running totals, shared by the threads that play games.
 struct Tallies<'a> {
-    specs: &'a [MatchEngine],
     pairings: &'a [(usize, usize)],
     stats: &'a [Mutex<PairingStats>],
     sprt: Option<Sprt>,
@@ -498,10 +484,11 @@ fn count_resumed(
     args: &MatchArgs,
     resumed: &resume::Played,
     jobs: &[Job],
+    specs: &[MatchEngine],
     tally: &Tallies<'_>,
     already_played: &mut [bool],
 ) -> Result<()> {
-    let (specs, pairings, stats, sprt) = (tally.specs, tally.pairings, tally.stats, tally.sprt);
+    let (pairings, stats, sprt) = (tally.pairings, tally.stats, tally.sprt);
     for game in &resumed.games {
         let job = &jobs[game.slot];
         let mut s = stats[job.pairing].lock().expect("stats lock");
@@ -533,6 +520,7 @@ fn count_resumed(
 
 /// The match while its games are played: what the threads share.
 struct Runner<'a> {
+    specs: &'a [MatchEngine],
     tally: Tallies<'a>,
     openings: &'a [Opening],
     limit: &'a MoveLimit,
@@ -580,7 +568,7 @@ impl Runner<'_> {
     /// an engine cannot be started (the match stops; the game counts for nothing and is not
     /// written, so that --resume plays it).
     fn play(&self, job: &Job) -> Option<GameRecord> {
-        let specs = self.tally.specs;
+        let specs = self.specs;
         let play = || {
             play::play_game(
                 [&specs[job.white], &specs[job.black]],
@@ -616,7 +604,7 @@ impl Runner<'_> {
     /// Counts the games each engine of `job` has lost in a row by crashing or hanging, and
     /// stops the match at [`MAX_FAILURES_IN_A_ROW`].
     fn track_failures(&self, job: &Job, record: &GameRecord) {
-        let specs = self.tally.specs;
+        let specs = self.specs;
         for (seat, engine) in [job.white, job.black].into_iter().enumerate() {
             let mut streaks = self.failures_in_a_row.lock().expect("failure lock");
             if record.incidents.crashes[seat] == 0 {
@@ -640,7 +628,8 @@ impl Runner<'_> {
 
     /// Counts a finished game, prints its line and writes it to the PGN file.
     fn record(&self, job: &Job, record: &GameRecord) {
-        let Tallies { specs, pairings, stats, sprt, stop, .. } = self.tally;
+        let Tallies { pairings, stats, sprt, stop, .. } = self.tally;
+        let specs = self.specs;
         let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
         let total = self.jobs.len();
         let (a, _) = pairings[job.pairing];
@@ -692,7 +681,8 @@ impl Runner<'_> {
         if let Some(e) = self.pgn_error.into_inner() {
             return Err(e).context("writing a game to the PGN file");
         }
-        let Tallies { specs, pairings, stats, sprt, .. } = self.tally;
+        let Tallies { pairings, stats, sprt, .. } = self.tally;
+        let specs = self.specs;
         outln!()?;
         for (p, &(a, b)) in pairings.iter().enumerate() {
             let s = stats[p].lock().expect("stats lock");
