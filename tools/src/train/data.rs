@@ -136,13 +136,14 @@ impl Dataset {
         let n = (entry >> COUNT_SHIFT & 63) as usize;
         let pieces = &self.features[start..start + n];
         let flags = entry >> FLAGS_SHIFT;
-        let king = |color: Color| {
-            let code = piece_code(Piece::new(color, Role::King), Square::A1);
-            let stored = pieces.iter().find(|&&p| p / 64 == code / 64).expect("a position has both kings");
-            decode(*stored, mirror).1
+        // Pieces are stored White's first, each side's by role, so each king closes its side's.
+        let whites = pieces.partition_point(|&code| code < 6 * 64);
+        let king = |last: usize| {
+            let (piece, square) = decode(pieces[last], mirror);
+            debug_assert_eq!(piece.role, Role::King);
+            square
         };
-        let (white, black) =
-            (inputs.view(Color::White, king(Color::White)), inputs.view(Color::Black, king(Color::Black)));
+        let (white, black) = (inputs.view(Color::White, king(whites - 1)), inputs.view(Color::Black, king(n - 1)));
         let (us, them) = if flags & BLACK_TO_MOVE != 0 { (other, stm) } else { (stm, other) };
         for ((&code, us), them) in pieces.iter().zip(us).zip(them) {
             let (piece, square) = decode(code, mirror);
