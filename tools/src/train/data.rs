@@ -1,19 +1,18 @@
 //! Training positions in a compact in-memory form, and the readers that fill it.
 //!
-//! A position is kept as its active input features from White's point of view (one `u16` per
-//! piece, at most 32) plus a stm-relative label: the search score in centipawns and the game
-//! result, both from the side to move's view. Black's features are not stored: they are
-//! computed from the same pieces, so each position costs about 60 bytes: its pieces and one
-//! packed `u64` entry.
+//! A position is kept as its pieces (one `u16` per piece, at most 32) plus a stm-relative
+//! label: the search score in centipawns and the game result, both from the side to move's
+//! view, so each position costs about 60 bytes: its pieces and one packed `u64` entry.
 //!
-//! A position's pieces are stored once, each as `(colour * 6 + role) * 64 + square` (pawn 0
-//! .. king 5, a1 = 0 .. h8 = 63), and both sides' features are computed from them when a
-//! batch is gathered, by the network format's own feature function
-//! ([`InputMapping::feature`](tempo_engine::nnue::format::InputMapping::feature)), so the
+//! Each piece is stored in the network format's `packed` form, `(colour * 6 + role) * 64 +
+//! square`, and both sides' features are computed from it when a batch is gathered, by the
+//! format's own view of the board
+//! ([`View::index_packed`](tempo_engine::nnue::format::View::index_packed), tested equal to
+//! [`InputMapping::feature`](tempo_engine::nnue::format::InputMapping::feature)), so the
 //! trainer cannot see a position otherwise than the engine does. The file mirror used to
-//! augment the data flips each stored square's file (`^ 7`).
+//! augment the data is the format's `mirror_packed`.
 //!
-//! InputMapping, both labelled from White's view:
+//! Inputs, both labelled from White's view:
 //! - viriformat game files (`tempo-tools datagen`'s default), one record per game, of which
 //!   the positions `tempo_notation::TrainingFilter::default()` accepts are kept (not in
 //!   check, no capture or promotion to play, no mate score);
@@ -29,22 +28,8 @@ use std::path::{Path, PathBuf};
 use tempo_core::{Color, GameResult, Piece, Position, Role, Square};
 use tempo_notation::{TrainingFilter, ViriReader};
 
+use tempo_engine::nnue::format::{mirror_packed, packed};
 pub use tempo_engine::nnue::format::{InputMapping, INPUTS, MAX_ACTIVE};
-
-/// A piece on a square as the set stores it: `(colour * 6 + role) * 64 + square`.
-#[inline]
-fn piece_code(piece: Piece, square: Square) -> u16 {
-    ((piece.color.index() * 6 + piece.role.index()) * 64 + square.index()) as u16
-}
-
-/// The piece and square of a [`piece_code`], its square's file flipped if `mirror`.
-#[inline(always)]
-fn decode(code: u16, mirror: bool) -> (Piece, Square) {
-    let piece = usize::from(code / 64);
-    let square = u32::from(code % 64) ^ if mirror { 7 } else { 0 };
-    let color = if piece < 6 { Color::White } else { Color::Black };
-    (Piece::new(color, Role::from_index(piece % 6)), Square::new(square).expect("a square below 64"))
-}
 
 /// A position's entry packs, in one `u64` (one memory access per position when the training
 /// order jumps around the set): where its features start (bits 0..36), how many there are
@@ -62,7 +47,7 @@ const MIRRORABLE: u64 = 0b1000;
 /// Labelled positions, stored compactly (see the module docs).
 #[derive(Default)]
 pub struct Dataset {
-    /// The pieces of every position ([`piece_code`]), back to back.
+    /// The pieces of every position (the format's `packed` form), back to back.
     features: Vec<u16>,
     /// One packed entry per position (see [`START_BITS`]).
     entries: Vec<u64>,
@@ -96,7 +81,7 @@ impl Dataset {
         for color in Color::ALL {
             for role in Role::ALL {
                 for square in pos.pieces(color, role) {
-                    features[n] = piece_code(Piece::new(color, role), square);
+                    features[n] = packed(Piece::new(color, role), square);
                     n += 1;
                 }
             }
@@ -139,16 +124,16 @@ impl Dataset {
         // Pieces are stored White's first, each side's by role, so each king closes its side's.
         let whites = pieces.partition_point(|&code| code < 6 * 64);
         let king = |last: usize| {
-            let (piece, square) = decode(pieces[last], mirror);
-            debug_assert_eq!(piece.role, Role::King);
-            square
+            let code = if mirror { mirror_packed(pieces[last]) } else { pieces[last] };
+            debug_assert_eq!(code / 64 % 6, Role::King.index() as u16);
+            Square::new(u32::from(code % 64)).expect("a square below 64")
         };
         let (white, black) = (inputs.view(Color::White, king(whites - 1)), inputs.view(Color::Black, king(n - 1)));
         let (us, them) = if flags & BLACK_TO_MOVE != 0 { (other, stm) } else { (stm, other) };
         for ((&code, us), them) in pieces.iter().zip(us).zip(them) {
-            let (piece, square) = decode(code, mirror);
-            *us = white.index(piece, square) as u16;
-            *them = black.index(piece, square) as u16;
+            let code = if mirror { mirror_packed(code) } else { code };
+            *us = white.index_packed(code) as u16;
+            *them = black.index_packed(code) as u16;
         }
         n
     }
@@ -439,22 +424,6 @@ fn load_viri(path: &Path, val_fraction: f64, split: &mut Split) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn stored_pieces_decode_to_themselves_or_their_mirror() {
-        for color in Color::ALL {
-            for role in Role::ALL {
-                for square in Square::all() {
-                    let piece = Piece::new(color, role);
-                    let code = piece_code(piece, square);
-                    assert!(usize::from(code) < INPUTS);
-                    assert_eq!(decode(code, false), (piece, square));
-                    let mirrored = Square::new(square.index() as u32 ^ 7).unwrap();
-                    assert_eq!(decode(code, true), (piece, mirrored));
-                }
-            }
-        }
-    }
 
     #[test]
     fn features_follow_the_format() {
