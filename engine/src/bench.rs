@@ -3,13 +3,12 @@
 //! behaviour (any functional change alters it) and is the same on every machine; nodes
 //! per second measures speed.
 
-use crate::eval::nnue::embedded_network;
-use crate::eval::Network;
+use crate::evaluator::Evaluator;
+use crate::facade::SEARCH_STACK_SIZE;
 use crate::limits::Limits;
 use crate::search::{Control, NodeCounter, Shared, Worker};
 use crate::time::TimeBudget;
 use crate::tt::TranspositionTable;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tempo_core::Position;
 
@@ -87,17 +86,17 @@ impl BenchReport {
 /// If a built-in position fails to parse (a test guards the list) or the table cannot be
 /// allocated.
 pub fn run_bench(depth: u32, hash_mb: usize, progress: impl FnMut(usize, &str) + Send) -> BenchReport {
-    run_bench_with_network(depth, hash_mb, Some(embedded_network()), progress)
+    run_bench_with(depth, hash_mb, &Evaluator::embedded(), progress)
 }
 
-/// [`run_bench`] evaluating with `network` (`None`: the hand-crafted evaluation).
+/// [`run_bench`] evaluating with `evaluator`.
 ///
 /// # Panics
 /// As [`run_bench`].
-pub fn run_bench_with_network(
+pub fn run_bench_with(
     depth: u32,
     hash_mb: usize,
-    network: Option<Arc<Network>>,
+    evaluator: &Evaluator,
     mut progress: impl FnMut(usize, &str) + Send,
 ) -> BenchReport {
     let tt = TranspositionTable::new(hash_mb).expect("bench hash table fits in memory");
@@ -107,10 +106,10 @@ pub fn run_bench_with_network(
     // The search recurses deeply: run it on a thread with a large stack.
     std::thread::scope(|scope| {
         let handle = std::thread::Builder::new()
-            .stack_size(64 * 1024 * 1024)
+            .stack_size(SEARCH_STACK_SIZE)
             .spawn_scoped(scope, || {
                 let mut worker = Worker::new(0);
-                worker.set_network(network);
+                worker.set_evaluator(evaluator);
                 for (i, fen) in BENCH_FENS.iter().enumerate() {
                     progress(i, fen);
                     let pos: Position = fen.parse().expect("bench positions are valid");

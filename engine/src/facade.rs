@@ -2,10 +2,12 @@
 //! text protocol (in the spirit of Stockfish's `Engine` class).
 
 use crate::error::EngineError;
-use crate::eval::nnue::embedded_network;
-use crate::eval::{nnue_evaluate, trace, EvalTrace, Network};
+use crate::evaluator::Evaluator;
 use crate::events::{Event, SearchInfo};
+use crate::hce::{trace, EvalTrace};
 use crate::limits::Limits;
+use crate::nnue::embedded_network;
+use crate::nnue::Network;
 use crate::options::{EngineOption, Options};
 use crate::score::{is_mate_score, to_score, Value, Wdl, INFINITE};
 use crate::search::{Control, NodeCounter, Progress, RootMove, Shared, Worker};
@@ -53,10 +55,10 @@ pub struct Engine {
     book: Option<Arc<Book>>,
     /// The neural network, used when `UseNNUE` is on: the built-in one or a loaded one.
     network: Arc<Network>,
-    /// The network the last search evaluated with (`None`: the hand-crafted evaluation).
+    /// What the last search evaluated with (hand-crafted before the first search).
     /// The hash table stores static evaluations, so it is cleared when this changes.
-    searched_with: Option<Arc<Network>>,
-    /// xorshift state for weighted book picks: varied from move to move, reproducible.
+    searched_with: Evaluator,
+    /// [`xorshift`] state for weighted book picks: varied from move to move, reproducible.
     book_rng: u64,
     /// Syzygy tables (`SyzygyPath`), probed by searches within `SyzygyProbeLimit` men.
     tablebase: Option<Arc<Tablebase>>,
@@ -92,7 +94,7 @@ impl Engine {
             handle: None,
             book: None,
             network: embedded_network(),
-            searched_with: None,
+            searched_with: Evaluator::HandCrafted,
             book_rng: 0x9e37_79b9_7f4a_7c15,
             tablebase: None,
             options,
@@ -219,21 +221,24 @@ impl Engine {
             return None;
         }
         let book = self.book.as_ref()?;
-        self.book_rng ^= self.book_rng << 13;
-        self.book_rng ^= self.book_rng >> 7;
-        self.book_rng ^= self.book_rng << 17;
-        book.pick(&self.root, self.book_rng).filter(|m| allowed.contains(m))
+        book.pick(&self.root, xorshift(&mut self.book_rng)).filter(|m| allowed.contains(m))
     }
 
-    /// Sets the neural network searches evaluate with when `UseNNUE` is on; `None` goes back
-    /// to the network built into the engine ([`crate::EMBEDDED_NETWORK`]). A search already
+    /// Sets the neural network searches evaluate with when `UseNNUE` is on
+    /// ([`Engine::use_embedded_network`] goes back to the built-in one). A search already
     /// running keeps the network it started with. A search whose evaluation (this network,
     /// another, or hand-crafted terms, as `UseNNUE` says) differs from the previous search's
     /// starts with a cleared hash table, whose stored evaluations belong to the other one.
     /// Reading and parsing a file is the caller's business ([`Network::from_bytes`]): the
     /// engine does no I/O.
-    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
-        self.network = network.unwrap_or_else(embedded_network);
+    pub fn set_network(&mut self, network: Arc<Network>) {
+        self.network = network;
+    }
+
+    /// Goes back to the network built into the engine ([`crate::EMBEDDED_NETWORK`]) for
+    /// `UseNNUE`, as [`Engine::set_network`] with it.
+    pub fn use_embedded_network(&mut self) {
+        self.network = embedded_network();
     }
 
     /// The network `UseNNUE` uses, loaded or built in.
@@ -246,10 +251,14 @@ impl Engine {
         Arc::ptr_eq(&self.network, &embedded_network())
     }
 
-    /// The network searches evaluate with: the engine's network if `UseNNUE` is on, `None`
-    /// when they use the hand-crafted evaluation (`UseNNUE` off).
-    pub fn active_network(&self) -> Option<&Arc<Network>> {
-        Some(&self.network).filter(|_| self.options.use_nnue)
+    /// What searches evaluate with: the engine's network if `UseNNUE` is on, the
+    /// hand-crafted evaluation when it is off.
+    pub fn evaluator(&self) -> Evaluator {
+        if self.options.use_nnue {
+            Evaluator::Network(Arc::clone(&self.network))
+        } else {
+            Evaluator::HandCrafted
+        }
     }
 
     /// Sets the Syzygy tables searches probe (`None`: none, the default). With tables, a
@@ -279,16 +288,16 @@ impl Engine {
         Ok(())
     }
 
-    /// The hand-crafted static evaluation of the current position with its breakdown
-    /// (whichever evaluation the search uses).
-    pub fn evaluate(&self) -> EvalTrace {
-        trace(&self.root)
+    /// The static evaluation of the current position (side to move, centipawns) by what
+    /// searches evaluate with ([`Engine::evaluator`]).
+    pub fn evaluate(&self) -> Value {
+        self.evaluator().evaluate(&self.root)
     }
 
-    /// The network's evaluation of the current position (side to move, centipawns) when the
-    /// search evaluates with one (see [`Engine::active_network`]), else `None`.
-    pub fn evaluate_nnue(&self) -> Option<Value> {
-        self.active_network().map(|network| nnue_evaluate(network, &self.root))
+    /// The hand-crafted evaluation of the current position, term by term (whichever
+    /// evaluation the search uses).
+    pub fn hand_crafted_trace(&self) -> EvalTrace {
+        trace(&self.root)
     }
 
     /// Starts searching the current position on background threads and returns at once.
@@ -357,7 +366,7 @@ impl Engine {
             }
         }
         self.control = Arc::new(Control::new(limits.ponder, start));
-        let network = self.evaluation_for_search();
+        let evaluator = self.evaluation_for_search();
         if let Some(book_move) = self.book_move(&limits, &moves) {
             return Ok(Prepared::Book(BookAnswer { control: Arc::clone(&self.control), mv: book_move, on_event }));
         }
@@ -370,7 +379,7 @@ impl Engine {
             moves,
             limits,
             options: self.options.clone(),
-            network,
+            evaluator,
             tablebase: self.tablebase.clone(),
             root_wdl,
             start,
@@ -378,20 +387,16 @@ impl Engine {
         })))
     }
 
-    /// The network the next search evaluates with (`None`: hand-crafted terms). When that
+    /// What the next search evaluates with ([`Engine::evaluator`]). When that
     /// is not the evaluation of the previous search, the hash table is cleared: its stored
     /// static evaluations, and the scores built on them, are another evaluation's.
-    fn evaluation_for_search(&mut self) -> Option<Arc<Network>> {
-        let network = self.active_network().cloned();
-        let same = match (&network, &self.searched_with) {
-            (Some(next), Some(last)) => Arc::ptr_eq(next, last),
-            (next, last) => next.is_none() && last.is_none(),
-        };
-        if !same {
+    fn evaluation_for_search(&mut self) -> Evaluator {
+        let evaluator = self.evaluator();
+        if !evaluator.same_as(&self.searched_with) {
             self.tt.clear();
-            self.searched_with.clone_from(&network);
+            self.searched_with = evaluator.clone();
         }
-        network
+        evaluator
     }
 
     /// Asks the running search (if any) to stop; its best move follows promptly.
@@ -450,8 +455,8 @@ struct Job<'a> {
     moves: Vec<Move>,
     limits: Limits,
     options: Options,
-    /// The network to evaluate with, `None` for the hand-crafted evaluation.
-    network: Option<Arc<Network>>,
+    /// What the search evaluates with.
+    evaluator: Evaluator,
     tablebase: Option<Arc<Tablebase>>,
     /// The tables' result at the root, reported as the score.
     root_wdl: Option<tempo_syzygy::Wdl>,
@@ -465,21 +470,14 @@ impl Job<'_> {
         if self.moves.is_empty() {
             // Mate or stalemate: nothing to search, but `go ponder`/`infinite` still wait
             // for the GUI before answering, as the protocol requires.
-            self.wait_for_release();
+            wait_for_release(&self.control, self.limits.infinite);
             self.control.done.store(true, Ordering::Release);
             (self.on_event)(Event::BestMove { best: None, ponder: None });
             return;
         }
 
         self.tt.new_search();
-        let skill = self.options.limit_strength.then(|| Skill::from_elo(self.options.elo));
-        let mut limits = self.limits.clone();
-        let mut multipv = self.options.multipv;
-        if let Some(skill) = skill {
-            let cap = skill.depth_limit();
-            limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
-            multipv = multipv.max(Skill::LINES);
-        }
+        let (skill, limits, multipv) = self.strength();
         let budget = TimeBudget::new(&limits, self.root.turn(), self.options.move_overhead);
         let counters: Vec<NodeCounter> = (0..workers.len()).map(|_| NodeCounter::default()).collect();
         let shared = Shared {
@@ -494,7 +492,7 @@ impl Job<'_> {
         };
         for worker in workers.iter_mut() {
             worker.prepare(&self.game_keys, &self.moves);
-            worker.set_network(self.network.clone());
+            worker.set_evaluator(&self.evaluator);
         }
         let shown_lines = self.options.multipv;
         let show_wdl = self.options.show_wdl;
@@ -527,33 +525,13 @@ impl Job<'_> {
             });
             // The protocol forbids answering `go ponder` or `go infinite` before `stop` (or,
             // when pondering, `ponderhit`), even when the search itself is finished.
-            while !control.stopped() && (control.pondering.load(Ordering::Relaxed) || infinite) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
+            wait_for_release(control, infinite);
             control.stop.store(true, Ordering::Relaxed);
         });
 
-        let chosen = match skill {
-            Some(skill) => {
-                let mut seed = self.root.key() ^ self.start.elapsed().as_nanos() as u64 ^ 0x9e37_79b9_7f4a_7c15;
-                let lines = multipv.min(main.root_moves.len());
-                let index = skill.pick(&main.root_moves, lines, || {
-                    // xorshift64*: plenty for picking among a handful of moves.
-                    seed ^= seed >> 12;
-                    seed ^= seed << 25;
-                    seed ^= seed >> 27;
-                    seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
-                });
-                &main.root_moves[index]
-            }
-            None => &main.root_moves[0],
-        };
+        let chosen = self.chosen(main, skill, multipv);
         let best = chosen.mv;
-        let ponder = chosen.pv.get(1).copied().or_else(|| {
-            let mut child = self.root;
-            child.play_unchecked(best);
-            self.tt.probe(child.key(), 0).and_then(|e| e.mv).filter(|&m| child.is_legal(m))
-        });
+        let ponder = chosen.pv.get(1).copied().or_else(|| self.ponder_from_table(best));
         drop(workers);
         // A GUI may answer the best move at once: from here on the engine counts as idle
         // and the next command joins this thread (which only returns) instead of failing.
@@ -561,11 +539,57 @@ impl Job<'_> {
         (self.on_event)(Event::BestMove { best: Some(best), ponder });
     }
 
-    fn wait_for_release(&self) {
-        while !self.control.stopped() && (self.control.pondering.load(Ordering::Relaxed) || self.limits.infinite) {
-            std::thread::sleep(Duration::from_millis(1));
+    /// The skill level (`UCI_LimitStrength`), and the limits and number of lines it makes
+    /// the search use: a capped depth and at least [`Skill::LINES`] lines to pick from.
+    fn strength(&self) -> (Option<Skill>, Limits, usize) {
+        let skill = self.options.limit_strength.then(|| Skill::from_elo(self.options.elo));
+        let mut limits = self.limits.clone();
+        let mut multipv = self.options.multipv;
+        if let Some(skill) = skill {
+            let cap = skill.depth_limit();
+            limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
+            multipv = multipv.max(Skill::LINES);
+        }
+        (skill, limits, multipv)
+    }
+
+    /// The root move to play: the best, or the skill level's pick among the searched lines.
+    fn chosen<'w>(&self, main: &'w Worker, skill: Option<Skill>, multipv: usize) -> &'w RootMove {
+        match skill {
+            Some(skill) => {
+                let mut seed = self.root.key() ^ self.start.elapsed().as_nanos() as u64 ^ 0x9e37_79b9_7f4a_7c15;
+                let lines = multipv.min(main.root_moves.len());
+                let index = skill.pick(&main.root_moves, lines, || xorshift(&mut seed));
+                &main.root_moves[index]
+            }
+            None => &main.root_moves[0],
         }
     }
+
+    /// A move to ponder on after `best` when its line ends there: the hash table's move for
+    /// the position after it, if legal.
+    fn ponder_from_table(&self, best: Move) -> Option<Move> {
+        let mut child = self.root;
+        child.play_unchecked(best);
+        self.tt.probe(child.key(), 0).and_then(|e| e.mv).filter(|&m| child.is_legal(m))
+    }
+}
+
+/// Waits while the GUI still owes a `stop` (after `go infinite`) or a `ponderhit` or `stop`
+/// (after `go ponder`): the protocol forbids answering before, even when the search is over.
+fn wait_for_release(control: &Control, infinite: bool) {
+    while !control.stopped() && (control.pondering.load(Ordering::Relaxed) || infinite) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// xorshift64*, the facade's generator: plenty for picking a book move or a skill level's
+/// move among a handful (`state` must not be 0).
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    state.wrapping_mul(0x2545_f491_4f6c_dd1d)
 }
 
 /// The report of one PV line; lines not yet searched in this iteration show the previous
@@ -613,7 +637,7 @@ fn info_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::nnue::random_network;
+    use crate::nnue::random_network;
 
     /// Runs a depth-4 search and tells whether the root is in the hash table afterwards.
     fn search_and_probe(engine: &mut Engine) -> bool {
@@ -634,16 +658,16 @@ mod tests {
         assert!(engine.tt.probe(key, 0).is_some());
         // A network loaded but not in use changes nothing.
         let network = Arc::new(random_network(1));
-        engine.set_network(Some(Arc::clone(&network)));
+        engine.set_network(Arc::clone(&network));
         engine.evaluation_for_search();
         assert!(engine.tt.probe(key, 0).is_some());
         // UseNNUE on: hand-crafted entries go.
         engine.set_option(EngineOption::UseNnue(true)).unwrap();
-        assert!(engine.evaluation_for_search().is_some_and(|n| Arc::ptr_eq(&n, &network)));
+        assert!(engine.evaluation_for_search().network().is_some_and(|n| Arc::ptr_eq(n, &network)));
         assert!(engine.tt.probe(key, 0).is_none());
         assert!(search_and_probe(&mut engine));
         // Another network: cleared again; the same one again: kept.
-        engine.set_network(Some(Arc::new(random_network(2))));
+        engine.set_network(Arc::new(random_network(2)));
         engine.evaluation_for_search();
         assert!(engine.tt.probe(key, 0).is_none());
         assert!(search_and_probe(&mut engine));
@@ -651,13 +675,13 @@ mod tests {
         assert!(engine.tt.probe(key, 0).is_some());
         // Back to hand-crafted terms: cleared.
         engine.set_option(EngineOption::UseNnue(false)).unwrap();
-        assert!(engine.evaluation_for_search().is_none());
+        assert!(matches!(engine.evaluation_for_search(), Evaluator::HandCrafted));
         assert!(engine.tt.probe(key, 0).is_none());
         // The built-in network: cleared again.
         assert!(search_and_probe(&mut engine));
-        engine.set_network(None);
+        engine.use_embedded_network();
         engine.set_option(EngineOption::UseNnue(true)).unwrap();
-        assert!(engine.evaluation_for_search().is_some_and(|n| Arc::ptr_eq(&n, &embedded_network())));
+        assert!(engine.evaluation_for_search().same_as(&Evaluator::embedded()));
         assert!(engine.tt.probe(key, 0).is_none());
     }
 }

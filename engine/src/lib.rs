@@ -28,12 +28,14 @@
 
 mod bench;
 mod error;
-mod eval;
+mod evaluator;
 mod events;
 mod facade;
+pub mod hce;
 mod history;
 mod limits;
 mod movepick;
+pub mod nnue;
 mod options;
 mod score;
 mod search;
@@ -43,16 +45,16 @@ mod tablebase;
 mod time;
 mod tt;
 
-pub use bench::{run_bench, run_bench_with_network, BenchReport, BENCH_DEPTH, BENCH_FENS};
+pub use bench::{run_bench, run_bench_with, BenchReport, BENCH_DEPTH, BENCH_FENS};
 pub use error::{EngineError, OptionError};
-pub use eval::{
-    evaluate, evaluate_with, linear_eval, nnue_evaluate, output_bucket, trace, EvalTrace, LinearEval, Network,
-    NetworkError, PawnTable, Term, WeightSection, EMBEDDED_NETWORK, HIDDEN, MAX_PHASE, OUTPUT_BUCKET_COUNTS,
-    PHASE_WEIGHT, S, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS,
-};
+pub use evaluator::Evaluator;
 pub use events::{Event, SearchInfo};
 pub use facade::{Engine, SEARCH_STACK_SIZE};
 pub use limits::Limits;
+pub use nnue::{
+    nnue_evaluate, output_bucket, InputMapping, Network, NetworkError, NetworkOf, QuantisedNet, EMBEDDED_NETWORK,
+    HIDDEN, OUTPUT_BUCKET_COUNTS,
+};
 pub use options::{EngineOption, OptionKind, OptionSpec, Options, MAX_ELO, MIN_ELO, OPTION_SPECS};
 pub use score::{to_score, Value, Wdl};
 pub use see::see_ge;

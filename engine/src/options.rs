@@ -95,8 +95,9 @@ pub enum EngineOption {
     Elo(u32),
     /// Play from the opening book (see [`crate::Engine::set_book`]) while it has a move.
     OwnBook(bool),
-    /// Evaluate with the neural network (see [`crate::Engine::set_network`]) instead of the
-    /// hand-crafted evaluation. Without a network the hand-crafted evaluation stays in use.
+    /// Evaluate with the neural network (the built-in one, or another through
+    /// [`crate::Engine::set_network`]); off, with the hand-crafted evaluation
+    /// ([`crate::Evaluator::HandCrafted`]).
     UseNnue(bool),
     /// The least remaining depth at which the search probes the tablebases (positions with
     /// fewer men than the largest tables are probed at any depth).

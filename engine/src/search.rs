@@ -4,11 +4,12 @@
 //! (single and double), check and negative extensions, multi-cut). One [`Worker`] runs
 //! per thread; threads share only the transposition table and the stop flag (Lazy SMP).
 
-use crate::eval::nnue::stack::AccumulatorStack;
-use crate::eval::{evaluate_with, Network, PawnTable};
+use crate::evaluator::Evaluator;
+use crate::hce::{evaluate_with, PawnTable};
 use crate::history::{move_context, piece_index, stat_bonus, History, NO_CONTEXT};
 use crate::limits::Limits;
 use crate::movepick::{gives_check, is_quiet, MovePicker, OrderingContext};
+use crate::nnue::stack::AccumulatorStack;
 use crate::score::{is_mate_score, mate_in, mated_in, Value, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::see::see_ge;
 use crate::tablebase::Probing;
@@ -248,13 +249,12 @@ impl Worker {
         self.history.clear();
     }
 
-    /// Chooses the evaluation of the following searches: `Some` network for NNUE, `None` for
-    /// the hand-crafted evaluation.
-    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
-        match network {
-            Some(network) if self.nnue.as_ref().is_some_and(|s| Arc::ptr_eq(s.network(), &network)) => {}
-            Some(network) => self.nnue = Some(AccumulatorStack::new(network)),
-            None => self.nnue = None,
+    /// Chooses the evaluation of the following searches.
+    pub fn set_evaluator(&mut self, evaluator: &Evaluator) {
+        match evaluator {
+            Evaluator::Network(network) if self.nnue.as_ref().is_some_and(|s| Arc::ptr_eq(s.network(), network)) => {}
+            Evaluator::Network(network) => self.nnue = Some(AccumulatorStack::new(Arc::clone(network))),
+            Evaluator::HandCrafted => self.nnue = None,
         }
     }
 

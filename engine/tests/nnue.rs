@@ -4,34 +4,30 @@
 use std::sync::mpsc;
 use std::sync::Arc;
 use tempo_core::{CastlingMode, Move, Position};
-use tempo_engine::{nnue_evaluate, Engine, EngineOption, Event, Limits, Network, Score, HIDDEN};
+use tempo_engine::nnue::format::INPUTS;
+use tempo_engine::{
+    hce, nnue_evaluate, Engine, EngineOption, Evaluator, Event, InputMapping, Limits, Network, QuantisedNet, Score,
+    HIDDEN,
+};
 
-const INPUTS: usize = 768;
-
-/// The bytes of a network file: `w1(feature, neuron)`, `b1(neuron)`, `w2(index)` and `b2`.
-fn network_bytes(
+/// A network of one output bucket: `w1(feature, neuron)`, `b1(neuron)`, `w2(index)` and
+/// `b2`.
+fn network(
     w1: impl Fn(usize, usize) -> i16,
     b1: impl Fn(usize) -> i16,
     w2: impl Fn(usize) -> i16,
     b2: i32,
-) -> Vec<u8> {
-    let mut bytes = b"TEMPONNU".to_vec();
-    for v in [1u32, INPUTS as u32, HIDDEN as u32, 1] {
-        bytes.extend_from_slice(&v.to_le_bytes());
-    }
-    for v in [255i32, 64, 400, 0] {
-        bytes.extend_from_slice(&v.to_le_bytes());
-    }
-    let mut push = |w: i16| bytes.extend_from_slice(&w.to_le_bytes());
-    for f in 0..INPUTS {
-        for j in 0..HIDDEN {
-            push(w1(f, j));
-        }
-    }
-    (0..HIDDEN).for_each(|j| push(b1(j)));
-    (0..2 * HIDDEN).for_each(|k| push(w2(k)));
-    bytes.extend_from_slice(&b2.to_le_bytes());
-    bytes
+) -> Arc<Network> {
+    let net = QuantisedNet {
+        hidden: HIDDEN,
+        mapping: InputMapping::Plain,
+        w1: (0..INPUTS * HIDDEN).map(|k| w1(k / HIDDEN, k % HIDDEN)).collect(),
+        b1: (0..HIDDEN).map(b1).collect(),
+        w2: (0..2 * HIDDEN).map(w2).collect(),
+        b2: vec![b2],
+        qb: vec![64],
+    };
+    Arc::new(Network::from_quantised(&net).unwrap())
 }
 
 /// Deterministic pseudo-random weights in the trainer's range; output weights within
@@ -45,7 +41,7 @@ fn random_network(seed: u64, max_output: i16) -> Arc<Network> {
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     };
-    let bytes = network_bytes(
+    network(
         |f, j| (hash(f, j) % 161) as i16 - 80,
         |j| (hash(1000, j) % 301) as i16 - 50,
         |k| {
@@ -58,26 +54,24 @@ fn random_network(seed: u64, max_output: i16) -> Arc<Network> {
             }
         },
         (hash(3000, 0) % 10_001) as i32 - 5000,
-    );
-    Arc::new(Network::from_bytes(&bytes).unwrap())
+    )
 }
 
 /// A network that wants the side to move to have as few pieces as possible: one neuron,
 /// bias 255, -20 per own piece, weighted only in the side to move's accumulator. With a
 /// king and a queen the side to move scores 284 cp, with a lone king 339 cp.
 fn fewer_pieces_network() -> Arc<Network> {
-    let bytes = network_bytes(
+    network(
         |f, j| if j == 0 && f < 6 * 64 { -20 } else { 0 },
         |j| if j == 0 { 255 } else { 0 },
         |k| if k == 0 { 64 } else { 0 },
         0,
-    );
-    Arc::new(Network::from_bytes(&bytes).unwrap())
+    )
 }
 
 fn nnue_engine(network: Arc<Network>) -> Engine {
     let mut engine = Engine::new();
-    engine.set_network(Some(network));
+    engine.set_network(network);
     engine.set_option(EngineOption::UseNnue(true)).unwrap();
     engine
 }
@@ -141,10 +135,11 @@ fn the_network_decides_the_search() {
     let nnue_best = nnue_best.unwrap();
     assert_ne!(format!("{nnue_best:?}"), capture);
     assert!(pos.is_legal(nnue_best));
-    assert_eq!(engine.evaluate_nnue(), Some(284));
+    assert_eq!(engine.evaluate(), 284);
     // UseNNUE off: the network stays loaded but the hand-crafted evaluation is back.
     engine.set_option(EngineOption::UseNnue(false)).unwrap();
-    assert_eq!(engine.evaluate_nnue(), None);
+    assert!(matches!(engine.evaluator(), Evaluator::HandCrafted));
+    assert_eq!(engine.evaluate(), hce::evaluate(&pos));
     assert!(Arc::ptr_eq(engine.network(), &network));
     let (best, _) = search(&mut engine, pos, 4);
     assert_eq!(format!("{:?}", best.unwrap()), capture);
@@ -181,12 +176,12 @@ fn the_built_in_network_is_the_default_and_comes_back() {
     assert!(engine.network_is_embedded());
     let pos: Position = "4k3/8/8/3q4/8/8/3Q4/4K3 w - - 0 1".parse().unwrap();
     engine.set_position(pos, &[]).unwrap();
-    assert_eq!(engine.evaluate_nnue(), Some(nnue_evaluate(engine.network(), &pos)));
+    assert_eq!(engine.evaluate(), nnue_evaluate(engine.network(), &pos));
     // The built-in network wins Black's queen, as the hand-crafted evaluation does.
     let (best, _) = search(&mut engine, pos, 4);
     assert_eq!(format!("{:?}", best.unwrap()), "d2d5");
-    engine.set_network(Some(fewer_pieces_network()));
+    engine.set_network(fewer_pieces_network());
     assert!(!engine.network_is_embedded());
-    engine.set_network(None);
+    engine.use_embedded_network();
     assert!(engine.network_is_embedded());
 }

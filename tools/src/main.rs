@@ -8,6 +8,7 @@
 #[macro_use]
 extern crate tempo_output;
 
+mod adam;
 mod bench;
 mod book;
 mod data;
@@ -19,8 +20,10 @@ mod game;
 mod matches;
 mod perft;
 mod pgn;
+mod rng;
 mod suite;
 mod tb;
+mod text_data;
 mod time_flag;
 mod train;
 mod tune;

@@ -10,19 +10,21 @@
 //! `sigmoid(K * eval / 400)`, with `K` fitted to the data first; Adam descends its gradient,
 //! computed in parallel with rayon, and the weights with the best loss on held-out games are
 //! kept. `--write FILE` writes them as Rust source in the format of
-//! `engine/src/eval/tuned_weights.rs`, which the engine includes.
+//! `engine/src/hce/tuned_weights.rs`, which the engine includes.
 //!
 //! Not tuned: the game-phase weights and the endgame scale factors (they shape the taper
 //! rather than add to it) and the king-attack unit weights (the danger table indexed by
 //! their sum is tuned).
 
+use crate::adam;
+use crate::text_data::parse_line;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use tempo_core::Position;
-use tempo_engine::{linear_eval, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS};
+use tempo_engine::hce::{linear_eval, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS};
 use tempo_notation::{PgnReader, PgnResult};
 
 /// Parameters: the middlegame halves of the weights, then the endgame halves.
@@ -49,7 +51,7 @@ pub struct TuneArgs {
     /// current values; repeatable or comma-separated.
     #[arg(long, value_delimiter = ',')]
     freeze: Vec<String>,
-    /// Write the tuned weights as Rust source (e.g. engine/src/eval/tuned_weights.rs).
+    /// Write the tuned weights as Rust source (e.g. engine/src/hce/tuned_weights.rs).
     #[arg(long)]
     write: Option<PathBuf>,
 }
@@ -207,19 +209,7 @@ fn load(path: &Path) -> Result<Vec<Sample>> {
     lines
         .par_iter()
         .filter_map(|&(i, line)| {
-            let parsed = (|| -> Result<Option<Sample>> {
-                let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-                if fields.len() != 3 {
-                    bail!("expected `FEN | score | result`");
-                }
-                let pos: Position = fields[0].parse()?;
-                let score: f64 = fields[1].parse().context("score")?;
-                let result: f64 = fields[2].parse().context("result")?;
-                if ![0.0, 0.5, 1.0].contains(&result) {
-                    bail!("result must be 1.0, 0.5 or 0.0");
-                }
-                Ok(sample(&pos, result, Some(score)))
-            })();
+            let parsed = parse_line(line).map(|l| sample(&l.pos, l.result, Some(l.score)));
             match parsed {
                 Ok(s) => s.map(Ok),
                 Err(e) => Some(Err(e.context(format!("{}:{}", path.display(), i + 1)))),
@@ -228,7 +218,7 @@ fn load(path: &Path) -> Result<Vec<Sample>> {
         .collect()
 }
 
-/// The weights as Rust source, in the format of `engine/src/eval/tuned_weights.rs`.
+/// The weights as Rust source, in the format of `engine/src/hce/tuned_weights.rs`.
 pub(crate) fn weights_source(params: &[f64], note: &str) -> String {
     const ROLES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
     let mut out = String::new();
@@ -282,19 +272,14 @@ pub fn run(args: &TuneArgs) -> Result<bool> {
 
     // Adam, keeping the parameters with the best validation loss (early stopping: past that
     // point the weights fit the training games' noise).
-    let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8);
     let mut m = vec![0.0; PARAMS];
     let mut v = vec![0.0; PARAMS];
     let mut best = (if validation.is_empty() { initial.0 } else { initial.1 }, params.clone(), 0);
     for epoch in 1..=args.epochs {
         let grad = gradient(&training, &params, k, args.lambda);
-        let t = epoch as i32;
+        let corrections = adam::corrections(epoch as u64);
         for j in (0..PARAMS).filter(|&j| trainable[j]) {
-            m[j] = beta1 * m[j] + (1.0 - beta1) * grad[j];
-            v[j] = beta2 * v[j] + (1.0 - beta2) * grad[j] * grad[j];
-            let m_hat = m[j] / (1.0 - beta1.powi(t));
-            let v_hat = v[j] / (1.0 - beta2.powi(t));
-            params[j] -= args.rate * m_hat / (v_hat.sqrt() + epsilon);
+            params[j] -= args.rate * adam::step(&mut m[j], &mut v[j], grad[j], corrections);
         }
         let judged = if validation.is_empty() { &training } else { &validation };
         let judged_loss = loss(judged, &params, k, args.lambda);
@@ -349,7 +334,7 @@ mod tests {
         ] {
             let pos: Position = fen.parse().unwrap();
             let s = sample(&pos, 0.5, None).unwrap();
-            let engine = f64::from(tempo_engine::trace(&pos).white_value);
+            let engine = f64::from(tempo_engine::hce::trace(&pos).white_value);
             // The engine rounds its integer arithmetic; the model does not.
             assert!((s.eval(&params) - engine).abs() <= 2.0, "{fen}: model {} engine {engine}", s.eval(&params));
         }
@@ -369,7 +354,7 @@ mod tests {
     #[test]
     fn the_source_reproduces_the_current_weights() {
         let text = weights_source(&current_params(), "test");
-        let shipped = include_str!("../../engine/src/eval/tuned_weights.rs");
+        let shipped = include_str!("../../engine/src/hce/tuned_weights.rs");
         let body = |t: &str| {
             t.lines()
                 .filter(|l| !l.trim_start().starts_with("//") && !l.trim().is_empty())

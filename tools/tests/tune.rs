@@ -39,10 +39,10 @@ fn tuning_lowers_the_loss_and_writes_weights() {
 
     let source = std::fs::read_to_string(&tables).unwrap();
     assert!(source.contains("pub const WEIGHTS: [S; WEIGHT_COUNT] = ["), "{source}");
-    for section in tempo_engine::WEIGHT_SECTIONS {
+    for section in tempo_engine::hce::WEIGHT_SECTIONS {
         assert!(source.contains(&format!("    // {}\n", section.name)), "{}", section.name);
     }
-    assert_eq!(source.matches(" S(").count(), tempo_engine::WEIGHT_COUNT);
+    assert_eq!(source.matches(" S(").count(), tempo_engine::hce::WEIGHT_COUNT);
 
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "not a fen | 0 | 1.0\n").unwrap();

@@ -2,7 +2,8 @@
 
 use std::fmt::Write as _;
 use tempo_core::{Color, File, Position, Rank, Square};
-use tempo_engine::{Bound, EvalTrace, Limits, OptionKind, OptionSpec, Score, SearchInfo, Term, S};
+use tempo_engine::hce::{EvalTrace, Term, S};
+use tempo_engine::{Bound, Limits, OptionKind, OptionSpec, Score, SearchInfo};
 use tempo_notation::uci_move;
 
 /// The parameters of a `go` command for `limits` (what follows `go `), with `searchmoves`

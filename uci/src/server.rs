@@ -12,8 +12,8 @@ use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 use tempo_core::{perft::divide, CastlingMode, Position};
 use tempo_engine::{
-    run_bench_with_network, Engine, EngineOption, Event, Limits, Network, BENCH_DEPTH, EMBEDDED_NETWORK, HIDDEN,
-    OPTION_SPECS,
+    nnue_evaluate, run_bench_with, Engine, EngineOption, Evaluator, Event, Limits, Network, BENCH_DEPTH,
+    EMBEDDED_NETWORK, HIDDEN, OPTION_SPECS,
 };
 use tempo_notation::{divide_lines, parse_uci_move, uci_move, MoveNotation};
 use tempo_syzygy::Tablebase;
@@ -191,10 +191,12 @@ impl<W: Write + Send + 'static> Server<W> {
             }
             Command::Eval => {
                 if let Some(pos) = self.known_position("eval") {
-                    let hand_crafted = self.engine.evaluate();
-                    let text = match self.engine.evaluate_nnue() {
-                        Some(nnue) => nnue_eval_table(&pos, &hand_crafted, nnue),
-                        None => eval_table(&pos, &hand_crafted),
+                    let hand_crafted = self.engine.hand_crafted_trace();
+                    let text = match self.engine.evaluator() {
+                        Evaluator::Network(network) => {
+                            nnue_eval_table(&pos, &hand_crafted, nnue_evaluate(&network, &pos))
+                        }
+                        Evaluator::HandCrafted => eval_table(&pos, &hand_crafted),
                     };
                     self.out.line(&text);
                 }
@@ -233,7 +235,7 @@ impl<W: Write + Send + 'static> Server<W> {
     fn set_eval_file(&mut self, path: &str) {
         let path = path.trim();
         if path.is_empty() || path == "<empty>" || path == EMBEDDED_NETWORK {
-            self.engine.set_network(None);
+            self.engine.use_embedded_network();
             return;
         }
         let network = std::fs::read(path)
@@ -241,7 +243,7 @@ impl<W: Write + Send + 'static> Server<W> {
             .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
         match network {
             Ok(network) => {
-                self.engine.set_network(Some(Arc::new(network)));
+                self.engine.set_network(Arc::new(network));
                 let hint = if self.engine.options().use_nnue { "" } else { "; set UseNNUE to true to search with it" };
                 self.info_string(&format!("network {path} loaded: {HIDDEN} hidden neurons{hint}"));
             }
@@ -447,8 +449,7 @@ impl<W: Write + Send + 'static> Server<W> {
         let count = tempo_engine::BENCH_FENS.len();
         // The bench uses the evaluation a search would: the node count is the signature only
         // with the built-in network (the defaults).
-        let network = self.engine.active_network().cloned();
-        let report = run_bench_with_network(depth, 16, network, |i, fen| {
+        let report = run_bench_with(depth, 16, &self.engine.evaluator(), |i, fen| {
             // Progress goes to stderr, as in Stockfish, keeping stdout parseable.
             eprintln!("Position: {}/{count} ({fen})", i + 1);
         });

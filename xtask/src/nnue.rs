@@ -99,11 +99,11 @@ impl Generation {
     }
 }
 
-/// The value of the engine's `pub const NAME: TYPE = VALUE;` in `engine/src/eval/nnue/mod.rs`,
+/// The value of the engine's `pub const NAME: TYPE = VALUE;` in `engine/src/nnue/mod.rs`,
 /// the one source of the network's name and width, read as text so that xtask need not
 /// build the engine.
 fn nnue_constant(declaration: &str) -> Result<String> {
-    let source = root().join("engine/src/eval/nnue/mod.rs");
+    let source = root().join("engine/src/nnue/mod.rs");
     let text = std::fs::read_to_string(&source).with_context(|| format!("reading {}", source.display()))?;
     text.lines()
         .find_map(|line| line.strip_prefix(declaration))
@@ -200,7 +200,7 @@ pub fn generation(g: &Generation) -> Result<()> {
         println!(
             "\nThe SPRT needs an engine built for {} neurons (this one has HIDDEN = {hidden}): copy {} \
              to engine/nets/ under the name `train` printed, set HIDDEN, EMBEDDED_NETWORK and EMBEDDED \
-             in engine/src/eval/nnue/mod.rs, build, and play `tempo-tools match --engine \
+             in engine/src/nnue/mod.rs, build, and play `tempo-tools match --engine \
              target/release/tempo-uci --engine {}` with the SPRT settings of engine/nets/README.md.",
             g.hidden,
             net.display(),
@@ -238,7 +238,7 @@ pub fn generation(g: &Generation) -> Result<()> {
     }
     println!(
         "\nGeneration {} is in {}. If it passed its SPRT: copy net.nnue to engine/nets/ under the name \
-         `train` printed, point `EMBEDDED_NETWORK` and `EMBEDDED` in engine/src/eval/nnue/mod.rs at it, and add its entry (data, \
+         `train` printed, point `EMBEDDED_NETWORK` and `EMBEDDED` in engine/src/nnue/mod.rs at it, and add its entry (data, \
          training summary, SPRT line) to engine/nets/README.md.",
         g.gen,
         net_dir.display()

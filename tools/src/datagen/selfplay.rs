@@ -3,29 +3,12 @@
 
 use super::RandomPlies;
 use crate::matches::openings::Opening;
+use crate::rng::Rng;
 use anyhow::{Context, Result};
 use tempo_core::{Game, GameResult, Move, Position};
 use tempo_engine::{Engine, Event, Limits, Score};
 use tempo_notation::mate_score;
 use tempo_syzygy::Tablebase;
-
-/// SplitMix64: a tiny, well-distributed generator; one per game.
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform index below `n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// How the engine plays and when a game is adjudicated: everything besides the seed and the
 /// openings that decides a game (recorded as is in the run's progress file).
@@ -127,7 +110,7 @@ pub fn play_game(
     seed: u64,
     tables: Option<&Tablebase>,
 ) -> Result<Option<PlayedGame>> {
-    let mut rng = SplitMix(seed);
+    let mut rng = Rng::new(seed);
     let mut game = Game::new(opening.start);
     for &m in &opening.moves {
         game.play(m).context("opening move")?;
@@ -244,7 +227,7 @@ mod tests {
         assert!(Game::new(start).outcome().is_none());
         let opening = Opening { start, moves: Vec::new() };
         let rules = Rules { max_start_score: i32::MAX, nodes: 2_000, ..rules() };
-        let played = play_game(&rules, &mut Engine::new(), &opening, 1).unwrap().expect("a game");
+        let played = play_game(&rules, &mut Engine::new(), &opening, 1, None).unwrap().expect("a game");
         assert_eq!(played.result, GameResult::Draw);
         assert_eq!(played.moves.len(), 1, "the game ends after Kxe2");
     }

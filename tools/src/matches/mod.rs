@@ -26,7 +26,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use openings::Opening;
-use play::{Incidents, MatchEngine, MoveLimit, StartFailure};
+use play::{GameRecord, Incidents, MatchEngine, MoveLimit, StartFailure};
 use resume::Slot;
 use stats::{Sprt, Tally, Verdict};
 use std::io::{IsTerminal, Seek, Write};
@@ -329,57 +329,23 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
     if specs.len() < 2 {
         bail!("a match needs at least two engines");
     }
-    let limit = if let Some(n) = args.nodes {
-        MoveLimit::Nodes(n)
-    } else if let Some(d) = args.depth {
-        MoveLimit::Depth(d)
-    } else if let Some(time) = args.movetime {
-        MoveLimit::MoveTime(time)
-    } else {
-        MoveLimit::Clock(clock_control(&args.tc)?)
-    };
+    let limit = move_limit(args)?;
     let openings = match &args.openings {
         Some(path) => openings::load(path)?,
         None => vec![Opening::startpos()],
     };
-    let rules = Adjudication {
-        resign_score: args.resign_score,
-        resign_moves: args.resign_moves.max(1),
-        draw_score: args.draw_score,
-        draw_moves: args.draw_moves.max(1),
-        draw_after: args.draw_after,
-        max_moves: args.max_moves,
-        time_margin: args.time_margin,
-        hang_timeout: args.hang_timeout,
-        tablebase: args.tb.as_deref().map(load_tablebase).transpose()?,
-    };
+    let rules = adjudication(args)?;
     let sprt = args.sprt.map(|(elo0, elo1)| Sprt { elo0, elo1, alpha: args.sprt_alpha, beta: args.sprt_beta });
-
     let pairings: Vec<(usize, usize)> =
         (0..specs.len()).flat_map(|a| (a + 1..specs.len()).map(move |b| (a, b))).collect();
-    let mut jobs = Vec::new();
-    for (p, &(a, b)) in pairings.iter().enumerate() {
-        for g in 0..args.games {
-            let opening = (args.opening_offset + g / 2) % openings.len();
-            let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
-            jobs.push(Job { pairing: p, white, black, opening, round: format!("{}.{}", p + 1, g + 1) });
-        }
-    }
+    let jobs = schedule(&pairings, args, openings.len());
     let total = jobs.len();
     let stats: Vec<Mutex<PairingStats>> = pairings.iter().map(|_| Mutex::new(PairingStats::default())).collect();
     let stop = AtomicBool::new(false);
     // Pairings whose SPRT has decided: the match stops when all have.
     let decided_pairings = AtomicUsize::new(0);
 
-    // The games of an earlier match are the user's: a new match never writes over them.
-    if let Some(path) = args.pgn.as_ref().filter(|_| !args.resume) {
-        if std::fs::metadata(path).is_ok_and(|meta| meta.is_file() && meta.len() > 0) {
-            bail!(
-                "{} already holds games: continue that match with --resume, or name a new --pgn file",
-                path.display()
-            );
-        }
-    }
+    refuse_to_overwrite(args)?;
     // Games an earlier sitting played (--resume) count and are skipped.
     let mut already_played = vec![false; total];
     let resumed = match &args.pgn {
@@ -392,35 +358,9 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
         }
         _ => None,
     };
+    let tally = Tallies { pairings: &pairings, stats: &stats, sprt, decided_pairings: &decided_pairings, stop: &stop };
     if let Some(resumed) = &resumed {
-        for game in &resumed.games {
-            let job = &jobs[game.slot];
-            let mut s = stats[job.pairing].lock().expect("stats lock");
-            account(&mut s, game.result, &game.incidents, job.white == pairings[job.pairing].0);
-            already_played[game.slot] = true;
-        }
-        let path = args.pgn.as_ref().expect("--resume requires --pgn").display();
-        outln!("Resuming: {} games already played in {path}", resumed.games.len())?;
-        if resumed.torn_tail {
-            outln!("(its last game was cut short while being written: it is removed and played again)")?;
-        }
-        for (p, s) in stats.iter().enumerate() {
-            let mut s = s.lock().expect("stats lock");
-            let t = s.tally;
-            outln!(
-                "{} vs {}: +{} ={} -{}",
-                specs[pairings[p].0].name,
-                specs[pairings[p].1].name,
-                t.wins,
-                t.draws,
-                t.losses
-            )?;
-            if sprt.is_some_and(|sprt| s.decide(sprt))
-                && decided_pairings.fetch_add(1, Ordering::Relaxed) + 1 == pairings.len()
-            {
-                stop.store(true, Ordering::Relaxed);
-            }
-        }
+        count_resumed(args, resumed, &jobs, &specs, &tally, &mut already_played)?;
     }
     // Every engine is started once before the first game, for the opening that asks the
     // most of it (a position to set up rather than the standard start), unless no game is
@@ -435,17 +375,6 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
         preflight(&mut specs, &GameSetup { start: &opening.start, limit: &limit }, rules.hang_timeout)?;
     }
     let specs = specs;
-    // What stops the match before its games are all played: an engine that cannot be
-    // started again, or fails too many games in a row.
-    let fatal: OnceLock<String> = OnceLock::new();
-    // Per engine, the games in a row it has lost by crashing or hanging.
-    let failures_in_a_row: Mutex<Vec<u32>> = Mutex::new(vec![0; specs.len()]);
-    // The first error writing a game's line (stdout closed): it stops the match.
-    let write_error: OnceLock<std::io::Error> = OnceLock::new();
-    // The first error writing a game to the PGN file (disk full): it stops the match too.
-    let pgn_error: OnceLock<std::io::Error> = OnceLock::new();
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(resumed.as_ref().map_or(0, |r| r.games.len()));
     let pgn_out = match &args.pgn {
         Some(path) => Some(Mutex::new(match &resumed {
             Some(resumed) => append_after(path, resumed.torn_tail.then_some(resumed.complete_bytes))?,
@@ -454,133 +383,323 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
         None => None,
     };
     let bar = if std::io::stderr().is_terminal() { ProgressBar::new(total as u64) } else { ProgressBar::hidden() };
-    bar.set_position(done.load(Ordering::Relaxed) as u64);
+    let done = resumed.as_ref().map_or(0, |r| r.games.len());
+    bar.set_position(done as u64);
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}").expect("valid template"));
-
+    let runner = Runner {
+        specs: &specs,
+        tally,
+        openings: &openings,
+        limit: &limit,
+        rules: &rules,
+        jobs: &jobs,
+        already_played: &already_played,
+        fatal: OnceLock::new(),
+        failures_in_a_row: Mutex::new(vec![0; specs.len()]),
+        write_error: OnceLock::new(),
+        pgn_error: OnceLock::new(),
+        next: AtomicUsize::new(0),
+        done: AtomicUsize::new(done),
+        pgn_out,
+        bar,
+    };
     std::thread::scope(|scope| {
         for _ in 0..args.concurrency.max(1) {
-            scope.spawn(|| loop {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(job) = jobs.get(i) else { break };
-                // In a round robin, a pairing whose SPRT is decided plays no more games.
-                if already_played[i] || stats[job.pairing].lock().expect("stats lock").decided.is_some() {
-                    continue;
-                }
-                let play = || {
-                    play::play_game(
-                        [&specs[job.white], &specs[job.black]],
-                        &openings[job.opening],
-                        &limit,
-                        &rules,
-                        &job.round,
-                    )
-                };
-                let played = match play() {
-                    // A program that ran for the preflight and fails to start now may have
-                    // met a passing fault (GNU Chess 6 sometimes dies as it starts): one more
-                    // try, said on stderr. A program that cannot be run at all gets none.
-                    Err(StartFailure { seat, error }) if !matches!(error, StartError::Spawn(_)) => {
-                        let engine = [job.white, job.black][seat];
-                        let note = start_error(engine, &specs[engine], &error, Some(&job.round));
-                        bar.suspend(|| eprintln!("warning: {note}; starting it once more"));
-                        play()
-                    }
-                    played => played,
-                };
-                let record = match played {
-                    Ok(record) => record,
-                    Err(StartFailure { seat, error }) => {
-                        // The game was not played: it counts for nothing and is not written,
-                        // so that --resume plays it.
-                        let engine = [job.white, job.black][seat];
-                        let _ = fatal.set(start_error(engine, &specs[engine], &error, Some(&job.round)));
-                        stop.store(true, Ordering::Relaxed);
-                        break;
-                    }
-                };
-                for (seat, engine) in [job.white, job.black].into_iter().enumerate() {
-                    let mut streaks = failures_in_a_row.lock().expect("failure lock");
-                    if record.incidents.crashes[seat] == 0 {
-                        streaks[engine] = 0;
-                        continue;
-                    }
-                    streaks[engine] += 1;
-                    if streaks[engine] >= MAX_FAILURES_IN_A_ROW {
-                        let _ = fatal.set(format!(
-                            "engine {} ({}, command `{}`) crashed or hung in {MAX_FAILURES_IN_A_ROW} games in a row, \
-                             the last: {}",
-                            engine + 1,
-                            specs[engine].name,
-                            command_line(&specs[engine].spec),
-                            record.end.describe([&specs[job.white].name, &specs[job.black].name])
-                        ));
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                }
-                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                let (a, _) = pairings[job.pairing];
-                let line = {
-                    let mut s = stats[job.pairing].lock().expect("stats lock");
-                    account(&mut s, record.end.result(), &record.incidents, job.white == a);
-                    let t = s.tally;
-                    let mut line = format!(
-                        "Game {n}/{total}: {} vs {}: {} ({}) | {} vs {}: +{} ={} -{}",
-                        specs[job.white].name,
-                        specs[job.black].name,
-                        record.end.result().as_str(),
-                        record.end.describe([&specs[job.white].name, &specs[job.black].name]),
-                        specs[pairings[job.pairing].0].name,
-                        specs[pairings[job.pairing].1].name,
-                        t.wins,
-                        t.draws,
-                        t.losses
-                    );
-                    if let Some(sprt) = sprt {
-                        line.push_str(&format!(" LLR {:.2}", t.llr(sprt.elo0, sprt.elo1)));
-                        let newly_decided = s.decided.is_none() && s.decide(sprt);
-                        if newly_decided && decided_pairings.fetch_add(1, Ordering::Relaxed) + 1 == pairings.len() {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    }
-                    line
-                };
-                if let Err(e) = bar.suspend(|| outln!("{line}")) {
-                    stop.store(true, Ordering::Relaxed);
-                    let _ = write_error.set(e);
-                }
-                bar.inc(1);
-                if let Some(out) = &pgn_out {
-                    let mut file = out.lock().expect("pgn lock");
-                    if let Err(e) = writeln!(file, "{}", pgn_string(&record.pgn)).and_then(|()| file.flush()) {
-                        stop.store(true, Ordering::Relaxed);
-                        let _ = pgn_error.set(e);
-                    }
-                }
-            });
+            scope.spawn(|| runner.play_games());
         }
     });
-    bar.finish_and_clear();
-    if let Some(e) = write_error.into_inner() {
-        return Err(e).context("writing a game's result");
+    runner.finish()
+}
+
+/// How each move is limited: nodes, depth, a fixed time, or a clock.
+fn move_limit(args: &MatchArgs) -> Result<MoveLimit> {
+    Ok(if let Some(n) = args.nodes {
+        MoveLimit::Nodes(n)
+    } else if let Some(d) = args.depth {
+        MoveLimit::Depth(d)
+    } else if let Some(time) = args.movetime {
+        MoveLimit::MoveTime(time)
+    } else {
+        MoveLimit::Clock(clock_control(&args.tc)?)
+    })
+}
+
+/// The adjudication rules the arguments set.
+fn adjudication(args: &MatchArgs) -> Result<Adjudication> {
+    Ok(Adjudication {
+        resign_score: args.resign_score,
+        resign_moves: args.resign_moves.max(1),
+        draw_score: args.draw_score,
+        draw_moves: args.draw_moves.max(1),
+        draw_after: args.draw_after,
+        max_moves: args.max_moves,
+        time_margin: args.time_margin,
+        hang_timeout: args.hang_timeout,
+        tablebase: args.tb.as_deref().map(load_tablebase).transpose()?,
+    })
+}
+
+/// Every game of the match, pairing by pairing: each opening played twice, colours swapped.
+fn schedule(pairings: &[(usize, usize)], args: &MatchArgs, openings: usize) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for (p, &(a, b)) in pairings.iter().enumerate() {
+        for g in 0..args.games {
+            let opening = (args.opening_offset + g / 2) % openings;
+            let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+            jobs.push(Job { pairing: p, white, black, opening, round: format!("{}.{}", p + 1, g + 1) });
+        }
     }
-    if let Some(e) = pgn_error.into_inner() {
-        return Err(e).context("writing a game to the PGN file");
+    jobs
+}
+
+/// The games of an earlier match are the user's: a new match never writes over them.
+fn refuse_to_overwrite(args: &MatchArgs) -> Result<()> {
+    if let Some(path) = args.pgn.as_ref().filter(|_| !args.resume) {
+        if std::fs::metadata(path).is_ok_and(|meta| meta.is_file() && meta.len() > 0) {
+            bail!(
+                "{} already holds games: continue that match with --resume, or name a new --pgn file",
+                path.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The pairings' running totals, shared by the threads that play games.
+struct Tallies<'a> {
+    pairings: &'a [(usize, usize)],
+    stats: &'a [Mutex<PairingStats>],
+    sprt: Option<Sprt>,
+    /// Pairings whose SPRT has decided: the match stops when all have.
+    decided_pairings: &'a AtomicUsize,
+    stop: &'a AtomicBool,
+}
+
+impl Tallies<'_> {
+    /// Counts a pairing's newly decided SPRT, stopping the match when it was the last.
+    fn decided(&self) {
+        if self.decided_pairings.fetch_add(1, Ordering::Relaxed) + 1 == self.pairings.len() {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Counts the games an earlier sitting played (`--resume`), marks them played, and says so.
+fn count_resumed(
+    args: &MatchArgs,
+    resumed: &resume::Played,
+    jobs: &[Job],
+    specs: &[MatchEngine],
+    tally: &Tallies<'_>,
+    already_played: &mut [bool],
+) -> Result<()> {
+    let (pairings, stats, sprt) = (tally.pairings, tally.stats, tally.sprt);
+    for game in &resumed.games {
+        let job = &jobs[game.slot];
+        let mut s = stats[job.pairing].lock().expect("stats lock");
+        account(&mut s, game.result, &game.incidents, job.white == pairings[job.pairing].0);
+        already_played[game.slot] = true;
+    }
+    let path = args.pgn.as_ref().expect("--resume requires --pgn").display();
+    outln!("Resuming: {} games already played in {path}", resumed.games.len())?;
+    if resumed.torn_tail {
+        outln!("(its last game was cut short while being written: it is removed and played again)")?;
+    }
+    for (p, s) in stats.iter().enumerate() {
+        let mut s = s.lock().expect("stats lock");
+        let t = s.tally;
+        outln!(
+            "{} vs {}: +{} ={} -{}",
+            specs[pairings[p].0].name,
+            specs[pairings[p].1].name,
+            t.wins,
+            t.draws,
+            t.losses
+        )?;
+        if sprt.is_some_and(|sprt| s.decide(sprt)) {
+            tally.decided();
+        }
+    }
+    Ok(())
+}
+
+/// The match while its games are played: what the threads share.
+struct Runner<'a> {
+    specs: &'a [MatchEngine],
+    tally: Tallies<'a>,
+    openings: &'a [Opening],
+    limit: &'a MoveLimit,
+    rules: &'a Adjudication,
+    jobs: &'a [Job],
+    already_played: &'a [bool],
+    /// What stops the match before its games are all played: an engine that cannot be
+    /// started again, or fails too many games in a row.
+    fatal: OnceLock<String>,
+    /// Per engine, the games in a row it has lost by crashing or hanging.
+    failures_in_a_row: Mutex<Vec<u32>>,
+    /// The first error writing a game's line (stdout closed): it stops the match.
+    write_error: OnceLock<std::io::Error>,
+    /// The first error writing a game to the PGN file (disk full): it stops the match too.
+    pgn_error: OnceLock<std::io::Error>,
+    next: AtomicUsize,
+    done: AtomicUsize,
+    pgn_out: Option<Mutex<std::fs::File>>,
+    bar: ProgressBar,
+}
+
+impl Runner<'_> {
+    /// One thread's share: the next game not yet played, until none is left or the match
+    /// stops.
+    fn play_games(&self) {
+        let Runner { jobs, already_played, .. } = *self;
+        let Tallies { stats, stop, .. } = self.tally;
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(job) = jobs.get(i) else { break };
+            // In a round robin, a pairing whose SPRT is decided plays no more games.
+            if already_played[i] || stats[job.pairing].lock().expect("stats lock").decided.is_some() {
+                continue;
+            }
+            let Some(record) = self.play(job) else { break };
+            self.track_failures(job, &record);
+            self.record(job, &record);
+        }
     }
 
-    outln!()?;
-    for (p, &(a, b)) in pairings.iter().enumerate() {
-        let s = stats[p].lock().expect("stats lock");
-        report(&specs[a].name, &specs[b].name, &s, sprt)?;
+    /// Plays `job`'s game, starting an engine twice if it fails to start once; `None` when
+    /// an engine cannot be started (the match stops; the game counts for nothing and is not
+    /// written, so that --resume plays it).
+    fn play(&self, job: &Job) -> Option<GameRecord> {
+        let specs = self.specs;
+        let play = || {
+            play::play_game(
+                [&specs[job.white], &specs[job.black]],
+                &self.openings[job.opening],
+                self.limit,
+                self.rules,
+                &job.round,
+            )
+        };
+        let played = match play() {
+            // A program that ran for the preflight and fails to start now may have
+            // met a passing fault (GNU Chess 6 sometimes dies as it starts): one more
+            // try, said on stderr. A program that cannot be run at all gets none.
+            Err(StartFailure { seat, error }) if !matches!(error, StartError::Spawn(_)) => {
+                let engine = [job.white, job.black][seat];
+                let note = start_error(engine, &specs[engine], &error, Some(&job.round));
+                self.bar.suspend(|| eprintln!("warning: {note}; starting it once more"));
+                play()
+            }
+            played => played,
+        };
+        match played {
+            Ok(record) => Some(record),
+            Err(StartFailure { seat, error }) => {
+                let engine = [job.white, job.black][seat];
+                let _ = self.fatal.set(start_error(engine, &specs[engine], &error, Some(&job.round)));
+                self.tally.stop.store(true, Ordering::Relaxed);
+                None
+            }
+        }
     }
-    if let Some(reason) = fatal.into_inner() {
-        let played = done.load(Ordering::Relaxed);
-        return Err(anyhow!("{reason}"))
-            .context(format!("the match stopped after {played} of {total} scheduled games"));
+
+    /// Counts the games each engine of `job` has lost in a row by crashing or hanging, and
+    /// stops the match at [`MAX_FAILURES_IN_A_ROW`].
+    fn track_failures(&self, job: &Job, record: &GameRecord) {
+        let specs = self.specs;
+        for (seat, engine) in [job.white, job.black].into_iter().enumerate() {
+            let mut streaks = self.failures_in_a_row.lock().expect("failure lock");
+            if record.incidents.crashes[seat] == 0 {
+                streaks[engine] = 0;
+                continue;
+            }
+            streaks[engine] += 1;
+            if streaks[engine] >= MAX_FAILURES_IN_A_ROW {
+                let _ = self.fatal.set(format!(
+                    "engine {} ({}, command `{}`) crashed or hung in {MAX_FAILURES_IN_A_ROW} games in a row, \
+                     the last: {}",
+                    engine + 1,
+                    specs[engine].name,
+                    command_line(&specs[engine].spec),
+                    record.end.describe([&specs[job.white].name, &specs[job.black].name])
+                ));
+                self.tally.stop.store(true, Ordering::Relaxed);
+            }
+        }
     }
-    Ok(true)
+
+    /// Counts a finished game, prints its line and writes it to the PGN file.
+    fn record(&self, job: &Job, record: &GameRecord) {
+        let Tallies { pairings, stats, sprt, stop, .. } = self.tally;
+        let specs = self.specs;
+        let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        let total = self.jobs.len();
+        let (a, _) = pairings[job.pairing];
+        let line = {
+            let mut s = stats[job.pairing].lock().expect("stats lock");
+            account(&mut s, record.end.result(), &record.incidents, job.white == a);
+            let t = s.tally;
+            let mut line = format!(
+                "Game {n}/{total}: {} vs {}: {} ({}) | {} vs {}: +{} ={} -{}",
+                specs[job.white].name,
+                specs[job.black].name,
+                record.end.result().as_str(),
+                record.end.describe([&specs[job.white].name, &specs[job.black].name]),
+                specs[pairings[job.pairing].0].name,
+                specs[pairings[job.pairing].1].name,
+                t.wins,
+                t.draws,
+                t.losses
+            );
+            if let Some(sprt) = sprt {
+                line.push_str(&format!(" LLR {:.2}", t.llr(sprt.elo0, sprt.elo1)));
+                let newly_decided = s.decided.is_none() && s.decide(sprt);
+                if newly_decided {
+                    self.tally.decided();
+                }
+            }
+            line
+        };
+        if let Err(e) = self.bar.suspend(|| outln!("{line}")) {
+            stop.store(true, Ordering::Relaxed);
+            let _ = self.write_error.set(e);
+        }
+        self.bar.inc(1);
+        if let Some(out) = &self.pgn_out {
+            let mut file = out.lock().expect("pgn lock");
+            if let Err(e) = writeln!(file, "{}", pgn_string(&record.pgn)).and_then(|()| file.flush()) {
+                stop.store(true, Ordering::Relaxed);
+                let _ = self.pgn_error.set(e);
+            }
+        }
+    }
+
+    /// After the games: the errors that stopped the match, or the report of every pairing.
+    fn finish(self) -> Result<bool> {
+        self.bar.finish_and_clear();
+        if let Some(e) = self.write_error.into_inner() {
+            return Err(e).context("writing a game's result");
+        }
+        if let Some(e) = self.pgn_error.into_inner() {
+            return Err(e).context("writing a game to the PGN file");
+        }
+        let Tallies { pairings, stats, sprt, .. } = self.tally;
+        let specs = self.specs;
+        outln!()?;
+        for (p, &(a, b)) in pairings.iter().enumerate() {
+            let s = stats[p].lock().expect("stats lock");
+            report(&specs[a].name, &specs[b].name, &s, sprt)?;
+        }
+        if let Some(reason) = self.fatal.into_inner() {
+            let played = self.done.load(Ordering::Relaxed);
+            return Err(anyhow!("{reason}"))
+                .context(format!("the match stopped after {played} of {} scheduled games", self.jobs.len()));
+        }
+        Ok(true)
+    }
 }
 
 /// Opens the PGN file of a resumed match for appending, after cutting it to its first

@@ -9,7 +9,7 @@
 //! the same without the input mapping (plain inputs), version 1 without B either (one
 //! bucket); both are still read.
 
-use super::data::Inputs;
+use super::data::InputMapping;
 use super::model::{Activation, Network, Shape};
 use super::optim::AdamW;
 use anyhow::{bail, Context, Result};
@@ -98,7 +98,7 @@ impl Checkpoint {
         let hidden = reader.u32()? as usize;
         let buckets = if version == 1 { 1 } else { reader.u32()? as usize };
         let inputs = if version < 3 { 0 } else { reader.u32()? };
-        let inputs = Inputs::from_code(inputs).with_context(|| format!("unknown input mapping {inputs}"))?;
+        let inputs = InputMapping::from_code(inputs).with_context(|| format!("unknown input mapping {inputs}"))?;
         let shape = Shape { hidden, buckets, inputs };
         if !shape.is_valid() || hidden > 1 << 16 {
             bail!("hidden size {hidden} with {buckets} output buckets: H must be a positive multiple of 8 (and not absurdly large), B 1, 2, 4 or 8");
@@ -180,12 +180,12 @@ mod tests {
 
     #[test]
     fn a_checkpoint_reads_back_as_written() {
-        for inputs in [Inputs::Plain, Inputs::Mirrored] {
+        for inputs in [InputMapping::Plain, InputMapping::Mirrored] {
             a_checkpoint_of_these_inputs_reads_back(inputs);
         }
     }
 
-    fn a_checkpoint_of_these_inputs_reads_back(inputs: Inputs) {
+    fn a_checkpoint_of_these_inputs_reads_back(inputs: InputMapping) {
         let shape = Shape { hidden: 8, buckets: 4, inputs };
         let net = Network::random(shape, Activation::Screlu, 1);
         let mut opt = AdamW::new(net.params().len());
@@ -212,7 +212,7 @@ mod tests {
 
     /// The checkpoint of a tiny run after its first epoch, with `buckets` output buckets.
     fn after_one_epoch(buckets: usize) -> Checkpoint {
-        let net = Network::random(Shape { hidden: 8, buckets, inputs: Inputs::Plain }, Activation::Screlu, 3);
+        let net = Network::random(Shape { hidden: 8, buckets, inputs: InputMapping::Plain }, Activation::Screlu, 3);
         Checkpoint {
             epoch: 1,
             best: net.clone(),

@@ -1,23 +1,16 @@
 //! Training positions in a compact in-memory form, and the readers that fill it.
 //!
-//! A position is kept as its active input features from White's point of view (one `u16` per
-//! piece, at most 32) plus a stm-relative label: the search score in centipawns and the game
-//! result, both from the side to move's view. Black's features are not stored: they are
-//! White's under a fixed involution ([`black_view`]), so each position costs about 60 bytes:
-//! its features and one packed `u64` entry.
+//! A position is kept as its pieces (one `u16` per piece, at most 32) plus a stm-relative
+//! label: the search score in centipawns and the game result, both from the side to move's
+//! view, so each position costs about 60 bytes: its pieces and one packed `u64` entry.
 //!
-//! Feature of a piece of colour `c` and role `r` (pawn 0 .. king 5) on square `s` (a1 = 0 ..
-//! h8 = 63), for the accumulator of perspective `p`:
-//!
-//! ```text
-//! index(p, c, r, s) = ((if c == p {0} else {6}) + r) * 64 + (if p == White { s } else { s ^ 56 })
-//! ```
-//!
-//! "own pieces first, the board seen from `p`'s side". A horizontal mirror (files a <-> h) is
-//! `index ^ 7` in both perspectives, since the rank flip (`^ 56`) and the file flip commute.
-//! With [`Inputs::Mirrored`] each perspective also flips the files (`^ 7`) while its own
-//! king stands on files e to h, as the engine's network format (version 3) says; the king's
-//! wing of each side is stored with the position for that.
+//! Each piece is stored in the network format's `packed` form, `(colour * 6 + role) * 64 +
+//! square`, and both sides' features are computed from it when a batch is gathered, by the
+//! format's own view of the board
+//! ([`View::index_packed`](tempo_engine::nnue::format::View::index_packed), tested equal to
+//! [`InputMapping::feature`](tempo_engine::nnue::format::InputMapping::feature)), so the
+//! trainer cannot see a position otherwise than the engine does. The file mirror used to
+//! augment the data is the format's `mirror_packed`.
 //!
 //! Inputs, both labelled from White's view:
 //! - viriformat game files (`tempo-tools datagen`'s default), one record per game, of which
@@ -26,7 +19,8 @@
 //! - `FEN | score | result` lines (`datagen --format text`), already filtered, whose games
 //!   are told apart by the ply going back or the result changing.
 
-use super::rng::mix;
+use crate::rng::mix;
+use crate::text_data::TextLine;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use std::io::{BufRead, BufReader, Read};
@@ -34,96 +28,14 @@ use std::path::{Path, PathBuf};
 use tempo_core::{Color, GameResult, Piece, Position, Role, Square};
 use tempo_notation::{TrainingFilter, ViriReader};
 
-/// Input features per perspective: 2 colours x 6 roles x 64 squares.
-pub const INPUTS: usize = 768;
-/// At most this many features are active per perspective (one per piece).
-pub const MAX_ACTIVE: usize = 32;
-
-/// How each perspective's features see the board: the network file's input mapping.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Inputs {
-    /// From the perspective's own side of the board (format versions 1 and 2).
-    #[default]
-    Plain,
-    /// Also with the files flipped while the perspective's own king stands on files e to h
-    /// (format version 3, input mapping 1).
-    Mirrored,
-}
-
-impl Inputs {
-    /// The input mapping's code in network files and checkpoints.
-    pub fn code(self) -> u32 {
-        match self {
-            Inputs::Plain => 0,
-            Inputs::Mirrored => 1,
-        }
-    }
-
-    /// The input mapping with this code.
-    pub fn from_code(code: u32) -> Option<Inputs> {
-        match code {
-            0 => Some(Inputs::Plain),
-            1 => Some(Inputs::Mirrored),
-            _ => None,
-        }
-    }
-
-    /// What is XORed into `perspective`'s features of `pos` for the file flip (7 or 0).
-    fn files(self, pos: &Position, perspective: Color) -> u16 {
-        if self == Inputs::Mirrored && king_side(pos.king_of(perspective)) {
-            7
-        } else {
-            0
-        }
-    }
-}
-
-/// Whether a king on `square` stands on files e to h.
-fn king_side(square: Square) -> bool {
-    square.index() & 7 >= 4
-}
-
-/// The feature of `piece` on `square` for the accumulator of `perspective` (plain inputs).
-#[inline]
-pub fn feature(perspective: Color, piece: Piece, square: Square) -> u16 {
-    let side = if piece.color == perspective { 0 } else { 6 };
-    let square = if perspective == Color::White { square.index() } else { square.index() ^ 56 };
-    ((side + piece.role.index()) * 64 + square) as u16
-}
-
-/// The feature Black's accumulator sees for a piece that White's sees as `white`: the colour
-/// halves swap and the ranks flip.
-#[inline]
-pub fn black_view(white: u16) -> u16 {
-    let swapped = if white >= 384 { white - 384 } else { white + 384 };
-    swapped ^ 56
-}
-
-/// The active features of `pos` for `perspective` under `inputs`, in a fixed order (White's
-/// pieces, then Black's, each by role and square). Returns how many were written.
-pub fn position_features(pos: &Position, perspective: Color, inputs: Inputs, out: &mut [u16; MAX_ACTIVE]) -> usize {
-    let files = inputs.files(pos, perspective);
-    let mut n = 0;
-    for color in Color::ALL {
-        for role in Role::ALL {
-            for square in pos.pieces(color, role) {
-                if n < MAX_ACTIVE {
-                    out[n] = feature(perspective, Piece::new(color, role), square) ^ files;
-                }
-                n += 1;
-            }
-        }
-    }
-    n.min(MAX_ACTIVE)
-}
+use tempo_engine::nnue::format::{mirror_packed, packed};
+pub use tempo_engine::nnue::format::{InputMapping, INPUTS, MAX_ACTIVE};
 
 /// A position's entry packs, in one `u64` (one memory access per position when the training
 /// order jumps around the set): where its features start (bits 0..36), how many there are
 /// (36..42), its flags (42..48: the result from the side to move's view, 0 loss 1 draw 2 win,
 /// in two bits; Black to move; no castling right left, so that the file mirror is a legal
-/// position of the same value; White's king on files e to h; Black's king there) and its
-/// score (48..64, an `i16`).
+/// position of the same value; two bits unused) and its score (48..64, an `i16`).
 const START_BITS: u32 = 36;
 const COUNT_SHIFT: u32 = START_BITS;
 const FLAGS_SHIFT: u32 = COUNT_SHIFT + 6;
@@ -131,13 +43,11 @@ const SCORE_SHIFT: u32 = 48;
 const RESULT_MASK: u64 = 0b11;
 const BLACK_TO_MOVE: u64 = 0b100;
 const MIRRORABLE: u64 = 0b1000;
-const WHITE_KING_SIDE: u64 = 0b1_0000;
-const BLACK_KING_SIDE: u64 = 0b10_0000;
 
 /// Labelled positions, stored compactly (see the module docs).
 #[derive(Default)]
 pub struct Dataset {
-    /// White-view features of every position, back to back.
+    /// The pieces of every position (the format's `packed` form), back to back.
     features: Vec<u16>,
     /// One packed entry per position (see [`START_BITS`]).
     entries: Vec<u64>,
@@ -167,7 +77,15 @@ impl Dataset {
         if pos.occupied().count() as usize > MAX_ACTIVE || self.features.len() + MAX_ACTIVE >= 1 << START_BITS {
             return false;
         }
-        let n = position_features(pos, Color::White, Inputs::Plain, &mut features);
+        let mut n = 0;
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for square in pos.pieces(color, role) {
+                    features[n] = packed(Piece::new(color, role), square);
+                    n += 1;
+                }
+            }
+        }
         let white = pos.turn() == Color::White;
         let score = if white { white_score } else { white_score.saturating_neg() };
         let white_result = u64::from((white_result * 2.0).round().clamp(0.0, 2.0) as u8);
@@ -177,12 +95,6 @@ impl Dataset {
         }
         if pos.castling_rights().is_empty() {
             flags |= MIRRORABLE;
-        }
-        if king_side(pos.king_of(Color::White)) {
-            flags |= WHITE_KING_SIDE;
-        }
-        if king_side(pos.king_of(Color::Black)) {
-            flags |= BLACK_KING_SIDE;
         }
         self.entries.push(
             self.features.len() as u64
@@ -204,23 +116,24 @@ impl Dataset {
     }
 
     #[inline(always)]
-    fn fill_entry(&self, entry: u64, mirror: bool, inputs: Inputs, stm: &mut [u16], other: &mut [u16]) -> usize {
+    fn fill_entry(&self, entry: u64, mirror: bool, inputs: InputMapping, stm: &mut [u16], other: &mut [u16]) -> usize {
         let start = (entry & ((1 << START_BITS) - 1)) as usize;
         let n = (entry >> COUNT_SHIFT & 63) as usize;
-        let white = &self.features[start..start + n];
+        let pieces = &self.features[start..start + n];
         let flags = entry >> FLAGS_SHIFT;
-        let flip = if mirror { 7 } else { 0 };
-        // A mirrored position's kings stand on the other wing, which a mirrored input
-        // mapping flips back: with it, the mirror changes no feature.
-        let files = |king_side: u64| match inputs {
-            Inputs::Mirrored if (flags & king_side != 0) != mirror => 7,
-            _ => 0,
+        // Pieces are stored White's first, each side's by role, so each king closes its side's.
+        let whites = pieces.partition_point(|&code| code < 6 * 64);
+        let king = |last: usize| {
+            let code = if mirror { mirror_packed(pieces[last]) } else { pieces[last] };
+            debug_assert_eq!(code / 64 % 6, Role::King.index() as u16);
+            Square::new(u32::from(code % 64)).expect("a square below 64")
         };
-        let (white_flip, black_flip) = (flip ^ files(WHITE_KING_SIDE), flip ^ files(BLACK_KING_SIDE));
+        let (white, black) = (inputs.view(Color::White, king(whites - 1)), inputs.view(Color::Black, king(n - 1)));
         let (us, them) = if flags & BLACK_TO_MOVE != 0 { (other, stm) } else { (stm, other) };
-        for ((&f, us), them) in white.iter().zip(us).zip(them) {
-            *us = f ^ white_flip;
-            *them = black_view(f) ^ black_flip;
+        for ((&code, us), them) in pieces.iter().zip(us).zip(them) {
+            let code = if mirror { mirror_packed(code) } else { code };
+            *us = white.index_packed(code) as u16;
+            *them = black.index_packed(code) as u16;
         }
         n
     }
@@ -229,7 +142,7 @@ impl Dataset {
     /// `inputs` (mirrored where the epoch's coin says so) and targets. Their entries are read
     /// first in a pass of their own, then their features, so that the scattered memory
     /// accesses overlap.
-    pub fn gather(&self, indices: &[u32], mirror: Option<u64>, inputs: Inputs, wdl: f32) -> Gathered {
+    pub fn gather(&self, indices: &[u32], mirror: Option<u64>, inputs: InputMapping, wdl: f32) -> Gathered {
         let entries: Vec<u64> = indices.iter().map(|&i| self.entries[i as usize]).collect();
         let mut gathered = Gathered {
             features: vec![0; indices.len() * 2 * MAX_ACTIVE],
@@ -270,7 +183,7 @@ impl Dataset {
         &self,
         i: usize,
         mirror: bool,
-        inputs: Inputs,
+        inputs: InputMapping,
         stm: &mut [u16; MAX_ACTIVE],
         other: &mut [u16; MAX_ACTIVE],
     ) -> usize {
@@ -412,17 +325,8 @@ struct Line {
 }
 
 fn parse_line(line: &str) -> Result<Line> {
-    let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-    if fields.len() != 3 {
-        bail!("expected `FEN | score | result`");
-    }
-    let pos: Position = fields[0].parse()?;
-    let score: f64 = fields[1].parse().context("score")?;
-    let result: f32 = fields[2].parse().context("result")?;
-    if ![0.0, 0.5, 1.0].contains(&result) {
-        bail!("result must be 1.0, 0.5 or 0.0");
-    }
-    Ok(Line { pos, score: score.round().clamp(-32767.0, 32767.0) as i16, result })
+    let TextLine { pos, score, result } = crate::text_data::parse_line(line)?;
+    Ok(Line { pos, score: score.round().clamp(-32767.0, 32767.0) as i16, result: result as f32 })
 }
 
 /// Reads `FEN | score | result` lines in blocks, parsing each block in parallel.
@@ -525,26 +429,22 @@ mod tests {
     fn features_follow_the_format() {
         let pos: Position = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1".parse().unwrap();
         let (mut w, mut b) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
-        assert_eq!(position_features(&pos, Color::White, Inputs::Plain, &mut w), 3);
-        assert_eq!(position_features(&pos, Color::Black, Inputs::Plain, &mut b), 3);
+        assert_eq!(InputMapping::Plain.position_features(&pos, Color::White, &mut w), 3);
+        assert_eq!(InputMapping::Plain.position_features(&pos, Color::Black, &mut b), 3);
         // White rook a1, White king e1, Black king e8, from White's view ...
         assert_eq!(&w[..3], &[3 * 64, 5 * 64 + 4, (6 + 5) * 64 + 60]);
         // ... and from Black's: White's pieces are the opponent's, ranks flipped.
         assert_eq!(&b[..3], &[(6 + 3) * 64 + 56, (6 + 5) * 64 + 60, 5 * 64 + 4]);
-        for (&w, &b) in w[..3].iter().zip(&b[..3]) {
-            assert_eq!(black_view(w), b);
-            assert_eq!(black_view(b), w);
-        }
         // Mirrored inputs: both kings on the e-file, so both views flip the files too.
-        assert_eq!(position_features(&pos, Color::White, Inputs::Mirrored, &mut w), 3);
+        assert_eq!(InputMapping::Mirrored.position_features(&pos, Color::White, &mut w), 3);
         assert_eq!(&w[..3], &[3 * 64 + 7, 5 * 64 + 3, (6 + 5) * 64 + 59]);
-        assert_eq!(position_features(&pos, Color::Black, Inputs::Mirrored, &mut b), 3);
+        assert_eq!(InputMapping::Mirrored.position_features(&pos, Color::Black, &mut b), 3);
         assert_eq!(&b[..3], &[(6 + 3) * 64 + 63, (6 + 5) * 64 + 59, 5 * 64 + 3]);
         // With White's king on d1, only Black's view flips.
         let pos: Position = "4k3/8/8/8/8/8/8/R2K4 w - - 0 1".parse().unwrap();
-        position_features(&pos, Color::White, Inputs::Mirrored, &mut w);
+        InputMapping::Mirrored.position_features(&pos, Color::White, &mut w);
         assert_eq!(&w[..3], &[3 * 64, 5 * 64 + 3, (6 + 5) * 64 + 60]);
-        position_features(&pos, Color::Black, Inputs::Mirrored, &mut b);
+        InputMapping::Mirrored.position_features(&pos, Color::Black, &mut b);
         assert_eq!(&b[..3], &[(6 + 3) * 64 + 63, (6 + 5) * 64 + 60, 5 * 64 + 3]);
     }
 
@@ -562,15 +462,15 @@ mod tests {
         }
         for (i, fen) in fens.iter().enumerate() {
             let pos: Position = fen.parse().unwrap();
-            for inputs in [Inputs::Plain, Inputs::Mirrored] {
+            for inputs in [InputMapping::Plain, InputMapping::Mirrored] {
                 let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
                 let (mut expect_stm, mut expect_other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
                 let n = set.fill(i, false, inputs, &mut stm, &mut other);
-                position_features(&pos, pos.turn(), inputs, &mut expect_stm);
-                position_features(&pos, !pos.turn(), inputs, &mut expect_other);
+                inputs.position_features(&pos, pos.turn(), &mut expect_stm);
+                inputs.position_features(&pos, !pos.turn(), &mut expect_other);
                 assert_eq!((&stm[..n], &other[..n]), (&expect_stm[..n], &expect_other[..n]), "{fen} {inputs:?}");
                 // The file mirror of a position changes no mirrored feature.
-                if inputs == Inputs::Mirrored && set.mirrorable(i) {
+                if inputs == InputMapping::Mirrored && set.mirrorable(i) {
                     let (mut stm2, mut other2) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
                     set.fill(i, true, inputs, &mut stm2, &mut other2);
                     assert_eq!((stm, other), (stm2, other2), "{fen}");
@@ -593,9 +493,9 @@ mod tests {
 
         let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
         let (mut expect_stm, mut expect_other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
-        assert_eq!(set.fill(1, false, Inputs::Plain, &mut stm, &mut other), 3);
-        position_features(&black, Color::Black, Inputs::Plain, &mut expect_stm);
-        position_features(&black, Color::White, Inputs::Plain, &mut expect_other);
+        assert_eq!(set.fill(1, false, InputMapping::Plain, &mut stm, &mut other), 3);
+        InputMapping::Plain.position_features(&black, Color::Black, &mut expect_stm);
+        InputMapping::Plain.position_features(&black, Color::White, &mut expect_other);
         assert_eq!((stm, other), (expect_stm, expect_other));
     }
 
@@ -607,10 +507,10 @@ mod tests {
         set.push(&pos, 0, 0.5);
         assert!(set.mirrorable(0));
         let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
-        let n = set.fill(0, true, Inputs::Plain, &mut stm, &mut other);
+        let n = set.fill(0, true, InputMapping::Plain, &mut stm, &mut other);
         let (mut expect_stm, mut expect_other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
-        position_features(&mirrored, Color::Black, Inputs::Plain, &mut expect_stm);
-        position_features(&mirrored, Color::White, Inputs::Plain, &mut expect_other);
+        InputMapping::Plain.position_features(&mirrored, Color::Black, &mut expect_stm);
+        InputMapping::Plain.position_features(&mirrored, Color::White, &mut expect_other);
         let sorted = |s: &[u16]| {
             let mut v = s.to_vec();
             v.sort_unstable();
@@ -629,12 +529,12 @@ mod tests {
             set.push(&castling, 0, 0.5);
         }
         let indices: Vec<u32> = (0..set.len() as u32).collect();
-        let gathered = set.gather(&indices, Some(12345), Inputs::Plain, 0.0);
+        let gathered = set.gather(&indices, Some(12345), InputMapping::Plain, 0.0);
         let (mut plain, mut flipped) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
         let mut mirrored = [0, 0];
         for (k, (stm, _, _)) in gathered.positions().enumerate() {
-            set.fill(k, false, Inputs::Plain, &mut plain, &mut other);
-            set.fill(k, true, Inputs::Plain, &mut flipped, &mut other);
+            set.fill(k, false, InputMapping::Plain, &mut plain, &mut other);
+            set.fill(k, true, InputMapping::Plain, &mut flipped, &mut other);
             if stm == &flipped[..stm.len()] {
                 mirrored[k % 2] += 1;
             } else {
@@ -642,7 +542,7 @@ mod tests {
             }
         }
         assert!((70..=130).contains(&mirrored[0]) && mirrored[1] == 0, "{mirrored:?}");
-        let same = set.gather(&indices, Some(12345), Inputs::Plain, 0.0);
+        let same = set.gather(&indices, Some(12345), InputMapping::Plain, 0.0);
         assert_eq!(gathered.positions().collect::<Vec<_>>(), same.positions().collect::<Vec<_>>());
     }
 

@@ -3,14 +3,15 @@
 //! # The network
 //! `(768 -> H) x 2 -> B`, a "perspective" network: one accumulator of H neurons for the side
 //! to move and one for the other side, computed by the same first layer from each side's 768
-//! piece-square features ([`data`] gives the feature index), then SCReLU (`clamp(x, 0, 1)^2`)
+//! piece-square features (the engine's `tempo_engine::nnue::format::InputMapping` gives the
+//! feature index, for the engine and the trainer alike), then SCReLU (`clamp(x, 0, 1)^2`)
 //! and one output neuron over both accumulators, side to move's first, out of `B` output
 //! buckets (`--output-buckets`) chosen by the number of pieces on the board. The output
 //! times 400 is the evaluation in centipawns from the side to move's view. With `--inputs
 //! mirrored` each side's features also flip the files while its own king stands on files e
 //! to h, so that every view has its king on files a to d. [`model`] has the float network,
-//! [`quantise`] the integer network the engine runs and its file format (v3; v2 for plain
-//! inputs).
+//! [`quantise`] its rounding into the integer network the engine runs; the file format
+//! (v3; v2 for plain inputs) is the engine's `nnue::format`, which reads and writes it.
 //!
 //! # Training
 //! - Data: `FEN | score | result` lines from `tempo-tools datagen` or viriformat games, both
@@ -46,7 +47,7 @@
 //!   epoch; its SHA-256 is printed with the suggested lineage name
 //!   `tempo-<first 12 hex digits>.nnue`.
 //! - `net.nnue.json`: a summary (settings, data, positions, losses per epoch, best epoch,
-//!   hash) for the lineage record.
+//!   hash; `summary::Summary`) for the lineage record.
 //! - `--checkpoint-dir` (default: the output's directory): `<out stem>-epoch<N>.ckpt` after
 //!   every epoch, float weights and optimiser state ([`checkpoint`]). `--resume FILE` goes on
 //!   from one (same data and options); `--init FILE` starts a new run (fresh optimiser) from
@@ -62,22 +63,23 @@ pub mod data;
 pub mod model;
 pub mod optim;
 pub mod quantise;
-mod rng;
 pub mod scale;
+mod summary;
 
+use crate::rng::{mix, Rng};
 use anyhow::{bail, Context, Result};
 use checkpoint::{Checkpoint, EpochRecord};
 use clap::Args;
-use data::{Dataset, Format, Inputs};
+use data::{Dataset, Format, InputMapping};
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{Activation, Batch, Flat, Network, Shape};
 use optim::AdamW;
 use rayon::prelude::*;
-use rng::{mix, Rng};
 use sha2::{Digest, Sha256};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use summary::{Summary, Written};
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
@@ -100,8 +102,8 @@ pub struct TrainArgs {
     output_buckets: usize,
     /// How each side's features see the board: from its own side (plain), or also with
     /// the files flipped while its king stands on files e to h (mirrored).
-    #[arg(long, value_enum, default_value_t = Inputs::Plain)]
-    inputs: Inputs,
+    #[arg(long, default_value_t = InputMapping::Plain)]
+    inputs: InputMapping,
     /// Hidden activation; the file format supports only SCReLU (CReLU runs write checkpoints
     /// only).
     #[arg(long, value_enum, default_value_t = Activation::Screlu)]
@@ -329,7 +331,7 @@ fn match_scale(
 /// The network `--init` names: a network file (`.nnue`, dequantised) or a checkpoint's best.
 fn initial_network(path: &Path) -> Result<Network> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if bytes.starts_with(quantise::MAGIC) {
+    if bytes.starts_with(&tempo_engine::nnue::format::MAGIC) {
         quantise::read(&bytes).with_context(|| format!("{}", path.display()))
     } else {
         Ok(Checkpoint::from_bytes(&bytes).with_context(|| format!("{}", path.display()))?.best)
@@ -343,13 +345,6 @@ fn checkpoint_path(args: &TrainArgs, epoch: u32) -> PathBuf {
     };
     let stem = args.out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "net".into());
     dir.join(format!("{stem}-epoch{epoch}.ckpt"))
-}
-
-/// `<out>.json`.
-fn summary_path(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_owned();
-    name.push(".json");
-    PathBuf::from(name)
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -367,7 +362,7 @@ pub fn run(args: &TrainArgs) -> Result<bool> {
     if args.batch == 0 || !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.val) {
         bail!("--batch must be positive, --wdl in [0, 1], --val in [0, 1)");
     }
-    if args.mirror && args.inputs == Inputs::Mirrored {
+    if args.mirror && args.inputs == InputMapping::Mirrored {
         bail!("--mirror changes nothing with --inputs mirrored (a position and its mirror have the same features)");
     }
     let threads = args.threads.unwrap_or_else(num_threads).max(1);
@@ -380,6 +375,32 @@ fn num_threads() -> usize {
 }
 
 fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
+    let split = load_data(args)?;
+    let (train, val) = (&split.train, &split.val);
+    // The set that judges the network: the validation games, or the training set without them.
+    let judged = if val.is_empty() { train } else { val };
+    if let Some(dir) = &args.checkpoint_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut state = initial_state(args, train, val)?;
+    run_epochs(args, threads, &split, &mut state)?;
+    let scaled = match &args.match_scale {
+        Some(parent) => Some(match_scale(args, parent, &mut state, judged)?),
+        None => None,
+    };
+    let startpos_cp = state.best.float_eval_cp(&tempo_core::Position::startpos());
+    outln!("best epoch {} (loss {:.6}); start position {startpos_cp:+.0} cp", state.best_epoch, state.best_loss)?;
+    let written = if args.activation == Activation::Screlu { Some(write_network(args, &state, judged)?) } else { None };
+    let summary = Summary::new(args, threads, &split, &state, written, scaled);
+    let path = Summary::path(&args.out);
+    tempo_output::write_atomically(&path, (serde_json::to_string_pretty(&summary)? + "\n").as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    outln!("summary written to {}", path.display())?;
+    Ok(true)
+}
+
+/// Reads the training data, says what it holds, and refuses data the trainer cannot use.
+fn load_data(args: &TrainArgs) -> Result<data::Split> {
     let loading = Instant::now();
     let split = data::load(&args.data, args.format, args.val)?;
     let (train, val) = (&split.train, &split.val);
@@ -407,18 +428,20 @@ fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
             args.activation
         )?;
     }
-    if let Some(dir) = &args.checkpoint_dir {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
+    Ok(split)
+}
 
-    let mut state = initial_state(args, train, val)?;
+/// The epochs from the state's to `--epochs`: each trains, judges, keeps the best network and
+/// saves a checkpoint.
+fn run_epochs(args: &TrainArgs, threads: usize, split: &data::Split, state: &mut Checkpoint) -> Result<()> {
+    let (train, val) = (&split.train, &split.val);
     let mut grads = Gradients::new(threads, state.net.params().len());
     let bar =
         if std::io::stderr().is_terminal() { ProgressBar::new(train.len() as u64) } else { ProgressBar::hidden() };
     bar.set_style(ProgressStyle::with_template("epoch {msg} {bar:30} {pos}/{len}, eta {eta}").expect("valid template"));
     for epoch in state.epoch + 1..=args.epochs {
         bar.reset();
-        let (train_loss, speed) = train_epoch(args, train, &mut state, &mut grads, epoch, &bar);
+        let (train_loss, speed) = train_epoch(args, train, state, &mut grads, epoch, &bar);
         let val_loss = (!val.is_empty()).then(|| mean_loss(&state.net, val, args.wdl as f32));
         let judged = val_loss.unwrap_or(train_loss);
         if judged < state.best_loss {
@@ -435,110 +458,23 @@ fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
         bar.suspend(|| outln!("epoch {epoch}: train {train_loss:.6} val {val_text}, {speed:.0} pos/s"))?;
     }
     bar.finish_and_clear();
-    let scaled = match &args.match_scale {
-        Some(parent) => Some(match_scale(args, parent, &mut state, if val.is_empty() { train } else { val })?),
-        None => None,
-    };
-    let startpos_cp = state.best.float_eval_cp(&tempo_core::Position::startpos());
-    outln!("best epoch {} (loss {:.6}); start position {startpos_cp:+.0} cp", state.best_epoch, state.best_loss)?;
-
-    let (sha, suggested, rounding) = if args.activation == Activation::Screlu {
-        let file = quantise::write(&state.best)?;
-        tempo_output::write_atomically(&args.out, &file)
-            .with_context(|| format!("cannot write {}", args.out.display()))?;
-        let sha = hex(&Sha256::digest(&file));
-        let suggested = format!("tempo-{}.nnue", &sha[..12]);
-        outln!("network written to {} ({} bytes), sha256 {}", args.out.display(), file.len(), &sha[..12])?;
-        let (error, positions) = quantise::rounding_error(&state.best, if val.is_empty() { train } else { val });
-        outln!(
-            "rounding to the file's integers: {error:.2} cp mean |float - integer| over {positions} positions (output QB {:?})",
-            quantise::output_scales(&state.best)
-        )?;
-        outln!("suggested name: {suggested}")?;
-        (Some(sha), Some(suggested), Some(error))
-    } else {
-        (None, None, None)
-    };
-    let mut summary = summary(args, threads, &split, &state, sha, suggested);
-    summary["startpos_cp"] = serde_json::json!(startpos_cp);
-    summary["rounding_error_cp"] = serde_json::json!(rounding);
-    if let Some((fit, loss)) = scaled {
-        summary["scale"] = serde_json::json!({
-            "parent": args.match_scale.as_deref().map(|p| p.display().to_string()),
-            "factor": fit.factor,
-            "positions": fit.positions,
-            "loss_after": loss,
-        });
-    }
-    let path = summary_path(&args.out);
-    tempo_output::write_atomically(&path, (serde_json::to_string_pretty(&summary)? + "\n").as_bytes())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    outln!("summary written to {}", path.display())?;
-    Ok(true)
+    Ok(())
 }
 
-/// The run's record, for the network lineage.
-fn summary(
-    args: &TrainArgs,
-    threads: usize,
-    split: &data::Split,
-    state: &Checkpoint,
-    sha: Option<String>,
-    suggested: Option<String>,
-) -> serde_json::Value {
-    let epochs: Vec<serde_json::Value> = state
-        .history
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            serde_json::json!({
-                "epoch": i + 1,
-                "train_loss": r.train,
-                "val_loss": r.val,
-                "lr": r.lr,
-                "positions_per_second": r.speed.round(),
-            })
-        })
-        .collect();
-    let name = |p: &Path| p.display().to_string();
-    serde_json::json!({
-        "network": name(&args.out),
-        "sha256": sha,
-        "suggested_name": suggested,
-        "format_version": quantise::version(&state.best),
-        "architecture": format!("(768 -> {})x2 -> {}", args.hidden, args.output_buckets),
-        "hidden": args.hidden,
-        "output_buckets": args.output_buckets,
-        "inputs": args.inputs,
-        "qb": quantise::output_scales(&state.best),
-        "activation": args.activation,
-        "data": args.data.iter().map(|p| name(p)).collect::<Vec<_>>(),
-        "data_format": args.format,
-        "games": split.games,
-        "train_positions": split.train.len(),
-        "val_positions": split.val.len(),
-        "skipped_positions": split.skipped,
-        "broken_games": split.broken,
-        "settings": {
-            "epochs": args.epochs,
-            "batch": args.batch,
-            "lr": args.lr,
-            "wd": args.wd,
-            "lr_schedule": "step",
-            "lr_drop": args.lr_drop,
-            "lr_gamma": args.lr_gamma,
-            "wdl": args.wdl,
-            "val": args.val,
-            "mirror": args.mirror,
-            "seed": args.seed,
-            "threads": threads,
-            "init": args.init.as_deref().map(name),
-            "resume": args.resume.as_deref().map(name),
-        },
-        "best_epoch": state.best_epoch,
-        "best_loss": state.best_loss,
-        "epochs": epochs,
-    })
+/// Writes the best network's file to `--out` and measures its rounding on `judged`.
+fn write_network(args: &TrainArgs, state: &Checkpoint, judged: &Dataset) -> Result<Written> {
+    let file = quantise::write(&state.best)?;
+    tempo_output::write_atomically(&args.out, &file).with_context(|| format!("cannot write {}", args.out.display()))?;
+    let sha256 = hex(&Sha256::digest(&file));
+    let suggested_name = format!("tempo-{}.nnue", &sha256[..12]);
+    outln!("network written to {} ({} bytes), sha256 {}", args.out.display(), file.len(), &sha256[..12])?;
+    let (rounding_error_cp, positions) = quantise::rounding_error(&state.best, judged);
+    outln!(
+        "rounding to the file's integers: {rounding_error_cp:.2} cp mean |float - integer| over {positions} positions (output QB {:?})",
+        quantise::output_scales(&state.best)
+    )?;
+    outln!("suggested name: {suggested_name}")?;
+    Ok(Written { sha256, suggested_name, rounding_error_cp })
 }
 
 #[cfg(test)]
@@ -558,7 +494,7 @@ mod tests {
 
     /// The `<out>.json` summary a run wrote.
     fn read_summary(out: &Path) -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(summary_path(out)).unwrap()).unwrap()
+        serde_json::from_str(&std::fs::read_to_string(Summary::path(out)).unwrap()).unwrap()
     }
 
     /// Positions of random games labelled by a simple rule (material balance), as text.
@@ -612,8 +548,8 @@ mod tests {
         ));
         assert!(run(&a).unwrap());
         let file = std::fs::read(&out).unwrap();
-        let version = u32::from_le_bytes(file[8..12].try_into().unwrap());
-        assert_eq!(file.len(), quantise::file_size(version, 16, 4));
+        let net = tempo_engine::QuantisedNet::from_bytes(&file).unwrap();
+        assert_eq!((net.hidden, net.buckets()), (16, 4));
         let summary = read_summary(&out);
         let epochs = summary["epochs"].as_array().unwrap();
         assert_eq!(epochs.len(), 6);
@@ -681,7 +617,7 @@ mod tests {
         // A plain network starts a mirrored run with its weights as they are.
         let line = format!("{} --out x --hidden 8 --inputs mirrored --init {}", data.display(), straight.display());
         let state = initial_state(&args(&line), &split.train, &split.val).unwrap();
-        assert_eq!(state.net.shape().inputs, Inputs::Mirrored);
+        assert_eq!(state.net.shape().inputs, InputMapping::Mirrored);
         assert_eq!(state.net.params(), quantise::read(&std::fs::read(&straight).unwrap()).unwrap().params());
         // Resuming is stricter: a checkpoint of plain inputs does not go on as mirrored.
         let line = format!("{} --out x --hidden 8 --inputs mirrored --resume {}", data.display(), init.display());
@@ -702,9 +638,10 @@ mod tests {
         );
         assert!(run(&args(&line)).unwrap());
         let file = std::fs::read(&out).unwrap();
-        assert_eq!(file.len(), quantise::file_size(3, hidden, 8));
+        let header = tempo_engine::nnue::format::Header::parse(&file).unwrap();
+        assert_eq!((header.version, header.hidden, header.buckets), (3, hidden, 8));
         let network = tempo_engine::Network::from_bytes(&file).unwrap();
-        assert!(network.mirrors_inputs());
+        assert_eq!(network.input_mapping(), InputMapping::Mirrored);
         let summary = read_summary(&out);
         assert_eq!((summary["format_version"].as_u64(), summary["inputs"].as_str()), (Some(3), Some("mirrored")));
         assert!(run(&args(&format!("{line} --mirror"))).unwrap_err().to_string().contains("--mirror"));

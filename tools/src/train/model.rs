@@ -20,13 +20,13 @@
 //! vectorises; on x86-64 with AVX2 the batch functions are compiled a second time for it and
 //! chosen at run time.
 
-use super::data::{position_features, Dataset, Inputs, INPUTS, MAX_ACTIVE};
-use super::rng::Rng;
+use super::data::{Dataset, InputMapping, INPUTS, MAX_ACTIVE};
+use crate::rng::Rng;
 use tempo_core::Position;
 use tempo_engine::output_bucket;
 
 /// Centipawns per unit of network output.
-pub const SCALE: f32 = 400.0;
+pub const SCALE: f32 = tempo_engine::nnue::format::SCALE as f32;
 /// Every weight is clipped to `[-CLIP, CLIP]` after each step, so that the quantised network's
 /// products cannot overflow `i16`.
 pub const CLIP: f32 = 1.98;
@@ -45,7 +45,7 @@ impl Activation {
     /// The activation's code in checkpoints and network files (1 = SCReLU).
     pub fn code(self) -> u32 {
         match self {
-            Activation::Screlu => 1,
+            Activation::Screlu => tempo_engine::nnue::format::SCRELU,
             Activation::Crelu => 2,
         }
     }
@@ -53,7 +53,7 @@ impl Activation {
     /// The activation with this code.
     pub fn from_code(code: u32) -> Option<Activation> {
         match code {
-            1 => Some(Activation::Screlu),
+            tempo_engine::nnue::format::SCRELU => Some(Activation::Screlu),
             2 => Some(Activation::Crelu),
             _ => None,
         }
@@ -109,7 +109,7 @@ pub struct Shape {
     /// Output buckets, B.
     pub buckets: usize,
     /// How each perspective's features see the board.
-    pub inputs: Inputs,
+    pub inputs: InputMapping,
 }
 
 impl Shape {
@@ -302,8 +302,8 @@ impl Network {
     /// `tempo_engine`, a dependency of the crate).
     pub fn float_eval_cp(&self, pos: &Position) -> f32 {
         let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
-        let n = position_features(pos, pos.turn(), self.shape.inputs, &mut stm);
-        position_features(pos, !pos.turn(), self.shape.inputs, &mut other);
+        let n = self.shape.inputs.position_features(pos, pos.turn(), &mut stm);
+        self.shape.inputs.position_features(pos, !pos.turn(), &mut other);
         self.output(&stm[..n], &other[..n]) * SCALE
     }
 }
@@ -432,7 +432,7 @@ fn forward<A: Act>(
 /// loss.
 #[inline(always)]
 fn gradient_body<A: Act>(
-    (hv, buckets, inputs): (usize, usize, Inputs),
+    (hv, buckets, inputs): (usize, usize, InputMapping),
     params: &[F32x8],
     batch: Batch<'_>,
     scale: f32,
@@ -473,7 +473,7 @@ fn gradient_body<A: Act>(
 
 /// The summed loss of a batch, forward passes only.
 #[inline(always)]
-fn loss_body<A: Act>((hv, buckets, inputs): (usize, usize, Inputs), params: &[F32x8], batch: Batch<'_>) -> f64 {
+fn loss_body<A: Act>((hv, buckets, inputs): (usize, usize, InputMapping), params: &[F32x8], batch: Batch<'_>) -> f64 {
     let (w1, b1, w2, b2) = split(params, hv, buckets);
     let mut acc = vec![F32x8::default(); 2 * hv];
     let (acc_stm, acc_other) = acc.split_at_mut(hv);
@@ -491,7 +491,7 @@ fn loss_body<A: Act>((hv, buckets, inputs): (usize, usize, Inputs), params: &[F3
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn gradient_avx2<A: Act>(
-    hv: (usize, usize, Inputs),
+    hv: (usize, usize, InputMapping),
     params: &[F32x8],
     batch: Batch<'_>,
     scale: f32,
@@ -502,7 +502,7 @@ unsafe fn gradient_avx2<A: Act>(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn loss_avx2<A: Act>(hv: (usize, usize, Inputs), params: &[F32x8], batch: Batch<'_>) -> f64 {
+unsafe fn loss_avx2<A: Act>(hv: (usize, usize, InputMapping), params: &[F32x8], batch: Batch<'_>) -> f64 {
     loss_body::<A>(hv, params, batch)
 }
 
@@ -579,7 +579,7 @@ mod tests {
 
     /// A tiny network whose parameters are spread enough for the activations to be neither
     /// all zero nor all saturated.
-    fn tiny(hidden: usize, buckets: usize, inputs: Inputs, activation: Activation) -> Network {
+    fn tiny(hidden: usize, buckets: usize, inputs: InputMapping, activation: Activation) -> Network {
         let mut net = Network::random(Shape { hidden, buckets, inputs }, activation, 7);
         let mut rng = Rng::new(99);
         for p in net.params_mut() {
@@ -595,11 +595,11 @@ mod tests {
         // 72 neurons: a register block of 64 and a remainder. With 8 buckets the positions
         // (2 to 32 pieces) fall into different buckets.
         for (hidden, buckets, inputs, activation) in [
-            (8, 1, Inputs::Plain, Activation::Screlu),
-            (8, 1, Inputs::Plain, Activation::Crelu),
-            (72, 1, Inputs::Plain, Activation::Screlu),
-            (16, 8, Inputs::Plain, Activation::Screlu),
-            (16, 8, Inputs::Mirrored, Activation::Screlu),
+            (8, 1, InputMapping::Plain, Activation::Screlu),
+            (8, 1, InputMapping::Plain, Activation::Crelu),
+            (72, 1, InputMapping::Plain, Activation::Screlu),
+            (16, 8, InputMapping::Plain, Activation::Screlu),
+            (16, 8, InputMapping::Mirrored, Activation::Screlu),
         ] {
             for mirror in [None, Some(5)] {
                 let net = tiny(hidden, buckets, inputs, activation);
@@ -634,7 +634,7 @@ mod tests {
 
     #[test]
     fn the_float_eval_is_the_output_times_the_scale_from_the_side_to_move() {
-        for inputs in [Inputs::Plain, Inputs::Mirrored] {
+        for inputs in [InputMapping::Plain, InputMapping::Mirrored] {
             let net = tiny(72, 8, inputs, Activation::Screlu);
             let white: Position = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap();
             // The same position with colours swapped and Black to move: the same for the mover.
@@ -648,11 +648,11 @@ mod tests {
             assert!((net.output(&stm[..n], &other[..n]) * SCALE - a).abs() < 1e-3);
         }
         // With mirrored inputs, the wings are alike: the same position a file over.
-        let net = tiny(72, 8, Inputs::Mirrored, Activation::Screlu);
+        let net = tiny(72, 8, InputMapping::Mirrored, Activation::Screlu);
         let (a, b): (Position, Position) =
             ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap(), "3k4/8/8/8/8/8/3P4/3K4 w - - 0 1".parse().unwrap());
         assert_eq!(net.float_eval_cp(&a), net.float_eval_cp(&b));
-        let plain = tiny(72, 8, Inputs::Plain, Activation::Screlu);
+        let plain = tiny(72, 8, InputMapping::Plain, Activation::Screlu);
         assert_ne!(plain.float_eval_cp(&a), plain.float_eval_cp(&b));
     }
 }

@@ -1,19 +1,14 @@
-//! AdamW with decoupled weight decay, and the clipping of every weight to `[-1.98, 1.98]`.
-//!
-//! One step, for each parameter `p` with gradient `g` (step number `t` from 1):
+//! AdamW: [`crate::adam`]'s step with decoupled weight decay, and the clipping of every
+//! weight to `[-1.98, 1.98]`. One step, for each parameter `p`:
 //!
 //! ```text
-//! m = 0.9 m + 0.1 g                 v = 0.999 v + 0.001 g^2
-//! p = p * (1 - lr * wd) - lr * (m / (1 - 0.9^t)) / (sqrt(v / (1 - 0.999^t)) + 1e-8)
-//! p = clamp(p, -1.98, 1.98)
+//! p = clamp(p * (1 - lr * wd) - lr * adam_step, -1.98, 1.98)
 //! ```
 
 use super::model::CLIP;
+use crate::adam;
 use rayon::prelude::*;
 
-const BETA1: f32 = 0.9;
-const BETA2: f32 = 0.999;
-const EPSILON: f32 = 1e-8;
 /// Parameters per parallel task.
 const BLOCK: usize = 1 << 14;
 
@@ -38,8 +33,7 @@ impl AdamW {
     pub fn step(&mut self, params: &mut [f32], grad: &mut [f32], lr: f32, wd: f32) {
         assert!(params.len() == grad.len() && grad.len() == self.m.len(), "optimiser sizes");
         self.t += 1;
-        let t = self.t.min(i32::MAX as u64) as i32;
-        let (bc1, bc2) = (1.0 - BETA1.powi(t), 1.0 - BETA2.powi(t));
+        let corrections = adam::corrections::<f32>(self.t);
         let decay = 1.0 - lr * wd;
         params
             .par_chunks_mut(BLOCK)
@@ -47,10 +41,7 @@ impl AdamW {
             .zip(self.m.par_chunks_mut(BLOCK).zip(self.v.par_chunks_mut(BLOCK)))
             .for_each(|((p, g), (m, v))| {
                 for k in 0..p.len() {
-                    let gk = std::mem::take(&mut g[k]);
-                    m[k] = BETA1 * m[k] + (1.0 - BETA1) * gk;
-                    v[k] = BETA2 * v[k] + (1.0 - BETA2) * gk * gk;
-                    let update = (m[k] / bc1) / ((v[k] / bc2).sqrt() + EPSILON);
+                    let update = adam::step(&mut m[k], &mut v[k], std::mem::take(&mut g[k]), corrections);
                     p[k] = (p[k] * decay - lr * update).clamp(-CLIP, CLIP);
                 }
             });

@@ -1,5 +1,6 @@
-//! The quantised network file, format version 3 (version 2 for plain inputs and one output
-//! quantisation): what the engine loads.
+//! The float network rounded to the network file's integers: the trainer's half of the
+//! format, which is written once, in the engine's `nnue::format` (the layout, the reader,
+//! the writer and the integer evaluation of [`QuantisedNet`]).
 //!
 //! Quantisation (`QA = 255`, `QB` chosen per output bucket by [`output_scales`], rounding
 //! half away from zero):
@@ -9,107 +10,36 @@
 //! W2q = round(W2 * QB) as i16,  b2q = round(b2 * QA * QB) as i32
 //! ```
 //!
-//! and the engine computes, in integers,
-//!
-//! ```text
-//! acc_p[j] = b1q[j] + sum W1q[f][j]                                   (i16)
-//! v_p[j]   = clamp(acc_p[j], 0, QA)                                   (i32)
-//! b        = output_bucket(pieces on the board, B)
-//! sum      = sum_j v_stm[j]^2 * W2q[b][j] + sum_j v_other[j]^2 * W2q[b][H + j]
-//! out      = sum / QA + b2q[b]              (division truncating toward zero)
-//! eval_cp  = out * 400 / (QA * QB)          (truncating)
-//! ```
-//!
-//! File layout, every integer little-endian:
-//!
-//! ```text
-//! offset  type            field
-//! 0       [u8; 8]         magic b"TEMPONNU"
-//! 8       u32             format version = 3
-//! 12      u32             input features = 768
-//! 16      u32             hidden size H
-//! 20      u32             activation: 1 = SCReLU (the only one supported)
-//! 24      i32             QA = 255
-//! 28      i32             0 (each bucket's QB follows the weights)
-//! 32      i32             SCALE = 400
-//! 36      u32             output buckets B: 1, 2, 4 or 8
-//! 40      u32             input mapping: 0 = plain, 1 = mirrored by the own king's file
-//! 44      i16[768 * H]    W1q, feature-major: the H weights of feature f at [f*H .. f*H + H)
-//!         i16[H]          b1q
-//!         i16[B * 2 * H]  W2q, bucket by bucket: H for the side to move's accumulator, then
-//!                         H for the other's
-//!         i32[B]          b2q
-//!         i32[B]          QB of each bucket: a power of two from 64 to 4096
-//! ```
-//!
-//! The weights were clipped to `[-1.98, 1.98]` in training, so at `QB = 64` every `|W2q| <=
-//! 127` and the engine's `v * W2q` fits `i16`. Trained output weights stay far inside the
-//! clip (a tenth of it in the many-piece buckets), and at 64 they would keep only a few
-//! steps of resolution each: rounding them alone moved the start position's evaluation by
-//! 23 cp in a 256-neuron network. So each bucket's `QB` is the largest power of two up to
-//! 4096 at which its weights still round into `-127..=127`. A network with plain inputs and
-//! one `QB` for all buckets is written as version 2: without the input mapping field (the
-//! weights at offset 40), with that `QB` at offset 28 and no list at the end, which every
-//! engine since the format's second version loads.
+//! The weights were clipped to `[-CLIP, CLIP]` in training, so at the smallest `QB` every
+//! `|W2q|` is at most the format's largest output weight. Trained output weights stay far
+//! inside the clip, and at the smallest `QB` they would keep only a few steps of resolution
+//! each, so each bucket's `QB` is the largest power of two in the format's range at which
+//! its weights still round into the allowed range (`engine/nets/README.md` has the
+//! measurement).
 
-use super::data::{Dataset, Inputs, INPUTS};
-use super::model::{Activation, Network, Shape, SCALE};
+use super::data::Dataset;
+use super::model::{Activation, Network, Shape, CLIP};
 use anyhow::{bail, Result};
 use rayon::prelude::*;
-use tempo_engine::output_bucket;
+use tempo_engine::nnue::format::{QuantisedNet, MAX_OUTPUT_WEIGHT, QA, QB_RANGE, SCALE};
 
-/// The file's first eight bytes.
-pub const MAGIC: &[u8; 8] = b"TEMPONNU";
-/// The newest format version (mirrored inputs need it).
-pub const VERSION: u32 = 3;
-/// Quantisation of the first layer (and of the activations).
-pub const QA: i32 = 255;
-/// The output weights' quantisation ranges from this (always enough, given the clip) ...
-pub const QB_MIN: i32 = 64;
-/// ... to this.
-pub const QB_MAX: i32 = 4096;
-/// Bytes before the weights in version 2; version 3 adds the input mapping.
-pub const HEADER_SIZE: usize = 40;
-
-/// The format version `net` is written in: the oldest that holds it.
-pub fn version(net: &Network) -> u32 {
-    let scales = output_scales(net);
-    if net.shape().inputs == Inputs::Plain && scales.iter().all(|&qb| qb == scales[0]) {
-        2
-    } else {
-        VERSION
-    }
-}
-
-/// Bytes before the weights in a file of `version`.
-fn header_size(version: u32) -> usize {
-    if version >= 3 {
-        HEADER_SIZE + 4
-    } else {
-        HEADER_SIZE
-    }
-}
-
-/// The size of a file of `version` for `hidden` neurons and `buckets` output buckets.
-pub fn file_size(version: u32, hidden: usize, buckets: usize) -> usize {
-    let scales = if version >= 3 { 4 * buckets } else { 0 };
-    header_size(version) + 2 * INPUTS * hidden + 2 * hidden + buckets * (4 * hidden + 4) + scales
-}
+// The clip keeps every output weight within the format's range at the coarsest QB.
+const _: () = assert!((CLIP * *QB_RANGE.start() as f32) < MAX_OUTPUT_WEIGHT as f32 + 0.5);
 
 fn q16(x: f32, factor: i32) -> i16 {
     (x * factor as f32).round() as i16
 }
 
-/// The output quantisation `QB` of each of `net`'s buckets: the largest power of two from
-/// [`QB_MIN`] to [`QB_MAX`] at which every output weight of the bucket rounds into
-/// `-127..=127`.
+/// The output quantisation `QB` of each of `net`'s buckets: the largest power of two in the
+/// format's range at which every output weight of the bucket rounds into
+/// `-MAX_OUTPUT_WEIGHT..=MAX_OUTPUT_WEIGHT`.
 pub fn output_scales(net: &Network) -> Vec<i32> {
     let (_, _, w2, _) = net.parts();
     w2.chunks(2 * net.hidden())
         .map(|bucket| {
             let largest = bucket.iter().fold(0.0f32, |m, w| m.max(w.abs()));
-            let mut qb = QB_MAX;
-            while qb > QB_MIN && (largest * qb as f32).round() > 127.0 {
+            let mut qb = *QB_RANGE.end();
+            while qb > *QB_RANGE.start() && (largest * qb as f32).round() > f32::from(MAX_OUTPUT_WEIGHT) {
                 qb /= 2;
             }
             qb
@@ -117,64 +47,19 @@ pub fn output_scales(net: &Network) -> Vec<i32> {
         .collect()
 }
 
-/// A network's integer weights, rounded as the file stores them: what the engine computes
-/// with.
-pub struct Quantised {
-    shape: Shape,
-    /// `W1q` then `b1q`, feature-major.
-    w1: Vec<i16>,
-    /// `W2q`, bucket-major.
-    w2: Vec<i16>,
-    /// `b2q` per bucket.
-    b2: Vec<i32>,
-    /// `QB` per bucket.
-    scales: Vec<i32>,
-}
-
-impl Quantised {
-    /// `net` rounded to the format's integers.
-    pub fn of(net: &Network) -> Quantised {
-        let scales = output_scales(net);
-        let (w1, b1, w2, b2) = net.parts();
-        let w2 =
-            w2.chunks(2 * net.hidden()).zip(&scales).flat_map(|(bucket, &qb)| bucket.iter().map(move |&w| q16(w, qb)));
-        Quantised {
-            shape: net.shape(),
-            w1: w1.iter().chain(b1).map(|&w| q16(w, QA)).collect(),
-            w2: w2.collect(),
-            b2: b2.iter().zip(&scales).map(|(&b, &qb)| (b * (QA * qb) as f32).round() as i32).collect(),
-            scales,
-        }
-    }
-
-    /// The engine's evaluation in centipawns, side to move, of the position whose active
-    /// features (under the network's input mapping) are `stm` and `other`: the integer
-    /// formula of the module documentation.
-    pub fn eval_cp(&self, stm: &[u16], other: &[u16]) -> i32 {
-        let h = self.shape.hidden;
-        let bias = &self.w1[INPUTS * h..];
-        let accumulator = |features: &[u16]| -> Vec<i16> {
-            let mut acc = bias.to_vec();
-            for &f in features {
-                let row = &self.w1[usize::from(f) * h..(usize::from(f) + 1) * h];
-                acc.iter_mut().zip(row).for_each(|(a, &w)| *a = a.wrapping_add(w));
-            }
-            acc
-        };
-        let bucket = output_bucket(stm.len(), self.shape.buckets);
-        let w2 = &self.w2[2 * h * bucket..2 * h * (bucket + 1)];
-        let activated = |acc: Vec<i16>, weights: &[i16]| -> i64 {
-            acc.iter()
-                .zip(weights)
-                .map(|(&a, &w)| {
-                    let v = i64::from(a).clamp(0, i64::from(QA));
-                    v * v * i64::from(w)
-                })
-                .sum()
-        };
-        let sum = activated(accumulator(stm), &w2[..h]) + activated(accumulator(other), &w2[h..]);
-        let out = sum / i64::from(QA) + i64::from(self.b2[bucket]);
-        (out * SCALE as i64 / i64::from(QA * self.scales[bucket])) as i32
+/// `net` rounded to the format's integers: what the engine computes with.
+pub fn quantise(net: &Network) -> QuantisedNet {
+    let scales = output_scales(net);
+    let (w1, b1, w2, b2) = net.parts();
+    let w2 = w2.chunks(2 * net.hidden()).zip(&scales).flat_map(|(bucket, &qb)| bucket.iter().map(move |&w| q16(w, qb)));
+    QuantisedNet {
+        hidden: net.hidden(),
+        mapping: net.shape().inputs,
+        w1: w1.iter().map(|&w| q16(w, QA)).collect(),
+        b1: b1.iter().map(|&w| q16(w, QA)).collect(),
+        w2: w2.collect(),
+        b2: b2.iter().zip(&scales).map(|(&b, &qb)| (b * (QA * qb) as f32).round() as i32).collect(),
+        qb: scales,
     }
 }
 
@@ -185,7 +70,7 @@ const ROUNDING_SAMPLE: usize = 100_000;
 /// between the float network's evaluation and the engine's of the written file, over up
 /// to 100,000 positions of `data` spread through it, and how many were measured.
 pub fn rounding_error(net: &Network, data: &Dataset) -> (f64, usize) {
-    let quantised = Quantised::of(net);
+    let quantised = quantise(net);
     let step = data.len().div_ceil(ROUNDING_SAMPLE).max(1);
     let indices: Vec<u32> = (0..data.len() as u32).step_by(step).collect();
     let total: f64 = indices
@@ -195,9 +80,8 @@ pub fn rounding_error(net: &Network, data: &Dataset) -> (f64, usize) {
             gathered
                 .positions()
                 .map(|(stm, other, _)| {
-                    f64::from(
-                        (net.output(stm, other) * super::model::SCALE - quantised.eval_cp(stm, other) as f32).abs(),
-                    )
+                    let integer = quantised.evaluate_features(stm, other);
+                    f64::from((net.output(stm, other) * SCALE as f32 - integer as f32).abs())
                 })
                 .sum::<f64>()
         })
@@ -205,115 +89,49 @@ pub fn rounding_error(net: &Network, data: &Dataset) -> (f64, usize) {
     (total / indices.len().max(1) as f64, indices.len())
 }
 
-/// The network quantised into a file, version 3 for mirrored inputs and 2 for plain ones.
-/// Only SCReLU networks can be written.
+/// The network quantised into a file, in the oldest format version that holds it (version 2
+/// for plain inputs and one `QB`, version 3 otherwise). Only SCReLU networks can be written.
+///
+/// # Errors
+/// If the network's activation is not SCReLU.
 pub fn write(net: &Network) -> Result<Vec<u8>> {
     if net.activation() != Activation::Screlu {
         bail!("the network file format supports only the SCReLU activation, not {:?}", net.activation());
     }
-    let Shape { hidden: h, buckets, inputs } = net.shape();
-    let version = version(net);
-    let quantised = Quantised::of(net);
-    let mut out = Vec::with_capacity(file_size(version, h, buckets));
-    out.extend_from_slice(MAGIC);
-    for word in [version, INPUTS as u32, h as u32, Activation::Screlu.code()] {
-        out.extend_from_slice(&word.to_le_bytes());
-    }
-    let header_qb = if version >= 3 { 0 } else { quantised.scales[0] };
-    for word in [QA, header_qb, SCALE as i32] {
-        out.extend_from_slice(&word.to_le_bytes());
-    }
-    out.extend_from_slice(&(buckets as u32).to_le_bytes());
-    if version >= 3 {
-        out.extend_from_slice(&inputs.code().to_le_bytes());
-    }
-    for w in quantised.w1.iter().chain(&quantised.w2) {
-        out.extend_from_slice(&w.to_le_bytes());
-    }
-    for b in &quantised.b2 {
-        out.extend_from_slice(&b.to_le_bytes());
-    }
-    if version >= 3 {
-        for qb in &quantised.scales {
-            out.extend_from_slice(&qb.to_le_bytes());
-        }
-    }
-    debug_assert_eq!(out.len(), file_size(version, h, buckets));
-    Ok(out)
+    Ok(quantise(net).to_bytes())
 }
 
-/// The float network a version 2 or 3 file holds: every weight divided by its quantisation
+/// The float network a network file holds: every weight divided by its quantisation
 /// factor, the exact inverse of [`write()`] on the quantisation grid. This is how a shipped
 /// network (only its quantised file is kept in the repository) is fine-tuned by a later
 /// generation (`train --init net.nnue`).
 ///
 /// # Errors
-/// If the bytes are not a version 2 or 3 file of 768 inputs, SCReLU and this trainer's `QA`,
-/// scale and a `QB` from 64 to 4096, if its shape or input mapping is one the trainer cannot have, or if its
-/// size is not the one its header implies.
+/// If the bytes are not a network file (the format's reader says why), or if its shape is
+/// one the trainer cannot have.
 pub fn read(bytes: &[u8]) -> Result<Network> {
-    if bytes.len() < HEADER_SIZE || &bytes[..8] != MAGIC {
-        bail!("not a Tempo network file (no {:?} header)", String::from_utf8_lossy(MAGIC));
-    }
-    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"));
-    let (version, inputs, hidden, activation) = (word(8), word(12), word(16) as usize, word(20));
-    let (qa, qb, scale, buckets) = (word(24) as i32, word(28) as i32, word(32) as i32, word(36) as usize);
-    if !(2..=VERSION).contains(&version) {
-        bail!("network format version {version}; this trainer reads versions 2 and {VERSION}");
-    }
-    if bytes.len() < header_size(version) {
-        bail!("the network file has {} bytes, too few for a version {version} header", bytes.len());
-    }
-    if inputs as usize != INPUTS || Activation::from_code(activation) != Some(Activation::Screlu) {
-        bail!("the network has {inputs} inputs and activation code {activation}; the trainer has {INPUTS} and SCReLU");
-    }
-    let header_qb_valid = if version >= 3 { qb == 0 } else { (QB_MIN..=QB_MAX).contains(&qb) };
-    if (qa, scale) != (QA, SCALE as i32) || !header_qb_valid {
-        bail!(
-            "the network is quantised with QA {qa}, QB {qb}, scale {scale}; the trainer uses QA {QA}, QB {QB_MIN} to {QB_MAX}, scale {SCALE}"
-        );
-    }
-    let mapping = if version >= 3 { word(40) } else { Inputs::Plain.code() };
-    let Some(inputs) = Inputs::from_code(mapping) else {
-        bail!("the network has input mapping {mapping}; the trainer knows 0 (plain) and 1 (mirrored)");
-    };
-    let shape = Shape { hidden, buckets, inputs };
+    let file = QuantisedNet::from_bytes(bytes)?;
+    let (hidden, buckets) = (file.hidden, file.buckets());
+    let shape = Shape { hidden, buckets, inputs: file.mapping };
     if !shape.is_valid() {
         bail!("the network has {hidden} hidden neurons and {buckets} output buckets, a shape the trainer cannot have");
     }
-    let size = file_size(version, hidden, buckets);
-    if bytes.len() != size {
-        bail!("the network file has {} bytes; its header implies {size}", bytes.len());
-    }
-    let body = &bytes[header_size(version)..];
-    let i16_count = shape.output_start() + 2 * hidden * buckets;
-    let (weights, rest) = body.split_at(2 * i16_count);
-    let (biases, listed) = rest.split_at(4 * buckets);
-    let int = |quad: &[u8]| i32::from_le_bytes(quad.try_into().expect("four bytes"));
-    let scales: Vec<i32> = if version >= 3 { listed.chunks_exact(4).map(int).collect() } else { vec![qb; buckets] };
-    if let Some(qb) = scales.iter().find(|qb| !(QB_MIN..=QB_MAX).contains(qb)) {
-        bail!("the network has an output bucket quantised with QB {qb}; the trainer uses {QB_MIN} to {QB_MAX}");
-    }
     let mut params = Vec::with_capacity(shape.param_count());
-    for (k, pair) in weights.chunks_exact(2).enumerate() {
-        let factor = match k.checked_sub(shape.output_start()) {
-            None => QA,
-            Some(output) => scales[output / (2 * hidden)],
-        };
-        params.push(f32::from(i16::from_le_bytes([pair[0], pair[1]])) / factor as f32);
+    params.extend(file.w1.iter().chain(&file.b1).map(|&w| f32::from(w) / QA as f32));
+    for (bucket, &qb) in file.w2.chunks(2 * hidden).zip(&file.qb) {
+        params.extend(bucket.iter().map(|&w| f32::from(w) / qb as f32));
     }
-    for (quad, qb) in biases.chunks_exact(4).zip(&scales) {
-        params.push(int(quad) as f32 / (QA * qb) as f32);
-    }
+    params.extend(file.b2.iter().zip(&file.qb).map(|(&b, &qb)| b as f32 / (QA * qb) as f32));
     Ok(Network::from_params(shape, Activation::Screlu, params))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::data::{position_features, MAX_ACTIVE};
-    use crate::train::rng::Rng;
+    use crate::rng::Rng;
+    use crate::train::data::{InputMapping, MAX_ACTIVE};
     use tempo_core::Position;
+    use tempo_engine::nnue::format::Header;
 
     fn u32_at(bytes: &[u8], at: usize) -> u32 {
         u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
@@ -325,45 +143,6 @@ mod tests {
 
     fn i16_at(bytes: &[u8], at: usize) -> i16 {
         i16::from_le_bytes(bytes[at..at + 2].try_into().unwrap())
-    }
-
-    /// The engine's integer evaluation, written from the format description: reads the file
-    /// and computes with `i16` accumulators and `i64` sums, truncating divisions.
-    fn reference_eval(file: &[u8], pos: &Position) -> i32 {
-        let h = u32_at(file, 16) as usize;
-        let (qa, scale) = (i32_at(file, 24), i32_at(file, 32));
-        let buckets = u32_at(file, 36) as usize;
-        let v3 = u32_at(file, 8) == 3;
-        let (start, mirrored) = if v3 { (44, u32_at(file, 40) == 1) } else { (40, false) };
-        let pieces = pos.occupied().count() as usize;
-        let bucket = ((pieces - 2) / (32 / buckets)).min(buckets - 1);
-        // Version 3 lists each bucket's QB at the end; version 2 has one in the header.
-        let qb = if v3 { i32_at(file, file.len() - 4 * (buckets - bucket)) } else { i32_at(file, 28) };
-        let w1 = |f: usize, j: usize| i16_at(file, start + 2 * (f * h + j));
-        let b1 = |j: usize| i16_at(file, start + 2 * (768 * h + j));
-        let w2 = |j: usize| i32::from(i16_at(file, start + 2 * (769 * h + bucket * 2 * h + j)));
-        let b2 = i32_at(file, start + 2 * 769 * h + 4 * buckets * h + 4 * bucket);
-        let accumulator = |perspective| {
-            let mut features = [0u16; MAX_ACTIVE];
-            let n = position_features(pos, perspective, Inputs::Plain, &mut features);
-            // The format's file flip, by hand: the perspective's king on files e to h.
-            if mirrored && pos.king_of(perspective).index() % 8 >= 4 {
-                features.iter_mut().for_each(|f| *f ^= 7);
-            }
-            (0..h)
-                .map(|j| features[..n].iter().fold(b1(j), |acc, &f| acc.wrapping_add(w1(usize::from(f), j))))
-                .collect::<Vec<i16>>()
-        };
-        let (stm, other) = (accumulator(pos.turn()), accumulator(!pos.turn()));
-        let mut sum = 0i64;
-        for j in 0..h {
-            let v = i32::from(stm[j]).clamp(0, qa);
-            sum += i64::from(v * v * w2(j));
-            let v = i32::from(other[j]).clamp(0, qa);
-            sum += i64::from(v * v * w2(h + j));
-        }
-        let out = sum / i64::from(qa) + i64::from(b2);
-        (out * i64::from(scale) / i64::from(qa * qb)) as i32
     }
 
     /// Positions from random games (uniform legal moves), a few hundred.
@@ -418,14 +197,18 @@ mod tests {
 
     #[test]
     fn the_file_has_the_exact_header_and_size() {
-        for (hidden, buckets, inputs) in
-            [(16, 1, Inputs::Plain), (128, 1, Inputs::Plain), (16, 8, Inputs::Plain), (16, 8, Inputs::Mirrored)]
-        {
+        for (hidden, buckets, inputs) in [
+            (16, 1, InputMapping::Plain),
+            (128, 1, InputMapping::Plain),
+            (16, 8, InputMapping::Plain),
+            (16, 8, InputMapping::Mirrored),
+        ] {
             let net = network(Shape { hidden, buckets, inputs }, 3, 0.25, 1.98);
             let file = write(&net).unwrap();
-            let (version, start, listed) = if inputs == Inputs::Mirrored { (3, 44, 4 * buckets) } else { (2, 40, 0) };
+            let (version, start, listed) =
+                if inputs == InputMapping::Mirrored { (3, 44, 4 * buckets) } else { (2, 40, 0) };
             assert_eq!(file.len(), start + 2 * 768 * hidden + 2 * hidden + buckets * (4 * hidden + 4) + listed);
-            assert_eq!(file.len(), file_size(version, hidden, buckets));
+            assert_eq!(Header::parse(&file).unwrap().file_size(), Some(file.len()));
             assert_eq!(&file[..8], b"TEMPONNU");
             let header: Vec<u32> = (8..start).step_by(4).map(|at| u32_at(&file, at)).collect();
             let qb = if version == 3 { 0 } else { 64 };
@@ -444,35 +227,49 @@ mod tests {
             assert_eq!(i16_at(&file, start + 2 * 769 * hidden + 2), (w2[1] * 64.0).round() as i16);
             assert_eq!(i32_at(&file, file.len() - 4 - listed), (b2[buckets - 1] * 255.0 * 64.0).round() as i32);
         }
-        let crelu = Network::random(Shape { hidden: 8, buckets: 1, inputs: Inputs::Plain }, Activation::Crelu, 1);
+        let crelu = Network::random(Shape { hidden: 8, buckets: 1, inputs: InputMapping::Plain }, Activation::Crelu, 1);
         assert!(write(&crelu).unwrap_err().to_string().contains("SCReLU"));
     }
 
+    /// The engine's evaluation (its vector kernels, as the search runs them) of a network
+    /// file of 32, 128 or 256 hidden neurons.
+    fn engine_evaluation(file: &[u8]) -> Box<dyn Fn(&Position) -> i32> {
+        fn of<const H: usize>(file: &[u8]) -> Box<dyn Fn(&Position) -> i32> {
+            let network = tempo_engine::NetworkOf::<H>::from_bytes(file).unwrap();
+            Box::new(move |pos| tempo_engine::nnue_evaluate(&network, pos))
+        }
+        match Header::parse(file).unwrap().hidden {
+            32 => of::<32>(file),
+            128 => of::<128>(file),
+            256 => of::<256>(file),
+            hidden => panic!("no engine network of {hidden} neurons in these tests"),
+        }
+    }
+
+    /// The engine and the trainer cannot disagree: at three widths (the engine's own and two
+    /// others) the trainer's float model, the format's integer reference and the engine's
+    /// vector kernels give the same evaluations, to the integer divisions' truncations for
+    /// the float model on the quantisation grid, exactly for the other two.
     #[test]
     fn the_float_model_the_format_and_the_engine_agree() {
-        // The engine's own size (where it can load the file too) and a smaller one.
-        let engine_hidden = tempo_engine::HIDDEN;
         for (hidden, buckets, inputs, seed) in [
-            (engine_hidden, 8, Inputs::Plain, 11),
-            (engine_hidden, 1, Inputs::Plain, 13),
-            (engine_hidden, 8, Inputs::Mirrored, 14),
-            (32, 4, Inputs::Plain, 12),
-            (32, 4, Inputs::Mirrored, 15),
+            (tempo_engine::HIDDEN, 8, InputMapping::Plain, 11),
+            (tempo_engine::HIDDEN, 1, InputMapping::Plain, 13),
+            (tempo_engine::HIDDEN, 8, InputMapping::Mirrored, 14),
+            (128, 4, InputMapping::Mirrored, 16),
+            (32, 4, InputMapping::Plain, 12),
+            (32, 4, InputMapping::Mirrored, 15),
         ] {
             let shape = Shape { hidden, buckets, inputs };
             let positions = random_positions(300, seed);
             // On the quantisation grid, only the integer divisions' truncations separate them.
             let net = snapped(&network(shape, seed, 0.25, 1.98));
             let file = write(&net).unwrap();
-            // The engine loads what the trainer writes (at the engine's hidden size) and
-            // computes exactly the integer formula of the format.
-            let engine = (hidden == tempo_engine::HIDDEN).then(|| tempo_engine::Network::from_bytes(&file).unwrap());
+            let (reference, engine) = (QuantisedNet::from_bytes(&file).unwrap(), engine_evaluation(&file));
             for pos in &positions {
-                let (float, quantised) = (net.float_eval_cp(pos), reference_eval(&file, pos));
-                assert!((float - quantised as f32).abs() <= 1.5, "H {hidden}: {float} {quantised} {}", pos.fen());
-                if let Some(engine) = &engine {
-                    assert_eq!(tempo_engine::nnue_evaluate(engine, pos), quantised, "{}", pos.fen());
-                }
+                let (float, integer) = (net.float_eval_cp(pos), reference.evaluate(pos));
+                assert!((float - integer as f32).abs() <= 1.5, "H {hidden}: {float} {integer} {}", pos.fen());
+                assert_eq!(engine(pos), integer, "H {hidden}: {}", pos.fen());
             }
             // Off the grid, rounding the weights costs a few cp more: each accumulator is off by
             // about sqrt(30) * 0.5 / 255 (30 pieces), and 2 x H such independent errors add up in
@@ -482,14 +279,12 @@ mod tests {
             // hundreds of cp, not to measure the tail.
             let net = network(shape, seed, 0.1, 0.5);
             let file = write(&net).unwrap();
-            let engine = (hidden == tempo_engine::HIDDEN).then(|| tempo_engine::Network::from_bytes(&file).unwrap());
+            let (reference, engine) = (QuantisedNet::from_bytes(&file).unwrap(), engine_evaluation(&file));
             let (mut worst, mut total) = (0.0f32, 0.0f32);
             for pos in &positions {
-                let quantised = reference_eval(&file, pos);
-                if let Some(engine) = &engine {
-                    assert_eq!(tempo_engine::nnue_evaluate(engine, pos), quantised, "{}", pos.fen());
-                }
-                let difference = (net.float_eval_cp(pos) - quantised as f32).abs();
+                let integer = reference.evaluate(pos);
+                assert_eq!(engine(pos), integer, "H {hidden}: {}", pos.fen());
+                let difference = (net.float_eval_cp(pos) - integer as f32).abs();
                 worst = worst.max(difference);
                 total += difference;
             }
@@ -506,23 +301,23 @@ mod tests {
     /// the mean of the float-to-integer differences.
     #[test]
     fn the_integer_network_is_the_engines_and_its_rounding_is_measured() {
-        let shape = Shape { hidden: tempo_engine::HIDDEN, buckets: 8, inputs: Inputs::Mirrored };
+        let shape = Shape { hidden: tempo_engine::HIDDEN, buckets: 8, inputs: InputMapping::Mirrored };
         let mut net = network(shape, 17, 0.05, 1.5);
         let start = shape.output_start();
         let per_bucket = 2 * shape.hidden;
         for (k, w) in net.params_mut()[start..start + 8 * per_bucket].iter_mut().enumerate() {
             *w /= (1 << (k / per_bucket)) as f32;
         }
-        let quantised = Quantised::of(&net);
+        let quantised = quantise(&net);
         let engine = tempo_engine::Network::from_bytes(&write(&net).unwrap()).unwrap();
         let positions = random_positions(100, 17);
         let mut data = Dataset::new();
         let mut total = 0.0;
         for pos in &positions {
             let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
-            let n = position_features(pos, pos.turn(), Inputs::Mirrored, &mut stm);
-            position_features(pos, !pos.turn(), Inputs::Mirrored, &mut other);
-            let integer = quantised.eval_cp(&stm[..n], &other[..n]);
+            let n = InputMapping::Mirrored.position_features(pos, pos.turn(), &mut stm);
+            InputMapping::Mirrored.position_features(pos, !pos.turn(), &mut other);
+            let integer = quantised.evaluate_features(&stm[..n], &other[..n]);
             assert_eq!(integer, tempo_engine::nnue_evaluate(&engine, pos), "{}", pos.fen());
             total += f64::from((net.float_eval_cp(pos) - integer as f32).abs());
             data.push(pos, 0, 0.5);
@@ -536,7 +331,7 @@ mod tests {
     /// engine reads, and the rounding costs a fraction of what it costs at 64.
     #[test]
     fn small_output_weights_get_a_finer_output_scale() {
-        let shape = Shape { hidden: tempo_engine::HIDDEN, buckets: 8, inputs: Inputs::Plain };
+        let shape = Shape { hidden: tempo_engine::HIDDEN, buckets: 8, inputs: InputMapping::Plain };
         assert_eq!(output_scales(&network(shape, 16, 0.05, 1.98)), [64; 8]);
         // Bucket b's output weights within 1.5 / 2^b: QB 64 for bucket 0, 4096 from bucket 6.
         let mut net = network(shape, 16, 0.05, 1.5);
@@ -550,6 +345,7 @@ mod tests {
         assert_eq!((u32_at(&file, 8), i32_at(&file, 28)), (3, 0));
         assert_eq!(write(&read(&file).unwrap()).unwrap(), file);
         let engine = tempo_engine::Network::from_bytes(&file).unwrap();
+        let integer = QuantisedNet::from_bytes(&file).unwrap();
         assert_eq!((0..8).map(|b| engine.output_scale(b)).collect::<Vec<_>>(), output_scales(&net));
         // The same weights' output layer rounded at 64 instead, by hand.
         let mut coarse = net.clone();
@@ -562,7 +358,7 @@ mod tests {
                 .iter()
                 .map(|p| {
                     let quantised = tempo_engine::nnue_evaluate(&engine, p);
-                    assert_eq!(quantised, reference_eval(&file, p), "{}", p.fen());
+                    assert_eq!(quantised, integer.evaluate(p), "{}", p.fen());
                     (reference.float_eval_cp(p) - quantised as f32).abs()
                 })
                 .sum();
@@ -575,7 +371,7 @@ mod tests {
     #[test]
     fn reading_a_file_gives_back_the_network_on_the_quantisation_grid() {
         for (hidden, buckets, inputs, seed) in
-            [(16, 8, Inputs::Plain, 21), (32, 1, Inputs::Plain, 22), (16, 4, Inputs::Mirrored, 23)]
+            [(16, 8, InputMapping::Plain, 21), (32, 1, InputMapping::Plain, 22), (16, 4, InputMapping::Mirrored, 23)]
         {
             let net = snapped(&network(Shape { hidden, buckets, inputs }, seed, 0.25, 1.98));
             let file = write(&net).unwrap();
@@ -586,23 +382,30 @@ mod tests {
 
     #[test]
     fn a_damaged_file_is_an_error() {
-        let file = write(&network(Shape { hidden: 16, buckets: 2, inputs: Inputs::Plain }, 5, 0.25, 1.98)).unwrap();
+        let file =
+            write(&network(Shape { hidden: 16, buckets: 2, inputs: InputMapping::Plain }, 5, 0.25, 1.98)).unwrap();
         for cut in [0, 7, 39, 40, file.len() - 1] {
             assert!(read(&file[..cut]).is_err(), "{cut} bytes");
         }
         let mut longer = file.clone();
         longer.push(0);
-        assert!(read(&longer).unwrap_err().to_string().contains("header implies"));
-        for (at, value, words) in [(8, 1, "version"), (12, 769, "inputs"), (20, 2, "activation"), (24, 256, "QA")] {
+        assert!(read(&longer).unwrap_err().to_string().contains("bytes"));
+        for (at, value, words) in
+            [(8, 4, "version"), (12, 769, "input features"), (20, 2, "activation"), (24, 256, "QA")]
+        {
             let mut damaged = file.clone();
             damaged[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
             assert!(read(&damaged).unwrap_err().to_string().contains(words), "{words}");
         }
-        let mut odd = file.clone();
-        odd[16..20].copy_from_slice(&12u32.to_le_bytes());
-        assert!(read(&odd).unwrap_err().to_string().contains("shape"));
+        // A file of a width the format allows but the trainer cannot have.
+        let mut odd = tempo_engine::QuantisedNet::from_bytes(&file).unwrap();
+        odd.hidden = 12;
+        odd.w1.truncate(768 * 12);
+        odd.b1.truncate(12);
+        odd.w2.truncate(2 * 2 * 12);
+        assert!(read(&odd.to_bytes()).unwrap_err().to_string().contains("shape"));
         let mirrored =
-            write(&network(Shape { hidden: 16, buckets: 2, inputs: Inputs::Mirrored }, 5, 0.25, 1.98)).unwrap();
+            write(&network(Shape { hidden: 16, buckets: 2, inputs: InputMapping::Mirrored }, 5, 0.25, 1.98)).unwrap();
         for cut in [40, 43, mirrored.len() - 1] {
             assert!(read(&mirrored[..cut]).is_err(), "{cut} bytes");
         }
@@ -619,10 +422,10 @@ mod tests {
             value in proptest::prelude::any::<u32>(),
             cut in proptest::prelude::any::<usize>(),
         ) {
-            let mut prefixed = MAGIC.to_vec();
+            let mut prefixed = tempo_engine::nnue::format::MAGIC.to_vec();
             prefixed.extend_from_slice(&noise);
             let _ = read(&prefixed);
-            let inputs = if word % 2 == 0 { Inputs::Plain } else { Inputs::Mirrored };
+            let inputs = if word % 2 == 0 { InputMapping::Plain } else { InputMapping::Mirrored };
             let mut file = write(&network(Shape { hidden: 8, buckets: 2, inputs }, 7, 0.25, 1.98)).unwrap();
             file[8 + 4 * word..12 + 4 * word].copy_from_slice(&value.to_le_bytes());
             let cut = cut % (file.len() + 1);

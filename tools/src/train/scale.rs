@@ -85,7 +85,7 @@ pub fn apply(net: &mut Network, factor: f32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::data::Inputs;
+    use crate::train::data::InputMapping;
     use crate::train::model::{Activation, Shape};
     use tempo_core::{CastlingMode, Position};
 
@@ -113,7 +113,7 @@ mod tests {
 
     #[test]
     fn the_factor_undoes_a_known_scaling() {
-        let shape = Shape { hidden: 16, buckets: 4, inputs: Inputs::Plain };
+        let shape = Shape { hidden: 16, buckets: 4, inputs: InputMapping::Plain };
         let parent = Network::random(shape, Activation::Screlu, 3);
         let mut child = parent.clone();
         assert_eq!(apply(&mut child, 1.25), 0);
@@ -121,19 +121,21 @@ mod tests {
         let fit = fit(&parent, &child, &data).unwrap();
         assert_eq!(fit.positions, data.len());
         assert!((fit.factor - 0.8).abs() < 1e-5, "{fit:?}");
-        for (stm, other, _) in data.gather(&[0, 1, 2, 3, 4], None, Inputs::Plain, 0.0).positions() {
+        for (stm, other, _) in data.gather(&[0, 1, 2, 3, 4], None, InputMapping::Plain, 0.0).positions() {
             assert!((child.output(stm, other) - 1.25 * parent.output(stm, other)).abs() < 1e-5);
         }
 
         // A parent of another size is fine: only the evaluations are compared.
-        let other = Network::random(Shape { hidden: 8, buckets: 1, inputs: Inputs::Plain }, Activation::Screlu, 4);
+        let other =
+            Network::random(Shape { hidden: 8, buckets: 1, inputs: InputMapping::Plain }, Activation::Screlu, 4);
         assert!(fit_is_finite(&other, &child, &data));
     }
 
     #[test]
     fn each_network_is_judged_through_its_own_inputs() {
-        let plain = Network::random(Shape { hidden: 16, buckets: 4, inputs: Inputs::Plain }, Activation::Screlu, 6);
-        let shape = Shape { inputs: Inputs::Mirrored, ..plain.shape() };
+        let plain =
+            Network::random(Shape { hidden: 16, buckets: 4, inputs: InputMapping::Plain }, Activation::Screlu, 6);
+        let shape = Shape { inputs: InputMapping::Mirrored, ..plain.shape() };
         let mirrored = Network::from_params(shape, Activation::Screlu, plain.params().to_vec());
         let (mut parent_sq, mut child_sq) = (0.0f64, 0.0f64);
         for pos in positions() {
@@ -155,7 +157,7 @@ mod tests {
 
     #[test]
     fn scaling_keeps_the_clip_and_decided_positions_are_left_out() {
-        let shape = Shape { hidden: 8, buckets: 1, inputs: Inputs::Plain };
+        let shape = Shape { hidden: 8, buckets: 1, inputs: InputMapping::Plain };
         let mut net = Network::random(shape, Activation::Screlu, 5);
         let start = shape.output_start();
         net.params_mut()[start] = 1.5;

@@ -1,19 +1,19 @@
-//! Static evaluation: a tapered (middlegame/endgame) sum of material, piece-square tables,
+//! The hand-crafted evaluation (HCE), the search's evaluation with `UseNNUE` off
+//! ([`crate::Evaluator::HandCrafted`]): generation 0 of the network lineage and a reference
+//! opponent. It is a tapered (middlegame/endgame) sum of material, piece-square tables,
 //! mobility, pawn structure, passed pawns, piece bonuses, threats and king safety, with
 //! endgame scaling for drawish material.
 //!
 //! Every weight lives in [`weights::WEIGHTS`] and the evaluation is linear in them: each
-//! feature it counts goes through [`Terms::add`], which adds the weighted count and tells a
-//! [`Tracer`]. Search uses the no-op tracer `()`, which compiles away; [`linear_eval`] uses
+//! feature it counts goes through `Terms::add`, which adds the weighted count and tells a
+//! `Tracer`. Search uses the no-op tracer `()`, which compiles away; [`linear_eval`] uses
 //! one that records the counts, which is how the tuner sees the evaluation as the engine
 //! computes it, term for term, without a second copy of the evaluation code.
 
-pub(crate) mod nnue;
 mod pawns;
 mod scale;
 mod weights;
 
-pub use nnue::{nnue_evaluate, output_bucket, Network, NetworkError, EMBEDDED_NETWORK, HIDDEN, OUTPUT_BUCKET_COUNTS};
 pub use pawns::PawnTable;
 
 pub use weights::{WeightSection, MAX_PHASE, PHASE_WEIGHT, WEIGHTS, WEIGHT_COUNT, WEIGHT_SECTIONS};
@@ -364,8 +364,33 @@ fn pawn_info(pos: &Position, pawn_attacks_by: &[Bitboard; 2]) -> pawns::PawnInfo
 
 fn compute<T: Tracer>(pos: &Position, tracer: &mut T, pawn_table: Option<&mut PawnTable>) -> EvalTrace {
     let mut terms = Terms { by_color: [[S::default(); TERMS]; 2], tracer };
-    let occupied = pos.occupied();
+    let mut maps = pawn_and_king_attacks(pos);
+    let pawn_attacks_by = [maps[0].of(Role::Pawn), maps[1].of(Role::Pawn)];
+    let passers = match pawn_table {
+        Some(table) if !T::RECORDS => cached_pawn_terms(pos, &mut terms, &pawn_attacks_by, table),
+        _ => pawn_terms(pos, &mut terms, &pawn_attacks_by),
+    };
+    // Pass 1: what each side's own pieces and pawns are worth, and its attack maps.
     let mut phase = 0;
+    for us in Color::ALL {
+        phase += material(pos, us, &mut terms);
+        pieces(pos, us, &mut terms, &mut maps[us.index()], &pawn_attacks_by);
+        king_shelter(pos, us, &mut terms);
+        passer_race(pos, us, &mut terms, passers[us.index()]);
+    }
+    // Pass 2: each side's attacks weighed against the other's defence.
+    for us in Color::ALL {
+        let (ours, theirs) = (&maps[us.index()], &maps[(!us).index()]);
+        threats(pos, us, &mut terms, ours, theirs);
+        safe_checks(pos, us, &mut terms, ours, theirs);
+        passer_path(pos, us, &mut terms, theirs, passers[us.index()]);
+    }
+    terms.add(pos.turn(), Term::Tempo, TEMPO, 1);
+    blend(pos, terms.by_color, phase)
+}
+
+/// Both sides' pawn and king attacks, the start of their attack maps.
+fn pawn_and_king_attacks(pos: &Position) -> [AttackMaps; 2] {
     let mut maps = [AttackMaps::default(); 2];
     for color in Color::ALL {
         let (single, double) = pawn_attack_maps(color, pos.pieces(color, Role::Pawn));
@@ -375,224 +400,260 @@ fn compute<T: Tracer>(pos: &Position, tracer: &mut T, pawn_table: Option<&mut Pa
         m.twice = double;
         m.add(Role::King, king_attacks(pos.king_of(color)));
     }
-    let pawn_attacks_by = [maps[0].of(Role::Pawn), maps[1].of(Role::Pawn)];
+    maps
+}
 
-    let passers = match pawn_table {
-        Some(table) if !T::RECORDS => {
-            let (white, black) = (pos.pieces(Color::White, Role::Pawn), pos.pieces(Color::Black, Role::Pawn));
-            let info = table.probe(white, black).unwrap_or_else(|| {
-                let info = pawn_info(pos, &pawn_attacks_by);
-                table.store(white, black, info);
-                info
-            });
-            for c in 0..2 {
-                terms.by_color[c][Term::PawnStructure as usize] += info.structure[c];
-                terms.by_color[c][Term::PassedPawns as usize] += info.passed[c];
-            }
-            info.passers
-        }
-        _ => pawn_terms(pos, &mut terms, &pawn_attacks_by),
+/// [`pawn_terms`] through the search thread's pawn table; returns each side's passed pawns.
+#[inline]
+fn cached_pawn_terms<T: Tracer>(
+    pos: &Position,
+    terms: &mut Terms<'_, T>,
+    pawn_attacks_by: &[Bitboard; 2],
+    table: &mut PawnTable,
+) -> [Bitboard; 2] {
+    let (white, black) = (pos.pieces(Color::White, Role::Pawn), pos.pieces(Color::Black, Role::Pawn));
+    let info = table.probe(white, black).unwrap_or_else(|| {
+        let info = pawn_info(pos, pawn_attacks_by);
+        table.store(white, black, info);
+        info
+    });
+    for c in 0..2 {
+        terms.by_color[c][Term::PawnStructure as usize] += info.structure[c];
+        terms.by_color[c][Term::PassedPawns as usize] += info.passed[c];
+    }
+    info.passers
+}
+
+/// Material and piece-square tables of `us`; returns the phase its pieces count for.
+#[inline]
+fn material<T: Tracer>(pos: &Position, us: Color, terms: &mut Terms<'_, T>) -> i32 {
+    let mut phase = 0;
+    for sq in pos.by_color(us) {
+        let role = pos.role_at(sq).unwrap_or(Role::Pawn);
+        terms.add_piece(us, role, sq);
+        phase += PHASE_WEIGHT[role.index()];
+    }
+    phase
+}
+
+/// `us`'s knights, bishops, rooks and queens: mobility, threats from pawns, outposts, bishop
+/// and rook terms, king attack and the bishop pair; their attacks go into `maps`.
+#[inline]
+fn pieces<T: Tracer>(
+    pos: &Position,
+    us: Color,
+    terms: &mut Terms<'_, T>,
+    maps: &mut AttackMaps,
+    pawn_attacks_by: &[Bitboard; 2],
+) {
+    let them = !us;
+    let occupied = pos.occupied();
+    let our_pawns = pos.pieces(us, Role::Pawn);
+    let their_pawns = pos.pieces(them, Role::Pawn);
+    let their_king = pos.king_of(them);
+    // Mobility, counted on squares not occupied by our pawns or king and not attacked by
+    // their pawns; king-zone attacks against them are gathered on the way.
+    let area = !(our_pawns | pos.pieces(us, Role::King) | pawn_attacks_by[them.index()]);
+    let their_zone = {
+        let z = king_attacks(their_king).with(their_king);
+        z | z.shift_forward(them)
     };
-
-    // Pass 1: what each side's own pieces and pawns are worth, and its attack maps.
-    for us in Color::ALL {
-        let them = !us;
-        let ours = pos.by_color(us);
-        let our_pawns = pos.pieces(us, Role::Pawn);
-        let their_pawns = pos.pieces(them, Role::Pawn);
-        let our_king = pos.king_of(us);
-        let their_king = pos.king_of(them);
-
-        // Material and piece-square tables, and the game phase.
-        for sq in ours {
-            let role = pos.role_at(sq).unwrap_or(Role::Pawn);
-            terms.add_piece(us, role, sq);
-            phase += PHASE_WEIGHT[role.index()];
+    // Squares of our half's ranks 4 to 6 that our pawns defend and theirs can never attack.
+    let outpost_ranks = Bitboard::relative_rank(us, Rank::Fourth)
+        | Bitboard::relative_rank(us, Rank::Fifth)
+        | Bitboard::relative_rank(us, Rank::Sixth);
+    let mut attack_units = 0;
+    let mut attackers = 0;
+    for (role, mobility) in [
+        (Role::Knight, MOBILITY_KNIGHT),
+        (Role::Bishop, MOBILITY_BISHOP),
+        (Role::Rook, MOBILITY_ROOK),
+        (Role::Queen, MOBILITY_QUEEN),
+    ] {
+        let pieces = pos.pieces(us, role);
+        let threatened = (pieces & pawn_attacks_by[them.index()]).count() as i32;
+        if threatened > 0 {
+            terms.add(us, Term::Threats, THREAT_BY_PAWN + role.index(), threatened);
         }
-
-        // Mobility, counted on squares not occupied by our pawns or king and not attacked by
-        // their pawns; king-zone attacks against them are gathered on the way.
-        let area = !(our_pawns | pos.pieces(us, Role::King) | pawn_attacks_by[them.index()]);
-        let their_zone = {
-            let z = king_attacks(their_king).with(their_king);
-            z | z.shift_forward(them)
-        };
-        // Squares of our half's ranks 4 to 6 that our pawns defend and theirs can never attack.
-        let outpost_ranks = Bitboard::relative_rank(us, Rank::Fourth)
-            | Bitboard::relative_rank(us, Rank::Fifth)
-            | Bitboard::relative_rank(us, Rank::Sixth);
-        let mut attack_units = 0;
-        let mut attackers = 0;
-        for (role, mobility) in [
-            (Role::Knight, MOBILITY_KNIGHT),
-            (Role::Bishop, MOBILITY_BISHOP),
-            (Role::Rook, MOBILITY_ROOK),
-            (Role::Queen, MOBILITY_QUEEN),
-        ] {
-            let pieces = pos.pieces(us, role);
-            let threatened = (pieces & pawn_attacks_by[them.index()]).count() as i32;
-            if threatened > 0 {
-                terms.add(us, Term::Threats, THREAT_BY_PAWN + role.index(), threatened);
+        for sq in pieces {
+            let attacks = match role {
+                Role::Knight => knight_attacks(sq),
+                Role::Bishop => bishop_attacks(sq, occupied),
+                Role::Rook => rook_attacks(sq, occupied),
+                _ => queen_attacks(sq, occupied),
+            };
+            maps.add(role, attacks);
+            terms.add(us, Term::Mobility, mobility + (attacks & area).count() as usize, 1);
+            let zone_hits = (attacks & their_zone).count() as i32;
+            if zone_hits > 0 {
+                attackers += 1;
+                attack_units += zone_hits * KING_ATTACK_WEIGHT[role.index()];
             }
-            for sq in pieces {
-                let attacks = match role {
-                    Role::Knight => knight_attacks(sq),
-                    Role::Bishop => bishop_attacks(sq, occupied),
-                    Role::Rook => rook_attacks(sq, occupied),
-                    _ => queen_attacks(sq, occupied),
-                };
-                maps[us.index()].add(role, attacks);
-                terms.add(us, Term::Mobility, mobility + (attacks & area).count() as usize, 1);
-                let zone_hits = (attacks & their_zone).count() as i32;
-                if zone_hits > 0 {
-                    attackers += 1;
-                    attack_units += zone_hits * KING_ATTACK_WEIGHT[role.index()];
-                }
-                match role {
-                    Role::Knight | Role::Bishop => {
-                        if outpost_ranks.contains(sq)
-                            && pawn_attacks_by[us.index()].contains(sq)
-                            && (their_pawns & adjacent_files(sq.file()) & ranks_ahead(us, sq)).is_empty()
-                        {
-                            terms.add(us, Term::Pieces, OUTPOST + usize::from(role == Role::Bishop), 1);
-                        }
-                        if role == Role::Bishop {
-                            let colour = if sq.is_light() { Bitboard::LIGHT_SQUARES } else { Bitboard::DARK_SQUARES };
-                            let same = (our_pawns & colour).count() as i32;
-                            if same > 0 {
-                                terms.add(us, Term::Pieces, BISHOP_PAWNS, same);
-                            }
+            match role {
+                Role::Knight | Role::Bishop => {
+                    if outpost_ranks.contains(sq)
+                        && pawn_attacks_by[us.index()].contains(sq)
+                        && (their_pawns & adjacent_files(sq.file()) & ranks_ahead(us, sq)).is_empty()
+                    {
+                        terms.add(us, Term::Pieces, OUTPOST + usize::from(role == Role::Bishop), 1);
+                    }
+                    if role == Role::Bishop {
+                        let colour = if sq.is_light() { Bitboard::LIGHT_SQUARES } else { Bitboard::DARK_SQUARES };
+                        let same = (our_pawns & colour).count() as i32;
+                        if same > 0 {
+                            terms.add(us, Term::Pieces, BISHOP_PAWNS, same);
                         }
                     }
-                    Role::Rook => {
-                        let file = Bitboard::file(sq.file());
-                        if (file & our_pawns).is_empty() {
-                            let param =
-                                if (file & their_pawns).is_empty() { ROOK_OPEN_FILE } else { ROOK_SEMI_OPEN_FILE };
-                            terms.add(us, Term::Pieces, param, 1);
-                        }
+                }
+                Role::Rook => {
+                    let file = Bitboard::file(sq.file());
+                    if (file & our_pawns).is_empty() {
+                        let param = if (file & their_pawns).is_empty() { ROOK_OPEN_FILE } else { ROOK_SEMI_OPEN_FILE };
+                        terms.add(us, Term::Pieces, param, 1);
                     }
-                    _ => {}
                 }
-            }
-        }
-        let minors = pos.pieces(us, Role::Knight) | pos.pieces(us, Role::Bishop);
-        let shielded = (minors.shift_forward(us) & pos.by_role(Role::Pawn)).count() as i32;
-        if shielded > 0 {
-            terms.add(us, Term::Pieces, MINOR_BEHIND_PAWN, shielded);
-        }
-        // One attacker is rarely dangerous; the danger grows with the attack and needs the
-        // queen, as in the classical "attack units" schemes.
-        if attackers >= 2 && pos.pieces(us, Role::Queen).any() {
-            let units = (attack_units as usize).min(KING_DANGER_UNITS - 1);
-            terms.add(them, Term::KingSafety, KING_DANGER + units, 1);
-        }
-
-        if pos.pieces(us, Role::Bishop).has_more_than_one() {
-            terms.add(us, Term::Pieces, BISHOP_PAIR, 1);
-        }
-
-        // Pawn shelter in front of our king, on its file and the neighbouring ones.
-        let king_file = our_king.file();
-        // One square per file (on the first rank) stands for each shelter file.
-        for file_sq in (Bitboard::file(king_file) | adjacent_files(king_file)) & Bitboard::rank(Rank::First) {
-            let file_bb = Bitboard::file(file_sq.file());
-            let shield = file_bb & our_pawns & ranks_ahead(us, our_king);
-            if (shield & Bitboard::relative_rank(us, Rank::Second)).any() {
-                terms.add(us, Term::KingSafety, SHELTER_RANK2, 1);
-            } else if (shield & Bitboard::relative_rank(us, Rank::Third)).any() {
-                terms.add(us, Term::KingSafety, SHELTER_RANK3, 1);
-            } else {
-                terms.add(us, Term::KingSafety, SHELTER_MISSING, 1);
-                if (file_bb & their_pawns).is_empty() {
-                    terms.add(us, Term::KingSafety, SHELTER_OPEN_FILE, 1);
-                }
-            }
-        }
-
-        // Passed pawns: in the endgame a passer is as strong as the kings' race to its path.
-        for sq in passers[us.index()] {
-            let advance = (sq.rank().relative_to(us).index() as i32 - 2).max(0);
-            if let Some(stop) = sq.offset(us.fold(8, -8)).filter(|_| advance > 0) {
-                terms.add(us, Term::PassedPawns, PASSED_THEIR_KING, distance(their_king, stop) * advance);
-                terms.add(us, Term::PassedPawns, PASSED_OUR_KING, distance(our_king, stop) * advance);
+                _ => {}
             }
         }
     }
+    let minors = pos.pieces(us, Role::Knight) | pos.pieces(us, Role::Bishop);
+    let shielded = (minors.shift_forward(us) & pos.by_role(Role::Pawn)).count() as i32;
+    if shielded > 0 {
+        terms.add(us, Term::Pieces, MINOR_BEHIND_PAWN, shielded);
+    }
+    // One attacker is rarely dangerous; the danger grows with the attack and needs the
+    // queen, as in the classical "attack units" schemes.
+    if attackers >= 2 && pos.pieces(us, Role::Queen).any() {
+        let units = (attack_units as usize).min(KING_DANGER_UNITS - 1);
+        terms.add(them, Term::KingSafety, KING_DANGER + units, 1);
+    }
 
-    // Pass 2: each side's attacks weighed against the other's defence.
-    for us in Color::ALL {
-        let them = !us;
-        let (ours, theirs) = (&maps[us.index()], &maps[them.index()]);
-        let their_king = pos.king_of(them);
-        let enemies = pos.by_color(them).without(their_king);
-        let non_pawn_enemies = enemies & !pos.by_role(Role::Pawn);
+    if pos.pieces(us, Role::Bishop).has_more_than_one() {
+        terms.add(us, Term::Pieces, BISHOP_PAIR, 1);
+    }
+}
 
-        // Threats: a piece is weak when it is not defended by a pawn and not defended more
-        // often than attacked (roughly: twice against once).
-        let strongly_protected = theirs.of(Role::Pawn) | (theirs.twice & !ours.twice);
-        let weak = enemies & !strongly_protected & ours.all;
-        let minor_targets =
-            ((non_pawn_enemies & strongly_protected) | weak) & (ours.of(Role::Knight) | ours.of(Role::Bishop));
-        for sq in minor_targets {
-            let role = pos.role_at(sq).unwrap_or(Role::Pawn);
-            terms.add(us, Term::Threats, THREAT_BY_MINOR + role.index(), 1);
-        }
-        for sq in weak & ours.of(Role::Rook) {
-            let role = pos.role_at(sq).unwrap_or(Role::Pawn);
-            terms.add(us, Term::Threats, THREAT_BY_ROOK + role.index(), 1);
-        }
-        if (weak & ours.of(Role::King)).any() {
-            terms.add(us, Term::Threats, THREAT_BY_KING, 1);
-        }
-        let hanging = (weak & (!theirs.all | (non_pawn_enemies & ours.twice))).count() as i32;
-        if hanging > 0 {
-            terms.add(us, Term::Threats, HANGING, hanging);
-        }
-        // Pawn pushes (one or two steps) to squares where the pawn would be safe, attacking
-        // a piece.
-        let our_pawns = pos.pieces(us, Role::Pawn);
-        let mut pushes = our_pawns.shift_forward(us) & !occupied;
-        pushes |= (pushes & Bitboard::relative_rank(us, Rank::Third)).shift_forward(us) & !occupied;
-        pushes &= !theirs.of(Role::Pawn) & (ours.all | !theirs.all);
-        let push_threats = (pawn_attack_maps(us, pushes).0 & non_pawn_enemies).count() as i32;
-        if push_threats > 0 {
-            terms.add(us, Term::Threats, THREAT_BY_PAWN_PUSH, push_threats);
-        }
-
-        // Safe checks: squares from which a piece of ours would check their king without
-        // being taken for free.
-        let safe = !pos.by_color(us) & (!theirs.all | (ours.twice & !theirs.twice));
-        let rook_lines = rook_attacks(their_king, occupied);
-        let bishop_lines = bishop_attacks(their_king, occupied);
-        let rook_checks = rook_lines & ours.of(Role::Rook) & safe;
-        for (role, checks) in [
-            (Role::Knight, knight_attacks(their_king) & ours.of(Role::Knight) & safe),
-            (Role::Bishop, bishop_lines & ours.of(Role::Bishop) & safe),
-            (Role::Rook, rook_checks),
-            (Role::Queen, (rook_lines | bishop_lines) & ours.of(Role::Queen) & safe & !rook_checks),
-        ] {
-            if checks.any() {
-                terms.add(us, Term::KingSafety, SAFE_CHECK + role.index(), 1);
-            }
-        }
-
-        // Passed pawns: blocked, or free to advance one more square.
-        for sq in passers[us.index()] {
-            let rank = sq.rank().relative_to(us).index();
-            if let Some(stop) = sq.offset(us.fold(8, -8)) {
-                if occupied.contains(stop) {
-                    terms.add(us, Term::PassedPawns, PASSED_BLOCKED + rank, 1);
-                } else if !theirs.all.contains(stop) {
-                    terms.add(us, Term::PassedPawns, PASSED_FREE + rank, 1);
-                }
+/// Pawn shelter in front of `us`'s king, on its file and the neighbouring ones.
+#[inline]
+fn king_shelter<T: Tracer>(pos: &Position, us: Color, terms: &mut Terms<'_, T>) {
+    let our_pawns = pos.pieces(us, Role::Pawn);
+    let their_pawns = pos.pieces(!us, Role::Pawn);
+    let our_king = pos.king_of(us);
+    let king_file = our_king.file();
+    // One square per file (on the first rank) stands for each shelter file.
+    for file_sq in (Bitboard::file(king_file) | adjacent_files(king_file)) & Bitboard::rank(Rank::First) {
+        let file_bb = Bitboard::file(file_sq.file());
+        let shield = file_bb & our_pawns & ranks_ahead(us, our_king);
+        if (shield & Bitboard::relative_rank(us, Rank::Second)).any() {
+            terms.add(us, Term::KingSafety, SHELTER_RANK2, 1);
+        } else if (shield & Bitboard::relative_rank(us, Rank::Third)).any() {
+            terms.add(us, Term::KingSafety, SHELTER_RANK3, 1);
+        } else {
+            terms.add(us, Term::KingSafety, SHELTER_MISSING, 1);
+            if (file_bb & their_pawns).is_empty() {
+                terms.add(us, Term::KingSafety, SHELTER_OPEN_FILE, 1);
             }
         }
     }
-    terms.add(pos.turn(), Term::Tempo, TEMPO, 1);
+}
 
+/// Passed pawns: in the endgame a passer is as strong as the kings' race to its path.
+#[inline]
+fn passer_race<T: Tracer>(pos: &Position, us: Color, terms: &mut Terms<'_, T>, passers: Bitboard) {
+    let (our_king, their_king) = (pos.king_of(us), pos.king_of(!us));
+    for sq in passers {
+        let advance = (sq.rank().relative_to(us).index() as i32 - 2).max(0);
+        if let Some(stop) = sq.offset(us.fold(8, -8)).filter(|_| advance > 0) {
+            terms.add(us, Term::PassedPawns, PASSED_THEIR_KING, distance(their_king, stop) * advance);
+            terms.add(us, Term::PassedPawns, PASSED_OUR_KING, distance(our_king, stop) * advance);
+        }
+    }
+}
+
+/// Threats: `us`'s attacks on weak pieces, hanging pieces and safe pawn pushes.
+#[inline]
+fn threats<T: Tracer>(pos: &Position, us: Color, terms: &mut Terms<'_, T>, ours: &AttackMaps, theirs: &AttackMaps) {
+    let them = !us;
+    let occupied = pos.occupied();
+    let their_king = pos.king_of(them);
+    let enemies = pos.by_color(them).without(their_king);
+    let non_pawn_enemies = enemies & !pos.by_role(Role::Pawn);
+    // Threats: a piece is weak when it is not defended by a pawn and not defended more
+    // often than attacked (roughly: twice against once).
+    let strongly_protected = theirs.of(Role::Pawn) | (theirs.twice & !ours.twice);
+    let weak = enemies & !strongly_protected & ours.all;
+    let minor_targets =
+        ((non_pawn_enemies & strongly_protected) | weak) & (ours.of(Role::Knight) | ours.of(Role::Bishop));
+    for sq in minor_targets {
+        let role = pos.role_at(sq).unwrap_or(Role::Pawn);
+        terms.add(us, Term::Threats, THREAT_BY_MINOR + role.index(), 1);
+    }
+    for sq in weak & ours.of(Role::Rook) {
+        let role = pos.role_at(sq).unwrap_or(Role::Pawn);
+        terms.add(us, Term::Threats, THREAT_BY_ROOK + role.index(), 1);
+    }
+    if (weak & ours.of(Role::King)).any() {
+        terms.add(us, Term::Threats, THREAT_BY_KING, 1);
+    }
+    let hanging = (weak & (!theirs.all | (non_pawn_enemies & ours.twice))).count() as i32;
+    if hanging > 0 {
+        terms.add(us, Term::Threats, HANGING, hanging);
+    }
+    // Pawn pushes (one or two steps) to squares where the pawn would be safe, attacking
+    // a piece.
+    let our_pawns = pos.pieces(us, Role::Pawn);
+    let mut pushes = our_pawns.shift_forward(us) & !occupied;
+    pushes |= (pushes & Bitboard::relative_rank(us, Rank::Third)).shift_forward(us) & !occupied;
+    pushes &= !theirs.of(Role::Pawn) & (ours.all | !theirs.all);
+    let push_threats = (pawn_attack_maps(us, pushes).0 & non_pawn_enemies).count() as i32;
+    if push_threats > 0 {
+        terms.add(us, Term::Threats, THREAT_BY_PAWN_PUSH, push_threats);
+    }
+}
+
+/// Safe checks: squares from which a piece of `us` would check their king without being
+/// taken for free.
+#[inline]
+fn safe_checks<T: Tracer>(pos: &Position, us: Color, terms: &mut Terms<'_, T>, ours: &AttackMaps, theirs: &AttackMaps) {
+    let occupied = pos.occupied();
+    let their_king = pos.king_of(!us);
+    let safe = !pos.by_color(us) & (!theirs.all | (ours.twice & !theirs.twice));
+    let rook_lines = rook_attacks(their_king, occupied);
+    let bishop_lines = bishop_attacks(their_king, occupied);
+    let rook_checks = rook_lines & ours.of(Role::Rook) & safe;
+    for (role, checks) in [
+        (Role::Knight, knight_attacks(their_king) & ours.of(Role::Knight) & safe),
+        (Role::Bishop, bishop_lines & ours.of(Role::Bishop) & safe),
+        (Role::Rook, rook_checks),
+        (Role::Queen, (rook_lines | bishop_lines) & ours.of(Role::Queen) & safe & !rook_checks),
+    ] {
+        if checks.any() {
+            terms.add(us, Term::KingSafety, SAFE_CHECK + role.index(), 1);
+        }
+    }
+}
+
+/// Passed pawns: blocked, or free to advance one more square.
+#[inline]
+fn passer_path<T: Tracer>(pos: &Position, us: Color, terms: &mut Terms<'_, T>, theirs: &AttackMaps, passers: Bitboard) {
+    let occupied = pos.occupied();
+    for sq in passers {
+        let rank = sq.rank().relative_to(us).index();
+        if let Some(stop) = sq.offset(us.fold(8, -8)) {
+            if occupied.contains(stop) {
+                terms.add(us, Term::PassedPawns, PASSED_BLOCKED + rank, 1);
+            } else if !theirs.all.contains(stop) {
+                terms.add(us, Term::PassedPawns, PASSED_FREE + rank, 1);
+            }
+        }
+    }
+}
+
+/// The middlegame and endgame sums blended by the phase, the endgame scaled for drawish
+/// material: the evaluation from White's view, with its terms.
+fn blend(pos: &Position, by_color: [[S; TERMS]; 2], phase: i32) -> EvalTrace {
     let mut total = S::default();
-    for (white, black) in terms.by_color[0].iter().zip(&terms.by_color[1]) {
+    for (white, black) in by_color[0].iter().zip(&by_color[1]) {
         total += *white - *black;
     }
     let phase = phase.min(MAX_PHASE);
@@ -604,8 +665,9 @@ fn compute<T: Tracer>(pos: &Position, tracer: &mut T, pawn_table: Option<&mut Pa
     } else {
         (total.0 * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
     };
-    EvalTrace { terms: terms.by_color, phase, scale, white_value }
+    EvalTrace { terms: by_color, phase, scale, white_value }
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;

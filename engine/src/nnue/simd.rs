@@ -10,28 +10,30 @@
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-use super::{HIDDEN, QA};
+use super::QA;
 use std::sync::OnceLock;
 
-/// `HIDDEN` 16-bit lanes, aligned to a 64-byte cache line: a weight row, a bias vector or one
+/// `H` 16-bit lanes, aligned to a 64-byte cache line: a weight row, a bias vector or one
 /// perspective's accumulator. The alignment lets the AVX2 kernels use aligned loads and
 /// stores, and the type fixes the length, so no kernel needs a length check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
-pub(crate) struct Row(pub(crate) [i16; HIDDEN]);
+pub(crate) struct Row<const H: usize>(pub(crate) [i16; H]);
 
-impl Row {
+impl<const H: usize> Row<H> {
     /// All lanes zero.
-    pub(crate) const ZERO: Row = Row([0; HIDDEN]);
-}
+    pub(crate) const ZERO: Row<H> = Row([0; H]);
 
-// The AVX2 kernels work on 16 lanes (32 bytes) at a time.
-const _: () = assert!(HIDDEN % 16 == 0, "HIDDEN must be a multiple of 16 for the AVX2 kernels");
-// The AVX2 output layer sums into eight i32 lanes, each of `2 * HIDDEN / 8` terms of at most
-// 255 * 255 * 127 (`Network::from_bytes` rejects output weights outside -127..=127), and adds
-// the lanes in i64: exact for every network up to 512 neurons.
-const _: () =
-    assert!((2 * HIDDEN / 8) as i64 * 255 * 255 * 127 <= i32::MAX as i64, "an output lane could overflow i32");
+    /// Checked at compile time for each width the kernels are built for: the AVX2 kernels
+    /// work on 16 lanes (32 bytes) at a time, and the AVX2 output layer sums into eight `i32`
+    /// lanes, each of `2 * H / 8` terms of at most 255 * 255 * 127 (the format rejects output
+    /// weights outside -127..=127), and adds the lanes in `i64`: exact for every network up to
+    /// 512 neurons.
+    pub(crate) const VALID: () = {
+        assert!(H > 0 && H % 16 == 0, "the hidden size must be a multiple of 16 for the AVX2 kernels");
+        assert!(H <= 512, "an output lane could overflow i32");
+    };
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Path {
@@ -67,7 +69,7 @@ impl Simd {
     /// `dst = src + sum(adds) - sum(subs)`, lane by lane, wrapping on overflow (as the vector
     /// instructions do, so that every order of updates gives the same result).
     #[inline]
-    pub(crate) fn update(self, dst: &mut Row, src: &Row, adds: &[&Row], subs: &[&Row]) {
+    pub(crate) fn update<const H: usize>(self, dst: &mut Row<H>, src: &Row<H>, adds: &[&Row<H>], subs: &[&Row<H>]) {
         match self.0 {
             Path::Scalar => scalar::update(dst, src, adds, subs),
             #[cfg(target_arch = "x86_64")]
@@ -80,7 +82,7 @@ impl Simd {
     /// The output layer's sum before the bias: `sum_j v(us[j])^2 * w_us[j] + sum_j
     /// v(them[j])^2 * w_them[j]` with `v(x) = clamp(x, 0, QA)`, exact.
     #[inline]
-    pub(crate) fn screlu_dot(self, us: &Row, them: &Row, w_us: &Row, w_them: &Row) -> i64 {
+    pub(crate) fn screlu_dot<const H: usize>(self, us: &Row<H>, them: &Row<H>, w_us: &Row<H>, w_them: &Row<H>) -> i64 {
         match self.0 {
             Path::Scalar => scalar::screlu_dot(us, w_us) + scalar::screlu_dot(them, w_them),
             #[cfg(target_arch = "x86_64")]
@@ -95,7 +97,7 @@ impl Simd {
 mod scalar {
     use super::{Row, QA};
 
-    pub(super) fn update(dst: &mut Row, src: &Row, adds: &[&Row], subs: &[&Row]) {
+    pub(super) fn update<const H: usize>(dst: &mut Row<H>, src: &Row<H>, adds: &[&Row<H>], subs: &[&Row<H>]) {
         dst.0 = src.0;
         for row in adds {
             for (d, &w) in dst.0.iter_mut().zip(&row.0) {
@@ -109,7 +111,7 @@ mod scalar {
         }
     }
 
-    pub(super) fn screlu_dot(acc: &Row, weights: &Row) -> i64 {
+    pub(super) fn screlu_dot<const H: usize>(acc: &Row<H>, weights: &Row<H>) -> i64 {
         // Each term fits in i32 (at most 255 * 255 * 127); their sum needs i64.
         acc.0
             .iter()
@@ -124,7 +126,7 @@ mod scalar {
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{Row, HIDDEN, QA};
+    use super::{Row, QA};
     use std::arch::x86_64::{
         __m256i, _mm256_add_epi16, _mm256_add_epi32, _mm256_add_epi64, _mm256_castsi256_si128, _mm256_cvtepi32_epi64,
         _mm256_extracti128_si256, _mm256_load_si256, _mm256_madd_epi16, _mm256_max_epi16, _mm256_min_epi16,
@@ -132,13 +134,13 @@ mod avx2 {
         _mm_add_epi64, _mm_cvtsi128_si64, _mm_unpackhi_epi64,
     };
 
-    /// 16-lane chunks per row.
-    const CHUNKS: usize = HIDDEN / 16;
+    /// 16-lane chunks summed in registers at a time: the number of AVX2 registers.
+    const GROUP: usize = 16;
 
     /// The `chunk`-th 32 bytes of `row`.
     #[inline(always)]
-    fn lane_ptr(row: &Row, chunk: usize) -> *const __m256i {
-        debug_assert!(chunk < CHUNKS);
+    fn lane_ptr<const H: usize>(row: &Row<H>, chunk: usize) -> *const __m256i {
+        debug_assert!(chunk < H / 16);
         row.0[chunk * 16..].as_ptr().cast()
     }
 
@@ -148,31 +150,35 @@ mod avx2 {
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
     #[allow(unused_unsafe)] // the arithmetic intrinsics are safe here since Rust 1.87, not before
-    pub(super) unsafe fn update(dst: &mut Row, src: &Row, adds: &[&Row], subs: &[&Row]) {
-        // The whole row stays in registers (HIDDEN / 16 of them) while the rows are added,
-        // so each weight row costs one pass of loads and adds.
-        // SAFETY: AVX2 is available (the caller's contract). Every `chunk < CHUNKS`, so each
-        // pointer addresses 32 in-bounds bytes of a `Row` (HIDDEN lanes = 2 * HIDDEN bytes);
-        // a `Row` is 64-byte aligned and the offset `chunk * 32` is a multiple of 32, as
+    pub(super) unsafe fn update<const H: usize>(dst: &mut Row<H>, src: &Row<H>, adds: &[&Row<H>], subs: &[&Row<H>]) {
+        let () = Row::<H>::VALID;
+        // Up to 16 chunks (256 lanes) of the row stay in registers while the rows are added,
+        // so each weight row costs one pass of loads and adds per 256 lanes.
+        // SAFETY: AVX2 is available (the caller's contract). Every `chunk < H / 16`, so each
+        // pointer addresses 32 in-bounds bytes of a `Row` (H lanes = 2 * H bytes); a `Row` is
+        // 64-byte aligned and the offset `chunk * 32` is a multiple of 32, as
         // `_mm256_load_si256`/`_mm256_store_si256` require. `dst` is a unique borrow, so the
         // stores alias none of the loaded rows.
         unsafe {
-            let mut sums = [_mm256_setzero_si256(); CHUNKS];
-            for (chunk, sum) in sums.iter_mut().enumerate() {
-                *sum = _mm256_load_si256(lane_ptr(src, chunk));
-            }
-            for row in adds {
-                for (chunk, sum) in sums.iter_mut().enumerate() {
-                    *sum = _mm256_add_epi16(*sum, _mm256_load_si256(lane_ptr(row, chunk)));
+            for first in (0..H / 16).step_by(GROUP) {
+                let count = GROUP.min(H / 16 - first);
+                let mut sums = [_mm256_setzero_si256(); GROUP];
+                for (k, sum) in sums[..count].iter_mut().enumerate() {
+                    *sum = _mm256_load_si256(lane_ptr(src, first + k));
                 }
-            }
-            for row in subs {
-                for (chunk, sum) in sums.iter_mut().enumerate() {
-                    *sum = _mm256_sub_epi16(*sum, _mm256_load_si256(lane_ptr(row, chunk)));
+                for row in adds {
+                    for (k, sum) in sums[..count].iter_mut().enumerate() {
+                        *sum = _mm256_add_epi16(*sum, _mm256_load_si256(lane_ptr(row, first + k)));
+                    }
                 }
-            }
-            for (chunk, sum) in sums.iter().enumerate() {
-                _mm256_store_si256(dst.0[chunk * 16..].as_mut_ptr().cast(), *sum);
+                for row in subs {
+                    for (k, sum) in sums[..count].iter_mut().enumerate() {
+                        *sum = _mm256_sub_epi16(*sum, _mm256_load_si256(lane_ptr(row, first + k)));
+                    }
+                }
+                for (k, sum) in sums[..count].iter().enumerate() {
+                    _mm256_store_si256(dst.0[(first + k) * 16..].as_mut_ptr().cast(), *sum);
+                }
             }
         }
     }
@@ -183,7 +189,8 @@ mod avx2 {
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
     #[allow(unused_unsafe)] // the arithmetic intrinsics are safe here since Rust 1.87, not before
-    pub(super) unsafe fn screlu_dot(us: &Row, them: &Row, w_us: &Row, w_them: &Row) -> i64 {
+    pub(super) unsafe fn screlu_dot<const H: usize>(us: &Row<H>, them: &Row<H>, w_us: &Row<H>, w_them: &Row<H>) -> i64 {
+        let () = Row::<H>::VALID;
         // SAFETY: AVX2 is available (the caller's contract); the loads are in bounds and
         // aligned for the reasons given in `update`.
         unsafe {
@@ -191,7 +198,7 @@ mod avx2 {
             let qa = _mm256_set1_epi16(QA as i16);
             let mut sum = _mm256_setzero_si256();
             for (acc, weights) in [(us, w_us), (them, w_them)] {
-                for chunk in 0..CHUNKS {
+                for chunk in 0..H / 16 {
                     let v = _mm256_min_epi16(_mm256_max_epi16(_mm256_load_si256(lane_ptr(acc, chunk)), zero), qa);
                     // v <= 255 and |w| <= 127: the product fits in i16.
                     let vw = _mm256_mullo_epi16(v, _mm256_load_si256(lane_ptr(weights, chunk)));
@@ -199,7 +206,7 @@ mod avx2 {
                     sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
                 }
             }
-            // Each lane is exact in i32 (the assertion at the top); their total needs i64.
+            // Each lane is exact in i32 (`Row::VALID`); their total needs i64.
             let low = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(sum));
             let high = _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(sum));
             let quads = _mm256_add_epi64(low, high);

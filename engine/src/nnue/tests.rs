@@ -3,12 +3,11 @@
 
 use super::accumulator::Accumulator;
 use super::features::Delta;
-use super::network::grouped;
+use super::format::{grouped, InputMapping, QuantisedNet, INPUTS, QA, SCALE};
 use super::simd::Simd;
 use super::stack::AccumulatorStack;
 use super::{
-    embedded_network, nnue_evaluate, output_bucket, Network, NetworkError, EMBEDDED, EMBEDDED_NETWORK, HIDDEN, INPUTS,
-    QA, SCALE,
+    embedded_network, nnue_evaluate, output_bucket, Network, NetworkError, EMBEDDED, EMBEDDED_NETWORK, HIDDEN,
 };
 use crate::score::MATE_BOUND;
 use std::sync::Arc;
@@ -36,83 +35,63 @@ impl Rng {
     }
 }
 
-/// The weights of a network as plain vectors, in file order: the test's own model of the
-/// contract, written to bytes without the engine's code.
-#[derive(Clone)]
-struct Weights {
-    w1: Vec<i16>, // INPUTS * HIDDEN, feature-major
-    b1: Vec<i16>, // HIDDEN
-    w2: Vec<i16>, // buckets * 2 * HIDDEN, bucket-major
-    b2: Vec<i32>, // buckets
-    /// Mirrored inputs (a version 3 file) or plain (version 2).
-    mirrored: bool,
-    /// The output weights' quantisation of each bucket.
-    qb: Vec<i32>,
-}
+/// Networks for the tests: [`QuantisedNet`]s built here, with the contract's formula
+/// computed naively beside the format's reference.
+struct Weights;
 
 impl Weights {
     /// All zero, one output bucket.
-    fn zero() -> Weights {
-        Weights {
+    fn zero() -> QuantisedNet {
+        QuantisedNet {
+            hidden: HIDDEN,
+            mapping: InputMapping::Plain,
             w1: vec![0; INPUTS * HIDDEN],
             b1: vec![0; HIDDEN],
             w2: vec![0; 2 * HIDDEN],
             b2: vec![0],
-            mirrored: false,
             qb: vec![64],
         }
     }
 
     /// Weights within the trainer's clipping (`|W| <= 1.98`), spread so that accumulators
     /// fall on both sides of the clamps, with eight output buckets.
-    fn random(seed: u64) -> Weights {
+    fn random(seed: u64) -> QuantisedNet {
+        Weights::random_of(HIDDEN, 8, seed)
+    }
+
+    /// [`Weights::random`] of `hidden` neurons and `buckets` output buckets.
+    fn random_of(hidden: usize, buckets: usize, seed: u64) -> QuantisedNet {
         let mut rng = Rng(seed);
-        Weights {
-            w1: (0..INPUTS * HIDDEN).map(|_| rng.range(-90, 90) as i16).collect(),
-            b1: (0..HIDDEN).map(|_| rng.range(-100, 300) as i16).collect(),
-            w2: (0..8 * 2 * HIDDEN).map(|_| rng.range(-127, 127) as i16).collect(),
-            b2: (0..8).map(|_| rng.range(-200_000, 200_000)).collect(),
-            mirrored: false,
-            qb: vec![64; 8],
+        QuantisedNet {
+            hidden,
+            mapping: InputMapping::Plain,
+            w1: (0..INPUTS * hidden).map(|_| rng.range(-90, 90) as i16).collect(),
+            b1: (0..hidden).map(|_| rng.range(-100, 300) as i16).collect(),
+            w2: (0..buckets * 2 * hidden).map(|_| rng.range(-127, 127) as i16).collect(),
+            b2: (0..buckets).map(|_| rng.range(-200_000, 200_000)).collect(),
+            qb: vec![64; buckets],
         }
     }
 
     /// [`Weights::random`] with mirrored inputs.
-    fn random_mirrored(seed: u64) -> Weights {
-        Weights { mirrored: true, ..Weights::random(seed) }
+    fn random_mirrored(seed: u64) -> QuantisedNet {
+        QuantisedNet { mapping: InputMapping::Mirrored, ..Weights::random(seed) }
     }
+}
 
-    fn buckets(&self) -> usize {
-        self.b2.len()
-    }
+/// What the tests ask of a [`QuantisedNet`] beyond the format's API.
+trait TestNet {
+    /// The weights after a version 2 header (40 bytes).
+    fn body(&self) -> Vec<u8>;
+    /// The engine's network of these weights.
+    fn network(&self) -> Network;
+    /// The contract's formula computed naively, independently of the format module:
+    /// features by the documented index formula, `i32` up to the output sum, `i64` from
+    /// there.
+    fn naive_evaluate(&self, pos: &Position) -> i32;
+}
 
-    /// Version 3 for mirrored inputs or several `QB`s, version 2 otherwise.
-    fn version(&self) -> u32 {
-        if self.mirrored || self.qb.iter().any(|&qb| qb != self.qb[0]) {
-            3
-        } else {
-            2
-        }
-    }
-
-    fn to_bytes(&self) -> Vec<u8> {
-        let v3 = self.version() == 3;
-        let header = header(HIDDEN as u32, self.buckets() as u32, |h| {
-            put_u32(h, 28, if v3 { 0 } else { self.qb[0] as u32 });
-            if v3 {
-                put_u32(h, 8, 3);
-                h.extend_from_slice(&u32::from(self.mirrored).to_le_bytes());
-            }
-        });
-        let mut bytes: Vec<u8> = header.into_iter().chain(self.body()).collect();
-        if v3 {
-            for qb in &self.qb {
-                bytes.extend_from_slice(&qb.to_le_bytes());
-            }
-        }
-        bytes
-    }
-
+impl TestNet for QuantisedNet {
     fn body(&self) -> Vec<u8> {
         let mut out = Vec::new();
         for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
@@ -128,17 +107,15 @@ impl Weights {
         Network::from_bytes(&self.to_bytes()).expect("a valid network")
     }
 
-    /// The contract's formula, computed naively: features by the documented index formula,
-    /// `i32` up to the output sum, `i64` from there.
     #[allow(clippy::needless_range_loop)] // indexed like the formula
-    fn evaluate(&self, pos: &Position) -> i32 {
+    fn naive_evaluate(&self, pos: &Position) -> i32 {
         let mut acc = [[0i32; HIDDEN]; 2];
         for (p, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
             for j in 0..HIDDEN {
                 acc[p][j] = i32::from(self.b1[j]);
             }
             let king_file = pos.king_of(perspective).index() % 8;
-            let files = if self.mirrored && king_file >= 4 { 7 } else { 0 };
+            let files = if self.mapping == InputMapping::Mirrored && king_file >= 4 { 7 } else { 0 };
             for sq in pos.occupied() {
                 let piece = pos.piece_at(sq).unwrap();
                 let own = if piece.color == perspective { 0 } else { 6 };
@@ -275,18 +252,29 @@ fn bytes_of_format(hidden: usize, buckets: usize) -> usize {
     40 + 2 * 768 * hidden + 2 * hidden + buckets * (4 * hidden + 4)
 }
 
+/// The size of a file of `version` for a network of this build's size and `buckets` output
+/// buckets: version 3 adds the input mapping and each bucket's `QB`.
+fn file_size(version: u32, buckets: usize) -> usize {
+    bytes_of_format(HIDDEN, buckets) + if version >= 3 { 4 + 4 * buckets } else { 0 }
+}
+
+/// The error of a file of `found` bytes whose header says `version` and `buckets`.
+fn size_error(found: usize, version: u32, buckets: usize) -> NetworkError {
+    NetworkError::Size { found, expected: file_size(version, buckets), version, hidden: HIDDEN, buckets }
+}
+
 #[test]
 fn a_written_network_reads_back() {
     let weights = Weights::random(1);
     let bytes = weights.to_bytes();
     assert_eq!(bytes.len(), bytes_of_format(HIDDEN, 8));
-    assert_eq!(Network::file_size(2, 8), bytes.len());
-    assert_eq!(Network::file_size(2, 1), bytes_of_format(HIDDEN, 1));
+    assert_eq!(file_size(2, 8), bytes.len());
+    assert_eq!(file_size(2, 1), bytes_of_format(HIDDEN, 1));
     let network = Network::from_bytes(&bytes).unwrap();
-    assert_eq!((network.output_buckets(), network.mirrors_inputs()), (8, false));
+    assert_eq!((network.output_buckets(), network.input_mapping()), (8, InputMapping::Plain));
     assert_eq!(network.to_bytes(), bytes);
     let one = Weights::zero().to_bytes();
-    assert_eq!(one.len(), Network::file_size(2, 1));
+    assert_eq!(one.len(), file_size(2, 1));
     assert_eq!(Network::from_bytes(&one).unwrap().to_bytes(), one);
 }
 
@@ -295,9 +283,9 @@ fn a_mirrored_network_is_a_version_3_file() {
     let weights = Weights::random_mirrored(1);
     let bytes = weights.to_bytes();
     assert_eq!(bytes.len(), bytes_of_format(HIDDEN, 8) + 4 + 8 * 4);
-    assert_eq!(Network::file_size(3, 8), bytes.len());
+    assert_eq!(file_size(3, 8), bytes.len());
     let network = Network::from_bytes(&bytes).unwrap();
-    assert_eq!((network.output_buckets(), network.mirrors_inputs()), (8, true));
+    assert_eq!((network.output_buckets(), network.input_mapping()), (8, InputMapping::Mirrored));
     assert_eq!(network.to_bytes(), bytes);
     // The same weights with plain inputs are another network.
     assert_ne!(network, Weights::random(1).network());
@@ -326,18 +314,18 @@ fn a_mirrored_network_is_a_version_3_file() {
     put_u32(&mut v2_body, 28, 0);
     put_u32(&mut v2_body, 40, 1);
     let found = v2_body.len();
-    assert_eq!(Network::from_bytes(&v2_body).unwrap_err(), NetworkError::Size { found, version: 3, buckets: 8 });
+    assert_eq!(Network::from_bytes(&v2_body).unwrap_err(), size_error(found, 3, 8));
 }
 
 /// Each bucket's output quantisation follows the weights in version 3; every one is checked.
 #[test]
 fn each_bucket_has_its_own_output_scale() {
-    let weights = Weights { qb: vec![64, 128, 256, 512, 1024, 2048, 4096, 100], ..Weights::random(22) };
+    let weights = QuantisedNet { qb: vec![64, 128, 256, 512, 1024, 2048, 4096, 100], ..Weights::random(22) };
     let bytes = weights.to_bytes();
-    assert_eq!(bytes.len(), Network::file_size(3, 8));
+    assert_eq!(bytes.len(), file_size(3, 8));
     let network = Network::from_bytes(&bytes).unwrap();
     assert_eq!((0..8).map(|b| network.output_scale(b)).collect::<Vec<_>>(), weights.qb);
-    assert!(!network.mirrors_inputs());
+    assert_eq!(network.input_mapping(), InputMapping::Plain);
     assert_eq!(network.to_bytes(), bytes);
     for (bucket, qb) in [(0, 63), (3, 0), (7, 4097), (5, -512)] {
         let mut damaged = bytes.clone();
@@ -364,7 +352,7 @@ fn a_version_1_file_is_a_network_of_one_bucket() {
     assert_eq!(network.output_buckets(), 1);
     assert_eq!(network.to_bytes(), v2);
     let start = Position::startpos();
-    assert_eq!(nnue_evaluate(&network, &start), weights.evaluate(&start));
+    assert_eq!(nnue_evaluate(&network, &start), weights.naive_evaluate(&start));
     put_u32(&mut v1, 36, 7);
     let err = Network::from_bytes(&v1).unwrap_err();
     assert_eq!(err, NetworkError::Reserved(7));
@@ -387,6 +375,7 @@ fn output_buckets_follow_the_piece_count() {
     let mut weights = Weights::zero();
     weights.w2 = vec![0; 8 * 2 * HIDDEN];
     weights.b2 = (0..8).map(|b| b * 16_320).collect();
+    weights.qb = vec![64; 8];
     let network = weights.network();
     assert_eq!(nnue_evaluate(&network, &Position::startpos()), 7 * 400);
     assert_eq!(nnue_evaluate(&network, &pos("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")), 0);
@@ -422,7 +411,7 @@ fn every_header_field_is_checked() {
 
     let wide = 2 * HIDDEN;
     let err = with_header(&|h| put_u32(h, 16, wide as u32)).unwrap_err();
-    assert_eq!(err, NetworkError::Hidden(wide as u32));
+    assert_eq!(err, NetworkError::Hidden { found: wide, expected: HIDDEN });
     assert_eq!(err.to_string(), format!("network has {wide} hidden neurons; this build expects {HIDDEN}"));
 
     let err = with_header(&|h| put_u32(h, 20, 0)).unwrap_err();
@@ -451,7 +440,7 @@ fn every_header_field_is_checked() {
     assert_eq!(err.to_string(), "network has 7 output buckets; the format allows 1, 2, 4 or 8");
     // A header claiming fewer buckets than the body holds: a size error naming the buckets.
     let err = with_header(&|h| put_u32(h, 36, 4)).unwrap_err();
-    assert_eq!(err, NetworkError::Size { found: Network::file_size(2, 8), version: 2, buckets: 4 });
+    assert_eq!(err, size_error(file_size(2, 8), 2, 4));
 }
 
 #[test]
@@ -464,31 +453,31 @@ fn the_size_must_be_exact() {
     assert_eq!(NetworkError::TooShort(39).to_string(), "file is 39 bytes, too short for the header of a network file");
     for len in [40, 1234, bytes.len() - 4, bytes.len() - 1] {
         let err = Network::from_bytes(&bytes[..len]).unwrap_err();
-        assert_eq!(err, NetworkError::Size { found: len, version: 2, buckets: 8 });
+        assert_eq!(err, size_error(len, 2, 8));
     }
     let mut longer = bytes.clone();
     longer.push(0);
     let err = Network::from_bytes(&longer).unwrap_err();
-    assert_eq!(err, NetworkError::Size { found: bytes.len() + 1, version: 2, buckets: 8 });
+    assert_eq!(err, size_error(bytes.len() + 1, 2, 8));
     assert_eq!(
-        NetworkError::Size { found: 1234, version: 2, buckets: 1 }.to_string(),
+        size_error(1234, 2, 1).to_string(),
         format!(
             "file is 1,234 bytes; a version 2 file of a {HIDDEN}-neuron network with 1 output bucket is {} bytes",
-            grouped(Network::file_size(2, 1))
+            grouped(file_size(2, 1))
         )
     );
     assert_eq!(
-        NetworkError::Size { found: 1_234_567, version: 3, buckets: 8 }.to_string(),
+        size_error(1_234_567, 3, 8).to_string(),
         format!(
             "file is 1,234,567 bytes; a version 3 file of a {HIDDEN}-neuron network with 8 output buckets is {} bytes",
-            grouped(Network::file_size(3, 8))
+            grouped(file_size(3, 8))
         )
     );
     // A network of another size is reported as such, not as a size mismatch.
     let other = 2 * HIDDEN;
     let mut wide = header(other as u32, 1, |_| {});
     wide.resize(bytes_of_format(other, 1), 0);
-    assert_eq!(Network::from_bytes(&wide).unwrap_err(), NetworkError::Hidden(other as u32));
+    assert_eq!(Network::from_bytes(&wide).unwrap_err(), NetworkError::Hidden { found: other, expected: HIDDEN });
 }
 
 #[test]
@@ -516,6 +505,41 @@ fn the_embedded_network_is_valid_and_named_after_its_hash() {
     assert!(Arc::ptr_eq(&network, &embedded_network()), "parsed once");
     let hash: String = Sha256::digest(EMBEDDED).iter().map(|b| format!("{b:02x}")).collect();
     assert_eq!(EMBEDDED_NETWORK, format!("tempo-{}.nnue", &hash[..12]));
+}
+
+/// Every network of the lineage in `engine/nets/` reads through the format, writes back
+/// byte for byte, and the kernels of its width evaluate it as the format's reference does.
+#[test]
+fn every_shipped_network_reads_back_and_evaluates_as_the_reference() {
+    fn check<const H: usize>(bytes: &[u8], name: &str) {
+        let reference = QuantisedNet::from_bytes(bytes).unwrap();
+        let network = super::NetworkOf::<H>::from_bytes(bytes).unwrap();
+        let mut count = 0;
+        random_walks(7, 1, |_, _, _, child| {
+            if count % 7 == 0 {
+                assert_eq!(nnue_evaluate(&network, child), reference.evaluate(child), "{name}: {}", child.fen());
+            }
+            count += 1;
+        });
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "nnue") {
+            continue;
+        }
+        let (bytes, name) = (std::fs::read(&path).unwrap(), path.display().to_string());
+        let net = QuantisedNet::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(net.to_bytes(), bytes, "{name}");
+        match net.hidden {
+            128 => check::<128>(&bytes, &name),
+            256 => check::<256>(&bytes, &name),
+            hidden => panic!("{name}: {hidden} neurons, a width this test does not know"),
+        }
+        seen += 1;
+    }
+    assert!(seen >= 5, "{seen} networks");
 }
 
 #[test]
@@ -560,7 +584,7 @@ fn the_start_position_evaluates_as_computed_by_hand() {
     let network = weights.network();
     let start = Position::startpos();
     assert_eq!(nnue_evaluate(&network, &start), -32);
-    assert_eq!(weights.evaluate(&start), -32);
+    assert_eq!(weights.naive_evaluate(&start), -32);
     // Black to move, by symmetry the same.
     let black = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
     assert_eq!(nnue_evaluate(&network, &black), -32);
@@ -589,24 +613,24 @@ fn the_side_to_move_owns_the_first_output_half() {
     assert_eq!(nnue_evaluate(&network, &white), 5);
     // Black to move: (100 * 64 - 900 * 32) / 255 = -87; -87 * 400 / 16320 = -2.
     assert_eq!(nnue_evaluate(&network, &black), -2);
-    assert_eq!(weights.evaluate(&white), 5);
-    assert_eq!(weights.evaluate(&black), -2);
+    assert_eq!(weights.naive_evaluate(&white), 5);
+    assert_eq!(weights.naive_evaluate(&black), -2);
 }
 
 #[test]
 fn evaluation_matches_the_naive_formula_and_colour_symmetry() {
-    let per_bucket = Weights { qb: vec![64, 128, 256, 512, 1024, 2048, 4096, 100], ..Weights::random(5) };
+    let per_bucket = QuantisedNet { qb: vec![64, 128, 256, 512, 1024, 2048, 4096, 100], ..Weights::random(5) };
     for weights in [
         Weights::random(5),
         Weights::random_mirrored(5),
-        Weights { qb: vec![1024; 8], ..Weights::random(5) },
+        QuantisedNet { qb: vec![1024; 8], ..Weights::random(5) },
         per_bucket,
     ] {
         let network = weights.network();
         let mut count = 0;
         random_walks(6, 2, |_, _, _, child| {
             let value = nnue_evaluate(&network, child);
-            assert_eq!(value, weights.evaluate(child), "{}", child.fen());
+            assert_eq!(value, weights.naive_evaluate(child), "{}", child.fen());
             // The mirrored position (colours swapped, ranks flipped) is the same for the network.
             let mirrored = mirror(child);
             assert_eq!(nnue_evaluate(&network, &mirrored), value, "{} / {}", child.fen(), mirrored.fen());
@@ -678,7 +702,7 @@ fn swap_case(s: &str) -> String {
 
 /// Follows random games (with null moves) with an accumulator stack, as the search does,
 /// and checks every ply's accumulators and evaluation against from-scratch ones.
-fn check_incremental(weights: &Weights, simd_label: &str) -> Played {
+fn check_incremental(weights: &QuantisedNet, simd_label: &str) -> Played {
     let network = Arc::new(weights.network());
     let mut stack = AccumulatorStack::new(Arc::clone(&network));
     let mut played = Played::default();
@@ -814,9 +838,44 @@ fn avx2_and_scalar_kernels_agree() {
     assert_eq!(Simd::detect(), avx2);
 }
 
+/// A network of `H` neurons (mirrored inputs, four buckets of their own `QB`) as the kernels
+/// compute it, scalar and AVX2, from scratch and move by move, equals the format's reference
+/// on random games: the kernels are not tied to the search's width.
+fn check_width<const H: usize>(seed: u64) {
+    let reference = QuantisedNet {
+        mapping: InputMapping::Mirrored,
+        qb: vec![64, 128, 512, 4096],
+        ..Weights::random_of(H, 4, seed)
+    };
+    let network = super::NetworkOf::<H>::from_bytes(&reference.to_bytes()).unwrap();
+    let kernels: Vec<Simd> = [Some(Simd::SCALAR), Simd::avx2()].into_iter().flatten().collect();
+    let mut positions = 0;
+    random_walks(seed, 1, |_, parent, m, child| {
+        let expected = reference.evaluate(child);
+        for &simd in &kernels {
+            let scratch = Accumulator::refresh(&network, child, simd);
+            assert_eq!(scratch.evaluate(&network, child, simd), expected, "H {H} {simd:?}: {}", child.fen());
+            if let Some(m) = m {
+                let mut updated = Accumulator::ZERO;
+                let parent_acc = Accumulator::refresh(&network, parent, simd);
+                updated.update_from(&parent_acc, &Delta::of_move(parent, m), child, &network, simd);
+                assert_eq!(updated, scratch, "H {H} {simd:?}: {}", child.fen());
+            }
+        }
+        positions += 1;
+    });
+    assert!(positions > 300, "{positions}");
+}
+
+#[test]
+fn the_kernels_equal_the_reference_at_other_widths() {
+    check_width::<16>(41);
+    check_width::<128>(42);
+}
+
 /// Weights at the edges of what the format allows: every output weight is -127 or 127 and
 /// the first layer pushes accumulators far past both clamps (and past i16, wrapping).
-fn extreme_weights(seed: u64) -> Weights {
+fn extreme_weights(seed: u64) -> QuantisedNet {
     let mut rng = Rng(seed);
     let mut weights = Weights::random(seed);
     for w in &mut weights.w1 {

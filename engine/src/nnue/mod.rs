@@ -1,14 +1,16 @@
 //! NNUE: an efficiently updatable neural network evaluation.
 //!
-//! This module is the engine's half of a contract with the trainer (a separate program that
-//! writes network files): the architecture, the quantisation and the file format below must
-//! be implemented exactly alike on both sides, so they are stated here in full.
+//! The network lives here, at the top of the engine beside the hand-crafted evaluation. Its
+//! contract with the trainer (`tempo-tools train`, which writes network files) is stated
+//! below in full and implemented once, in [`format`](mod@format): the feature mapping, the output
+//! buckets, the constants, the file's reader and writer and the integer evaluation. The
+//! trainer calls that module; nothing of the contract is written twice.
 //!
 //! # Architecture: `(768 -> H) x 2 -> B`, perspective network, SCReLU, output buckets
 //!
 //! `H` is a compile-time constant of the engine, [`HIDDEN`] (256). The trainer may train any
-//! `H` and writes it in the file header; the engine rejects a file whose `H` differs from its
-//! own, saying so. `B`, the number of output buckets, is 1, 2, 4 or 8
+//! `H` and writes it in the file header ([`QuantisedNet`] reads any); the engine rejects a
+//! file whose `H` differs from its own, saying so. `B`, the number of output buckets, is 1, 2, 4 or 8
 //! ([`OUTPUT_BUCKET_COUNTS`]) and read from the file.
 //!
 //! ## Features (768 per perspective)
@@ -114,24 +116,25 @@
 //! 2 with one bucket and the field at offset 36 reserved (0). Both are still read, and a
 //! network with plain inputs and one `QB` is written as version 2.
 //!
-//! [`Network::from_bytes`] checks every header field, the exact size and the `W2q` range,
-//! and names what is wrong ([`NetworkError`]).
+//! [`QuantisedNet::from_bytes`] (and so [`Network::from_bytes`]) checks every header field,
+//! the exact size and the `W2q` range, and names what is wrong ([`NetworkError`]).
 //!
 //! # How the engine uses it
 //!
 //! The accumulators are the expensive part (768 x H weights) and change little from move
 //! to move: a quiet move lifts one piece and puts it down elsewhere, so the child's
 //! accumulator is the parent's minus one weight row plus another. The search keeps one pair
-//! of accumulators per ply ([`stack`]) and updates the next ply's by the move's feature
+//! of accumulators per ply (`stack`) and updates the next ply's by the move's feature
 //! changes whenever it makes a move (measured faster than deferring the update until an
-//! evaluation is needed; see [`stack`]). Only the root is computed from scratch (and, with
+//! evaluation is needed; `engine/nets/README.md` has the measurement). Only the root is computed from scratch (and, with
 //! mirrored inputs, the view of a king that crosses between files d and e); a null move
 //! copies. The output layer (2 x H multiply-adds) runs at every evaluation.
 //!
-//! Layout, one job per module: [`network`] (the weights and the file format), [`features`]
-//! (feature indices and a move's changes), [`accumulator`] (a pair of accumulators, from
-//! scratch or by a move's changes, and the output layer), [`simd`] (the vector kernels, AVX2
-//! chosen at run time with a portable fallback), [`stack`] (the search's per-ply
+//! Layout, one job per module: [`format`](mod@format) (the contract: features, buckets, constants, the
+//! file, [`QuantisedNet`] and its reference evaluation), `network` (the weights laid out for
+//! the kernels), `features` (a move's changes and a position's views), `accumulator` (a pair
+//! of accumulators, from scratch or by a move's changes, and the output layer), `simd` (the vector kernels, AVX2
+//! chosen at run time with a portable fallback), `stack` (the search's per-ply
 //! accumulators).
 //!
 //! The engine embeds its current network ([`EMBEDDED_NETWORK`], a file of `engine/nets/`
@@ -141,6 +144,7 @@
 
 mod accumulator;
 mod features;
+pub mod format;
 mod network;
 mod simd;
 pub(crate) mod stack;
@@ -149,40 +153,18 @@ mod tests;
 #[cfg(test)]
 pub(crate) use tests::random_network;
 
-pub use network::{Network, NetworkError};
+pub use format::{output_bucket, InputMapping, NetworkError, QuantisedNet, OUTPUT_BUCKET_COUNTS};
+pub use network::{Network, NetworkOf};
 
 use accumulator::Accumulator;
+use format::QA;
 use simd::Simd;
 use std::sync::{Arc, OnceLock};
 use tempo_core::Position;
 
-/// Neurons in the hidden layer (per perspective): the `H` a network file must have.
+/// Neurons in the hidden layer (per perspective): the `H` a network file must have for the
+/// engine (the format and the trainer allow any).
 pub const HIDDEN: usize = 256;
-/// The numbers of output buckets a network may have: they divide 32, so that each bucket
-/// spans the same number of piece counts.
-pub const OUTPUT_BUCKET_COUNTS: [usize; 4] = [1, 2, 4, 8];
-
-/// The output bucket of a position with `pieces` pieces on the board (kings included), for a
-/// network of `buckets` buckets: `min((pieces - 2) / (32 / buckets), buckets - 1)`. The trainer
-/// calls this same function, so the two sides cannot disagree.
-///
-/// # Panics
-/// If `buckets` is 0 (debug builds also check that it is one of [`OUTPUT_BUCKET_COUNTS`]).
-#[inline]
-pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
-    debug_assert!(OUTPUT_BUCKET_COUNTS.contains(&buckets), "{buckets} output buckets");
-    (pieces.saturating_sub(2) / (32 / buckets)).min(buckets - 1)
-}
-
-/// Input features per perspective: 2 colours x 6 roles x 64 squares.
-pub(crate) const INPUTS: usize = 768;
-/// Quantisation of the first layer: 1.0 is stored as 255.
-pub(crate) const QA: i32 = 255;
-/// The output weights' quantisation a file may have (1.0 stored as `QB`): from 64, the
-/// coarsest the trainer's clipping allows, to 4096.
-pub(crate) const QB_RANGE: std::ops::RangeInclusive<i32> = 64..=4096;
-/// Centipawns per unit of the float model's output.
-pub(crate) const SCALE: i32 = 400;
 
 /// The file name of the network built into the engine, `tempo-<first 12 hex digits of its
 /// SHA-256>.nnue` in `engine/nets/` (a test checks the name against the bytes).
@@ -191,7 +173,7 @@ pub const EMBEDDED_NETWORK: &str = "tempo-067c71837f48.nnue";
 /// The bytes of [`EMBEDDED_NETWORK`]. To ship another network, put its file in
 /// `engine/nets/` and change both constants; a test checks that the bytes parse and match
 /// the name.
-pub(crate) const EMBEDDED: &[u8] = include_bytes!("../../../nets/tempo-067c71837f48.nnue");
+pub(crate) const EMBEDDED: &[u8] = include_bytes!("../../nets/tempo-067c71837f48.nnue");
 
 /// The parsed [`EMBEDDED`] network, parsed once.
 ///
@@ -207,7 +189,7 @@ pub(crate) fn embedded_network() -> Arc<Network> {
 ///
 /// This is the reference the search's incremental evaluation must equal. It is not clamped:
 /// the search bounds the value into its non-mate range itself.
-pub fn nnue_evaluate(network: &Network, pos: &Position) -> i32 {
+pub fn nnue_evaluate<const H: usize>(network: &NetworkOf<H>, pos: &Position) -> i32 {
     let simd = Simd::detect();
     Accumulator::refresh(network, pos, simd).evaluate(network, pos, simd)
 }

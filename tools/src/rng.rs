@@ -1,5 +1,6 @@
-//! The trainer's only randomness: SplitMix64, seeded explicitly, so that a run is a function
-//! of its `--seed` (weight initialisation, shuffles, mirror coin flips).
+//! The tools' one small generator, SplitMix64, seeded explicitly so that a run is a function
+//! of its seed: the trainer's weight initialisation, shuffles and mirror coin flips, and
+//! data generation's random plies (one generator per game).
 
 /// The SplitMix64 finaliser: a well-mixed 64-bit hash of `x`.
 #[inline]

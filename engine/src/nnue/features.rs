@@ -1,48 +1,14 @@
-//! Input features: which feature a piece on a square activates in each perspective, and
-//! which pieces a move lifts and puts down.
+//! Which pieces a move lifts and puts down, and each perspective's view of a position (the
+//! feature of a piece on a square is the format's, [`super::format::InputMapping`]).
 
-use super::network::Network;
+use super::format::View;
+use super::network::NetworkOf;
 use tempo_core::{Color, Move, MoveKind, Piece, Position, Role, Square};
 
-/// How one perspective sees the board: from its own side (Black's view flips the ranks)
-/// and, in a network with mirrored inputs, with the files flipped while that side's king
-/// stands on files e to h, so that its king is always on files a to d.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct View {
-    perspective: Color,
-    /// XORed into a square's index: 56 flips the ranks, 7 the files.
-    flip: usize,
-}
-
-impl View {
-    /// `perspective`'s view of `pos` for `network`.
-    #[inline]
-    pub(crate) fn of(network: &Network, pos: &Position, perspective: Color) -> View {
-        let mirrored = network.mirrors_inputs() && king_side(pos.king_of(perspective));
-        View::new(perspective, mirrored)
-    }
-
-    /// `perspective`'s view, with the files flipped if `mirrored`.
-    #[inline]
-    pub(crate) fn new(perspective: Color, mirrored: bool) -> View {
-        let ranks = if perspective == Color::White { 0 } else { 56 };
-        View { perspective, flip: ranks ^ if mirrored { 7 } else { 0 } }
-    }
-
-    /// The feature `piece` on `square` activates: own pieces first, then the opponent's,
-    /// each by role, on the square as this view sees it.
-    #[inline]
-    pub(crate) fn index(self, piece: Piece, square: Square) -> usize {
-        let side = if piece.color == self.perspective { 0 } else { 6 };
-        (side + piece.role.index()) * 64 + (square.index() ^ self.flip)
-    }
-}
-
-/// Whether a king on `square` makes its side's view of a mirrored network flip the files
-/// (files e to h).
+/// How `perspective` sees `pos` under `network`'s input mapping.
 #[inline]
-pub(crate) fn king_side(square: Square) -> bool {
-    square.index() & 7 >= 4
+pub(crate) fn view_of<const H: usize>(network: &NetworkOf<H>, pos: &Position, perspective: Color) -> View {
+    network.input_mapping().view(perspective, pos.king_of(perspective))
 }
 
 /// A piece on a square: one feature in each perspective.
@@ -148,46 +114,6 @@ pub(crate) fn placements(pos: &Position) -> impl Iterator<Item = Placement> + '_
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn indices_follow_the_contract() {
-        let feature_index = |perspective, piece, square| View::new(perspective, false).index(piece, square);
-        let white_pawn = Piece::new(Color::White, Role::Pawn);
-        let black_king = Piece::new(Color::Black, Role::King);
-        let e2 = Square::new(12).unwrap();
-        let e8 = Square::E8;
-        // Own pawn on e2 from White's view; the same pawn is the opponent's, on e7, for Black.
-        assert_eq!(feature_index(Color::White, white_pawn, e2), 12);
-        assert_eq!(feature_index(Color::Black, white_pawn, e2), 6 * 64 + 52);
-        // Black's king on e8: own king on e1 for Black, opponent's king on e8 for White.
-        assert_eq!(feature_index(Color::Black, black_king, e8), 5 * 64 + 4);
-        assert_eq!(feature_index(Color::White, black_king, e8), 11 * 64 + 60);
-        // Every (perspective, piece, square) has its own index below 768 in each perspective.
-        for perspective in [Color::White, Color::Black] {
-            let mut seen = vec![false; 768];
-            for color in [Color::White, Color::Black] {
-                for role in Role::ALL {
-                    for sq in Square::all() {
-                        let i = feature_index(perspective, Piece::new(color, role), sq);
-                        assert!(!seen[i]);
-                        seen[i] = true;
-                    }
-                }
-            }
-            assert!(seen.iter().all(|&s| s));
-        }
-    }
-
-    #[test]
-    fn a_mirrored_view_flips_the_files_too() {
-        let white_pawn = Piece::new(Color::White, Role::Pawn);
-        let e2 = Square::new(12).unwrap();
-        // e2 is d2 mirrored; for Black also rank 7.
-        assert_eq!(View::new(Color::White, true).index(white_pawn, e2), 11);
-        assert_eq!(View::new(Color::Black, true).index(white_pawn, e2), 6 * 64 + 51);
-        assert!(king_side(Square::E8) && king_side(Square::H1));
-        assert!(!king_side(Square::D1) && !king_side(Square::A8));
-    }
 
     #[test]
     fn the_king_move_of_a_delta_follows_the_king() {

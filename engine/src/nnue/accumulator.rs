@@ -1,33 +1,34 @@
 //! A position's pair of accumulators (one per perspective): computed from scratch, updated by
 //! a move's feature changes, and turned into an evaluation by the output layer.
 
-use super::features::{king_side, placements, Delta, Placement, View};
-use super::network::Network;
+use super::features::{placements, view_of, Delta, Placement};
+use super::format::{output_bucket, View, QA, SCALE};
+use super::network::NetworkOf;
 use super::simd::{Row, Simd};
-use super::{output_bucket, QA, SCALE};
+use super::HIDDEN;
 use tempo_core::{Color, Position};
 
 /// The first layer's output for both perspectives: `b1q` plus the weight rows of the active
 /// features, `[White's, Black's]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Accumulator([Row; 2]);
+pub(crate) struct Accumulator<const H: usize = HIDDEN>([Row<H>; 2]);
 
 /// Rows summed per kernel call when computing from scratch (a position has at most 32 pieces).
 const BATCH: usize = 32;
 
-impl Accumulator {
+impl<const H: usize> Accumulator<H> {
     /// Both accumulators all zero (a placeholder until computed).
-    pub(crate) const ZERO: Accumulator = Accumulator([Row::ZERO; 2]);
+    pub(crate) const ZERO: Accumulator<H> = Accumulator([Row::ZERO; 2]);
 
     /// The accumulators of `pos`, computed from scratch.
-    pub(crate) fn refresh(network: &Network, pos: &Position, simd: Simd) -> Accumulator {
+    pub(crate) fn refresh(network: &NetworkOf<H>, pos: &Position, simd: Simd) -> Accumulator<H> {
         let mut acc = Accumulator([*network.biases(); 2]);
         for perspective in Color::ALL {
             Accumulator::refresh_view(
                 &mut acc.0[perspective.index()],
                 network,
                 pos,
-                View::of(network, pos, perspective),
+                view_of(network, pos, perspective),
                 simd,
             );
         }
@@ -35,7 +36,7 @@ impl Accumulator {
     }
 
     /// One perspective's accumulator of `pos`, as `view` sees it, computed from scratch.
-    fn refresh_view(dst: &mut Row, network: &Network, pos: &Position, view: View, simd: Simd) {
+    fn refresh_view(dst: &mut Row<H>, network: &NetworkOf<H>, pos: &Position, view: View, simd: Simd) {
         *dst = *network.biases();
         let mut rows = [network.biases(); BATCH];
         let mut count = 0;
@@ -59,23 +60,22 @@ impl Accumulator {
     #[inline]
     pub(crate) fn update_from(
         &mut self,
-        parent: &Accumulator,
+        parent: &Accumulator<H>,
         delta: &Delta,
         child: &Position,
-        network: &Network,
+        network: &NetworkOf<H>,
         simd: Simd,
     ) {
-        let crossed =
-            network.mirrors_inputs() && delta.king_move().is_some_and(|(from, to)| king_side(from) != king_side(to));
+        let crossed = delta.king_move().is_some_and(|(from, to)| network.input_mapping().needs_refresh(from, to));
         let mover = !child.turn();
         for perspective in Color::ALL {
             let i = perspective.index();
-            let view = View::of(network, child, perspective);
+            let view = view_of(network, child, perspective);
             if crossed && perspective == mover {
                 Accumulator::refresh_view(&mut self.0[i], network, child, view, simd);
                 continue;
             }
-            let rows = |placements: &[Placement]| -> [&Row; 2] {
+            let rows = |placements: &[Placement]| -> [&Row<H>; 2] {
                 let mut rows = [network.biases(); 2];
                 for (row, &(piece, square)) in rows.iter_mut().zip(placements) {
                     *row = network.feature_weights(view.index(piece, square));
@@ -90,7 +90,7 @@ impl Accumulator {
     /// The output layer: the evaluation in centipawns for the side to move of `pos`, the
     /// position of these accumulators (unclamped). The number of pieces chooses the bucket.
     #[inline]
-    pub(crate) fn evaluate(&self, network: &Network, pos: &Position, simd: Simd) -> i32 {
+    pub(crate) fn evaluate(&self, network: &NetworkOf<H>, pos: &Position, simd: Simd) -> i32 {
         let bucket = output_bucket(pos.occupied().count() as usize, network.output_buckets());
         let [w_us, w_them] = network.output_weights(bucket);
         let side_to_move = pos.turn();
@@ -105,7 +105,7 @@ impl Accumulator {
 
     /// One perspective's accumulator (for tests).
     #[cfg(test)]
-    pub(crate) fn perspective(&self, color: Color) -> &Row {
+    pub(crate) fn perspective(&self, color: Color) -> &Row<H> {
         &self.0[color.index()]
     }
 }
