@@ -4,28 +4,11 @@
 use super::RandomPlies;
 use crate::matches::openings::Opening;
 use anyhow::{Context, Result};
+use tempo_core::opening::{play_random_plies, SplitMix};
 use tempo_core::{Game, GameResult, Move, Position};
 use tempo_engine::{Engine, Event, Limits, Score};
 use tempo_notation::mate_score;
 use tempo_syzygy::Tablebase;
-
-/// SplitMix64: a tiny, well-distributed generator; one per game.
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform index below `n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// How the engine plays and when a game is adjudicated: everything besides the seed and the
 /// openings that decides a game (recorded as is in the run's progress file).
@@ -133,14 +116,7 @@ pub fn play_game(
         game.play(m).context("opening move")?;
     }
     let random = rules.random_plies.min + rng.below(rules.random_plies.max - rules.random_plies.min + 1);
-    for _ in 0..random {
-        let moves = game.position().legal_moves();
-        if moves.is_empty() || game.outcome().is_some() {
-            return Ok(None);
-        }
-        game.play(moves.as_slice()[rng.below(moves.len())]).context("random move")?;
-    }
-    if game.outcome().is_some() || !game.position().has_legal_moves() {
+    if !play_random_plies(&mut game, &mut rng, random) {
         return Ok(None);
     }
     let start = *game.position();
