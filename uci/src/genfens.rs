@@ -175,6 +175,18 @@ fn balanced(engine: &mut Engine, game: &Game) -> Result<bool, GenfensError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn any_arguments_are_read_or_refused(words in proptest::collection::vec("(seed|book|None|[0-9]{1,25}|\\PC{0,6})", 0..8)) {
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            if let Ok(request) = parse_genfens(&words) {
+                prop_assert_eq!(Ok(request.count), words[0].parse::<usize>());
+                prop_assert_eq!(Ok(request.seed), words[2].parse::<u64>());
+            }
+        }
+    }
 
     #[test]
     fn reads_openbenchs_arguments() {

@@ -125,6 +125,16 @@ pub fn import(files: &[PathBuf], out: &Path) -> Result<Imported> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn any_comment_reads_or_has_no_score(comment in "([+-]?M?[0-9.]{0,8}/[0-9]{0,4}|\\PC{0,8}| |,){0,4}") {
+            if let Some(Score::Cp(cp)) = comment_score(&comment) {
+                prop_assert!(cp.abs() < 100_000);
+            }
+        }
+    }
 
     #[test]
     fn reads_openbenchs_move_comments() {
