@@ -9,9 +9,9 @@
 //! legal; built from a [`Setup`] or a FEN; [`Position::find_move`] turns squares into the
 //! legal move, castling and en passant included), [`Game`], and the [`Score`] engines report.
 //! The rest is in modules: [`attacks`] (attack tables for move generators and evaluations),
-//! [`fen`], [`game`] (claims, repetition keys), [`clock`] (time controls and chess clocks),
-//! [`book`] (Polyglot opening books), [`perft`] and [`unwinnable`] (whether a side can
-//! still checkmate: dead positions and flag falls).
+//! [`fen`], [`game`] (claims, repetition keys), [`opening`] (random plies for openings),
+//! [`clock`] (time controls and chess clocks), [`book`] (Polyglot opening books), [`perft`]
+//! and [`unwinnable`] (whether a side can still checkmate: dead positions and flag falls).
 //!
 //! How a game ends is three types, each with one job:
 //! - [`GameResult`]: the score, `1-0`, `0-1` or `1/2-1/2` (its `Display`, as PGN writes it);
@@ -80,6 +80,7 @@ pub mod fen;
 pub mod game;
 mod movegen;
 mod moves;
+pub mod opening;
 mod outcome;
 pub mod perft;
 mod position;

@@ -1,6 +1,9 @@
 //! `tempo-tools data`: training data files. `stats` reads viriformat files (every move
 //! checked for legality) and prints what they hold: games, positions, the positions a
-//! trainer learns from, results and scores.
+//! trainer learns from, results and scores. `import-pgn` turns OpenBench's DATAGEN games
+//! into viriformat.
+
+mod import_pgn;
 
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
@@ -20,6 +23,17 @@ pub enum DataCommand {
         /// Print the statistics as JSON.
         #[arg(long)]
         json: bool,
+    },
+    /// Turn OpenBench DATAGEN games (PGN, each engine move with a `{score/depth}` comment from
+    /// the mover's view) into viriformat records. A game that cannot be read, has no result
+    /// or has an unscored move after scored ones is skipped and counted.
+    ImportPgn {
+        /// PGN files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The viriformat file to write (`.vf`); one that holds data is refused.
+        #[arg(long)]
+        out: PathBuf,
     },
 }
 
@@ -93,7 +107,21 @@ fn stats_of(file: &PathBuf) -> Result<Stats> {
 
 /// Runs the command.
 pub fn run(command: &DataCommand) -> Result<bool> {
-    let DataCommand::Stats { files, json } = command;
+    let (files, json) = match command {
+        DataCommand::Stats { files, json } => (files, json),
+        DataCommand::ImportPgn { files, out } => {
+            let imported = import_pgn::import(files, out)?;
+            outln!(
+                "{}: {} games, {} positions, {} for training; {} broken games skipped",
+                out.display(),
+                imported.games,
+                imported.positions,
+                imported.training_positions,
+                imported.skipped
+            )?;
+            return Ok(true);
+        }
+    };
     let mut ok = true;
     for file in files {
         let stats = stats_of(file)?;

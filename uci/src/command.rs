@@ -89,6 +89,9 @@ pub enum Command {
         /// Depth override.
         depth: Option<u32>,
     },
+    /// `genfens N seed S book <None|PATH>` (OpenBench's DATAGEN openings): the words after
+    /// `genfens`, read by the server, which answers bad ones with an `info string`.
+    Genfens(Vec<String>),
 }
 
 const GO_KEYWORDS: &[&str] = &[
@@ -150,6 +153,7 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, CommandError> {
                 Some(d) => Some(number("bench", "depth", Some(d))?),
             },
         },
+        "genfens" => Command::Genfens(rest.iter().map(|w| (*w).to_owned()).collect()),
         "setoption" => parse_setoption(&rest)?,
         "position" => parse_position(&rest)?,
         "go" => Command::Go(parse_go(&rest)?),

@@ -19,6 +19,7 @@ mod client;
 mod command;
 mod engine;
 mod format;
+mod genfens;
 mod move_list;
 mod process;
 mod server;
@@ -28,4 +29,5 @@ pub use client::{position_command, ClientError, EngineSpec, InfoMessage, StartEr
 pub use command::{parse_command, Command, CommandError, GoParams, StartPosition};
 pub use engine::{Answer, ExternalEngine, GameSetup, MoveLimit, ParseProtocolError, Protocol, DETECT_WAIT};
 pub use format::{diagram, eval_table, go_params, info_line, option_line};
+pub use genfens::{generate as generate_genfens, parse_genfens, GenfensError, GenfensRequest};
 pub use server::{Flow, Server, ENGINE_AUTHOR, ENGINE_NAME};

@@ -14,9 +14,11 @@ Usage:
   tempo-uci bench                the fixed benchmark; last line `Bench: N nodes M nps`
   tempo-uci bench 13             the benchmark to depth 13
   tempo-uci \"position startpos\" \"go depth 12\"   one command per quoted argument
+  tempo-uci \"genfens 8 seed 1 book None\" quit   OpenBench's openings, 8 lines
+                                 `info string genfens FEN` (book: None or an EPD file)
 
 Besides the UCI commands, the session understands `d` (board, FEN and key), `eval`
-(evaluation breakdown), `go perft D` (move counts) and `bench [DEPTH]`.
+(evaluation breakdown), `go perft D` (move counts), `bench [DEPTH]` and `genfens`.
 ";
 
 fn main() -> anyhow::Result<()> {

@@ -7,6 +7,7 @@
 
 use crate::command::{parse_command, Command, CommandError, GoParams, StartPosition};
 use crate::format::{diagram, eval_table, info_line, nnue_eval_table, option_line};
+use crate::genfens::{generate, parse_genfens};
 use crate::move_list::read_move_list;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -146,6 +147,7 @@ impl<W: Write + Send + 'static> Server<W> {
                 | Command::UciNewGame
                 | Command::SetOption { .. }
                 | Command::Bench { .. }
+                | Command::Genfens(_)
         );
         if changes_state && !self.open_ended {
             self.engine.wait();
@@ -202,6 +204,7 @@ impl<W: Write + Send + 'static> Server<W> {
                 }
             }
             Command::Bench { depth } => self.bench(depth.unwrap_or(BENCH_DEPTH)),
+            Command::Genfens(words) => self.genfens(&words),
         }
         Flow::Continue
     }
@@ -440,6 +443,27 @@ impl<W: Write + Send + 'static> Server<W> {
         total += moves.iter().map(|&(_, count)| count).sum::<u64>();
         self.out.line("");
         self.out.line(&format!("Nodes searched: {total}"));
+    }
+
+    /// `genfens`: OpenBench's openings, one `info string genfens <FEN>` line each. It
+    /// searches, so it leaves the engine as `ucinewgame` and `position startpos` would.
+    fn genfens(&mut self, words: &[String]) {
+        if self.engine.is_searching() {
+            return self.info_string("genfens ignored: a search is running");
+        }
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let out = self.out.clone();
+        let result = parse_genfens(&words).and_then(|request| {
+            generate(&request, &mut self.engine, |fen| out.line(&format!("info string genfens {fen}")))
+        });
+        if let Err(e) = result {
+            self.info_string(&e.to_string());
+        }
+        let reset = self.engine.new_game().and_then(|()| self.engine.set_position(Position::startpos(), &[]));
+        match reset {
+            Ok(()) => self.no_position = None,
+            Err(e) => self.forget_position(&e.to_string()),
+        }
     }
 
     fn bench(&mut self, depth: u32) {

@@ -100,10 +100,15 @@ impl Generation {
 }
 
 /// The value of the engine's `pub const NAME: TYPE = VALUE;` in `engine/src/nnue/mod.rs`,
-/// the one source of the network's name and width, read as text so that xtask need not
-/// build the engine.
+/// the one source of the network's width, read as text so that xtask need not build the
+/// engine.
 fn nnue_constant(declaration: &str) -> Result<String> {
-    let source = root().join("engine/src/nnue/mod.rs");
+    source_constant("engine/src/nnue/mod.rs", declaration)
+}
+
+/// The value of `declaration VALUE;` in the repository's file `path`.
+fn source_constant(path: &str, declaration: &str) -> Result<String> {
+    let source = root().join(path);
     let text = std::fs::read_to_string(&source).with_context(|| format!("reading {}", source.display()))?;
     text.lines()
         .find_map(|line| line.strip_prefix(declaration))
@@ -112,9 +117,10 @@ fn nnue_constant(declaration: &str) -> Result<String> {
         .with_context(|| format!("no `{declaration}` in {}", source.display()))
 }
 
-/// The engine's embedded network: `engine/nets/` and the name `EMBEDDED_NETWORK` gives.
+/// The engine's shipped network: `engine/nets/` and the name `SHIPPED` in `engine/build.rs`
+/// gives (the one source of that name; `EVALFILE` builds embed another file).
 fn shipped_network() -> Result<PathBuf> {
-    Ok(root().join("engine/nets").join(nnue_constant("pub const EMBEDDED_NETWORK: &str = ")?))
+    Ok(root().join("engine/nets").join(source_constant("engine/build.rs", "const SHIPPED: &str = ")?))
 }
 
 /// The engine's `HIDDEN`: the only width of network its `EvalFile` loads.
@@ -199,8 +205,8 @@ pub fn generation(g: &Generation) -> Result<()> {
         // from a build of its own.
         println!(
             "\nThe SPRT needs an engine built for {} neurons (this one has HIDDEN = {hidden}): copy {} \
-             to engine/nets/ under the name `train` printed, set HIDDEN, EMBEDDED_NETWORK and EMBEDDED \
-             in engine/src/nnue/mod.rs, build, and play `tempo-tools match --engine \
+             to engine/nets/ under the name `train` printed, set HIDDEN in engine/src/nnue/mod.rs and \
+             SHIPPED in engine/build.rs (or build with `make EVALFILE=<its absolute path>`), build, and play `tempo-tools match --engine \
              target/release/tempo-uci --engine {}` with the SPRT settings of engine/nets/README.md.",
             g.hidden,
             net.display(),
@@ -238,7 +244,7 @@ pub fn generation(g: &Generation) -> Result<()> {
     }
     println!(
         "\nGeneration {} is in {}. If it passed its SPRT: copy net.nnue to engine/nets/ under the name \
-         `train` printed, point `EMBEDDED_NETWORK` and `EMBEDDED` in engine/src/nnue/mod.rs at it, and add its entry (data, \
+         `train` printed, set `SHIPPED` in engine/build.rs to that name, and add its entry (data, \
          training summary, SPRT line) to engine/nets/README.md.",
         g.gen,
         net_dir.display()

@@ -166,14 +166,13 @@ use tempo_core::Position;
 /// engine (the format and the trainer allow any).
 pub const HIDDEN: usize = 256;
 
-/// The file name of the network built into the engine, `tempo-<first 12 hex digits of its
-/// SHA-256>.nnue` in `engine/nets/` (a test checks the name against the bytes).
-pub const EMBEDDED_NETWORK: &str = "tempo-067c71837f48.nnue";
+/// The file name of the network built into the engine: the shipped one in `engine/nets/`
+/// (named in `engine/build.rs`), or the file of `EVALFILE` at build time.
+pub const EMBEDDED_NETWORK: &str = env!("TEMPO_NETWORK_NAME");
 
-/// The bytes of [`EMBEDDED_NETWORK`]. To ship another network, put its file in
-/// `engine/nets/` and change both constants; a test checks that the bytes parse and match
-/// the name.
-pub(crate) const EMBEDDED: &[u8] = include_bytes!("../../nets/tempo-067c71837f48.nnue");
+/// The bytes of [`EMBEDDED_NETWORK`], chosen by `engine/build.rs`. A test checks that the
+/// bytes parse and match the name.
+pub(crate) const EMBEDDED: &[u8] = include_bytes!(env!("TEMPO_NETWORK_PATH"));
 
 /// The parsed [`EMBEDDED`] network, parsed once.
 ///

@@ -34,6 +34,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use progress::Progress;
 use rayon::prelude::*;
+pub(crate) use selfplay::white_score;
 use selfplay::{play_game, PlayedGame, Rules};
 use std::fs::OpenOptions;
 use std::io::{BufWriter, IsTerminal, Write};

@@ -5,6 +5,7 @@ use super::RandomPlies;
 use crate::matches::openings::Opening;
 use crate::rng::Rng;
 use anyhow::{Context, Result};
+use tempo_core::opening::play_random_plies;
 use tempo_core::{Game, GameResult, Move, Position};
 use tempo_engine::{Engine, Event, Limits, Score};
 use tempo_notation::mate_score;
@@ -116,14 +117,7 @@ pub fn play_game(
         game.play(m).context("opening move")?;
     }
     let random = rules.random_plies.min + rng.below(rules.random_plies.max - rules.random_plies.min + 1);
-    for _ in 0..random {
-        let moves = game.position().legal_moves();
-        if moves.is_empty() || game.outcome().is_some() {
-            return Ok(None);
-        }
-        game.play(moves.as_slice()[rng.below(moves.len())]).context("random move")?;
-    }
-    if game.outcome().is_some() || !game.position().has_legal_moves() {
+    if !play_random_plies(&mut game, &mut rng, random) {
         return Ok(None);
     }
     let start = *game.position();
