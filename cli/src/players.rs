@@ -209,7 +209,7 @@ impl EnginePlayer {
                         }
                         Ok(Some(Thought::Info(line)))
                     }
-                    Event::CurrMove { .. } => Ok(None),
+                    Event::CurrMove { .. } | Event::TablebaseError(_) => Ok(None),
                     Event::BestMove { best, .. } => {
                         *events = None;
                         engine.wait();

@@ -49,6 +49,10 @@ pub enum Event {
         /// Its number in the root move list, from 1.
         number: u32,
     },
+    /// A probe of the Syzygy tables failed (a table missing from an incomplete set, an
+    /// unreadable or corrupt file): the search went on without that answer. Sent at most
+    /// once per `go`, before [`Event::BestMove`].
+    TablebaseError(tempo_syzygy::ProbeError),
     /// The search is over: always sent exactly once per `go`, last.
     BestMove {
         /// The move to play; `None` when the position has no legal move.

@@ -359,10 +359,15 @@ impl Engine {
             legal.iter().copied().filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m)).collect();
         // In the tables' reach the search chooses among the moves that keep their result.
         let mut root_wdl = None;
+        let mut root_probe_error = None;
         if let Some(tables) = &self.tablebase {
-            if let Ok(Some((kept, wdl))) = tablebase::root_moves(tables, &self.root, &moves, &self.options) {
-                moves = kept;
-                root_wdl = Some(wdl);
+            match tablebase::root_moves(tables, &self.root, &moves, &self.options) {
+                Ok(Some((kept, wdl))) => {
+                    moves = kept;
+                    root_wdl = Some(wdl);
+                }
+                Ok(None) => {}
+                Err(error) => root_probe_error = Some(error),
             }
         }
         self.control = Arc::new(Control::new(limits.ponder, start));
@@ -382,6 +387,7 @@ impl Engine {
             evaluator,
             tablebase: self.tablebase.clone(),
             root_wdl,
+            root_probe_error,
             start,
             on_event,
         })))
@@ -460,6 +466,8 @@ struct Job<'a> {
     tablebase: Option<Arc<Tablebase>>,
     /// The tables' result at the root, reported as the score.
     root_wdl: Option<tempo_syzygy::Wdl>,
+    /// Why the tables could not rank the root moves, reported after the search.
+    root_probe_error: Option<tempo_syzygy::ProbeError>,
     start: Instant,
     on_event: Box<dyn FnMut(Event) + Send + 'a>,
 }
@@ -529,6 +537,10 @@ impl Job<'_> {
             control.stop.store(true, Ordering::Relaxed);
         });
 
+        let probe_error = self.root_probe_error.take().or_else(|| shared.tablebase.as_ref()?.failure().cloned());
+        if let Some(error) = probe_error {
+            (self.on_event)(Event::TablebaseError(error));
+        }
         let chosen = self.chosen(main, skill, multipv);
         let best = chosen.mv;
         let ponder = chosen.pv.get(1).copied().or_else(|| self.ponder_from_table(best));

@@ -6,8 +6,9 @@ use crate::options::Options;
 use crate::score::{Value, MATE_BOUND, MAX_PLY};
 use crate::tt::Bound;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 use tempo_core::{Move, Position};
-use tempo_syzygy::{Tablebase, Wdl};
+use tempo_syzygy::{ProbeError, Tablebase, Wdl};
 
 /// A tablebase win at the root: above every evaluation, below every mate score.
 pub const TB_WIN: Value = MATE_BOUND - MAX_PLY as Value - 1;
@@ -21,6 +22,9 @@ pub struct Probing<'a> {
     depth: i32,
     fifty_move_rule: bool,
     hits: AtomicU64,
+    /// The first probe that failed (an unreadable or corrupt file): the search goes on as
+    /// without that answer, and the facade reports it once the search is over.
+    failure: OnceLock<ProbeError>,
 }
 
 impl<'a> Probing<'a> {
@@ -33,6 +37,7 @@ impl<'a> Probing<'a> {
             depth: options.syzygy_probe_depth as i32,
             fifty_move_rule: options.syzygy_50_move_rule,
             hits: AtomicU64::new(0),
+            failure: OnceLock::new(),
         })
     }
 
@@ -41,10 +46,15 @@ impl<'a> Probing<'a> {
         self.hits.load(Ordering::Relaxed)
     }
 
+    /// The first probe that failed during this search, if any.
+    pub fn failure(&self) -> Option<&ProbeError> {
+        self.failure.get()
+    }
+
     /// The tables' value of a position just after a capture or pawn move, `ply` from the
     /// root, with the bound it is (a win is at least its value: a faster mate may exist),
     /// or `None` when the position is out of reach or the probe fails (the search then
-    /// goes on as without tables).
+    /// goes on as without tables; the first failure is kept for [`Probing::failure`]).
     pub fn probe(&self, pos: &Position, depth: i32, ply: usize) -> Option<(Value, Bound)> {
         if pos.halfmove_clock() != 0 || !pos.castling_rights().is_empty() {
             return None;
@@ -53,7 +63,13 @@ impl<'a> Probing<'a> {
         if men > self.men || (men == self.men && depth < self.depth) {
             return None;
         }
-        let wdl = self.tables.probe_wdl(pos).ok()?;
+        let wdl = match self.tables.probe_wdl(pos) {
+            Ok(wdl) => wdl,
+            Err(error) => {
+                let _ = self.failure.set(error);
+                return None;
+            }
+        };
         self.hits.fetch_add(1, Ordering::Relaxed);
         let value = value(wdl, ply, self.fifty_move_rule);
         let bound = if value > 1 {

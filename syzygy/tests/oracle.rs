@@ -3,6 +3,7 @@
 
 mod support;
 
+use tempo_core::opening::SplitMix;
 use tempo_core::{CastlingMode, Color, Piece, Position, Role, Setup, Square};
 use tempo_syzygy::{ProbeError, Tablebase, Wdl};
 
@@ -28,23 +29,6 @@ fn endgame_epd_all_right() {
     assert_eq!(checked, 200);
 }
 
-/// SplitMix64: reproducible positions without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// The men of a table name, White's then Black's.
 fn men(name: &str) -> Vec<Piece> {
     let (white, black) = name.split_once('v').unwrap();
@@ -57,7 +41,7 @@ fn men(name: &str) -> Vec<Piece> {
 
 /// A random legal position with these men (either colour order), sometimes with an en
 /// passant square when a double step can have led to it.
-fn random_position(rng: &mut Rng, men: &[Piece]) -> Position {
+fn random_position(rng: &mut SplitMix, men: &[Piece]) -> Position {
     loop {
         let swap = rng.below(2) == 1;
         let mut setup = Setup::empty();
@@ -65,7 +49,7 @@ fn random_position(rng: &mut Rng, men: &[Piece]) -> Position {
         for &piece in men {
             let piece = if swap { Piece::new(!piece.color, piece.role) } else { piece };
             let square = loop {
-                let sq = rng.below(64) as usize;
+                let sq = rng.below(64);
                 let rank = sq / 8;
                 if board[sq].is_none() && !(piece.role == Role::Pawn && (rank == 0 || rank == 7)) {
                     break sq;
@@ -84,7 +68,7 @@ fn random_position(rng: &mut Rng, men: &[Piece]) -> Position {
                         && sq / 8 == if mover == Color::White { 3 } else { 4 }
                 })
                 .collect();
-            if let Some(&sq) = candidates.get(rng.below(candidates.len().max(1) as u64) as usize) {
+            if let Some(&sq) = candidates.get(rng.below(candidates.len().max(1))) {
                 let behind = if mover == Color::White { sq - 8 } else { sq + 8 };
                 setup.ep_square = Square::new(behind as u32);
             }
@@ -107,7 +91,7 @@ fn random_positions_of_every_table_agree_with_python_chess() {
     names.sort();
     assert_eq!(names.len(), 35, "python-chess ships the 35 tables of 3 and 4 men");
     const PER_TABLE: usize = 120;
-    let mut rng = Rng(0x5eed_0042);
+    let mut rng = SplitMix::new(0x5eed_0042);
     let mut positions = Vec::new();
     for name in &names {
         let men = men(name);
@@ -151,7 +135,7 @@ fn random_positions_of_every_table_agree_with_python_chess() {
 fn root_moves_keep_the_result_and_the_distance() {
     let Some(folder) = support::tables() else { return };
     let tables = Tablebase::open(&folder).expect("the tables");
-    let mut rng = Rng(0x5eed_0043);
+    let mut rng = SplitMix::new(0x5eed_0043);
     let names = ["KQvKR", "KRvKB", "KPvKP", "KBNvK", "KRPvK", "KQvKP"];
     let mut checked = 0;
     for name in names {

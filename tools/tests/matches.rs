@@ -1,24 +1,11 @@
 //! `tempo-tools match` against the built-in engine, at a fixed depth so the games are
 //! quick and need no wall-clock assumptions.
 
+mod bins;
+
+use bins::{engine, tools};
 use std::path::PathBuf;
 use std::process::Command;
-
-fn tools() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_tempo-tools"))
-}
-
-/// The built-in engine beside tempo-tools; `cargo test --workspace` builds it, a lone
-/// `cargo test -p tempo-tools` may not, so build it then.
-fn engine() -> PathBuf {
-    let path = tools().with_file_name(format!("tempo-uci{}", std::env::consts::EXE_SUFFIX));
-    if !path.exists() {
-        let status = Command::new(env!("CARGO")).args(["build", "-p", "tempo-uci"]).status().unwrap();
-        assert!(status.success());
-    }
-    assert!(path.exists(), "{} missing", path.display());
-    path
-}
 
 #[test]
 fn a_short_match_reports_results_and_writes_pgn() {

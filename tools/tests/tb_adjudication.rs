@@ -5,22 +5,10 @@
 #[path = "../../syzygy/tests/support/mod.rs"]
 mod support;
 
-use std::path::PathBuf;
+mod bins;
+
+use bins::{engine, tools};
 use std::process::Command;
-
-fn tools() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_tempo-tools"))
-}
-
-/// The built-in engine beside tempo-tools (built on demand, as tests/matches.rs does).
-fn engine() -> PathBuf {
-    let path = tools().with_file_name(format!("tempo-uci{}", std::env::consts::EXE_SUFFIX));
-    if !path.exists() {
-        let status = Command::new(env!("CARGO")).args(["build", "-p", "tempo-uci"]).status().unwrap();
-        assert!(status.success());
-    }
-    path
-}
 
 #[test]
 fn positions_in_the_tables_are_adjudicated_by_their_result() {

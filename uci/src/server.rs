@@ -274,25 +274,11 @@ impl<W: Write + Send + 'static> Server<W> {
                     self.info_string(&format!("SyzygyPath: {e}: {}; skipped", e.source));
                 }
             }
-            self.info_string(&format!(
-                "SyzygyPath: {} tables found, up to {} men",
-                tables.table_count(),
-                tables.max_pieces()
-            ));
+            let count = tables.table_count();
+            let noun = if count == 1 { "table" } else { "tables" };
+            self.info_string(&format!("SyzygyPath: {count} {noun} found, up to {} men", tables.max_pieces()));
         }
         self.engine.set_tablebase((tables.table_count() > 0).then(|| Arc::new(tables)));
-    }
-
-    /// Reports, before a search, when the tables cannot answer for a root in their reach (a
-    /// broken or missing file): the engine then plays on without them for that position.
-    fn check_tablebase(&self, root: &Position) {
-        let Some(tables) = self.engine.tablebase() else { return };
-        let limit = self.engine.options().syzygy_probe_limit.min(tables.max_pieces());
-        if root.occupied().count() <= limit && root.castling_rights().is_empty() {
-            if let Err(e) = tables.probe_dtz(root) {
-                self.info_string(&format!("tablebase probe failed, searching without the tables here: {e}"));
-            }
-        }
     }
 
     fn set_option(&mut self, name: &str, value: &str) {
@@ -385,7 +371,6 @@ impl<W: Write + Send + 'static> Server<W> {
         if let Some(depth) = params.perft {
             return self.perft(&root, depth);
         }
-        self.check_tablebase(&root);
         let mut searchmoves = Vec::with_capacity(params.searchmoves.len());
         for text in &params.searchmoves {
             match parse_uci_move(&root, text) {
@@ -408,6 +393,9 @@ impl<W: Write + Send + 'static> Server<W> {
             Event::Info(info) => out.line(&info_line(&root, &info)),
             Event::CurrMove { depth, mv, number } => {
                 out.line(&format!("info depth {depth} currmove {} currmovenumber {number}", uci_move(&root, mv)));
+            }
+            Event::TablebaseError(error) => {
+                out.line(&format!("info string tablebase probe failed, searched on without the tables there: {error}"));
             }
             Event::BestMove { best: None, .. } => {
                 // No legal move: say why (mated or stalemate) before the null move, so that

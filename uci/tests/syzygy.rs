@@ -65,7 +65,7 @@ fn missing_folders_and_broken_tables_are_reported_and_the_engine_plays_on() {
     let out = uci(&[&path, "position fen 8/8/8/3k4/8/8/8/1Q2K3 w - - 0 1", "go depth 5"]);
     assert!(out.contains("info string SyzygyPath: cannot read the tablebase folder /no/such/folder"), "{out}");
     assert!(out.contains("info string SyzygyPath: 2 tables found, up to 3 men"), "{out}");
-    assert!(out.contains("info string tablebase probe failed, searching without the tables here:"), "{out}");
+    assert!(out.contains("info string tablebase probe failed, searched on without the tables there:"), "{out}");
     assert!(out.contains("KQvK.rtbw: not a Syzygy WDL table (magic number)"), "{out}");
     assert!(out.lines().last().unwrap().starts_with("bestmove "), "{out}");
     // `<empty>` removes the tables: nothing more is said about them.
@@ -76,5 +76,25 @@ fn missing_folders_and_broken_tables_are_reported_and_the_engine_plays_on() {
         "go depth 3",
     ]);
     assert_eq!(out.matches("tablebase probe failed").count(), 0, "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_probe_that_fails_inside_the_search_is_reported_once_and_the_search_goes_on() {
+    let Some(folder) = support::tables() else { return };
+    let dir = std::env::temp_dir().join(format!("tempo-uci-syzygy-search-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Only KRvKN: the root (five men) is out of reach, and the captures of the knight lead to
+    // KRvKP, whose table is missing.
+    for table in ["KRvKN.rtbw", "KRvKN.rtbz"] {
+        std::fs::copy(folder.join(table), dir.join(table)).unwrap();
+    }
+    let path = format!("setoption name SyzygyPath value {}", dir.display());
+    let out = uci(&[&path, "position fen 8/8/8/3k3p/8/8/1R1n4/4K3 w - - 0 1", "go depth 6"]);
+    assert!(out.contains("info string SyzygyPath: 1 table found, up to 4 men"), "{out}");
+    let failures: Vec<&str> = out.lines().filter(|l| l.contains("tablebase probe failed")).collect();
+    assert_eq!(failures.len(), 1, "{out}");
+    assert!(failures[0].contains("no WDL table KRvKP"), "{out}");
+    assert!(out.lines().last().unwrap().starts_with("bestmove "), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -11,28 +11,12 @@ use super::{
 };
 use crate::score::MATE_BOUND;
 use std::sync::Arc;
+use tempo_core::opening::SplitMix;
 use tempo_core::{CastlingMode, Color, Move, Position, Role};
 
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: i32, hi: i32) -> i32 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i32
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+/// Uniform in `lo..=hi`.
+fn range(rng: &mut SplitMix, lo: i32, hi: i32) -> i32 {
+    lo + (rng.next_u64() % (hi - lo + 1) as u64) as i32
 }
 
 /// Networks for the tests: [`QuantisedNet`]s built here, with the contract's formula
@@ -61,14 +45,14 @@ impl Weights {
 
     /// [`Weights::random`] of `hidden` neurons and `buckets` output buckets.
     fn random_of(hidden: usize, buckets: usize, seed: u64) -> QuantisedNet {
-        let mut rng = Rng(seed);
+        let mut rng = SplitMix::new(seed);
         QuantisedNet {
             hidden,
             mapping: InputMapping::Plain,
-            w1: (0..INPUTS * hidden).map(|_| rng.range(-90, 90) as i16).collect(),
-            b1: (0..hidden).map(|_| rng.range(-100, 300) as i16).collect(),
-            w2: (0..buckets * 2 * hidden).map(|_| rng.range(-127, 127) as i16).collect(),
-            b2: (0..buckets).map(|_| rng.range(-200_000, 200_000)).collect(),
+            w1: (0..INPUTS * hidden).map(|_| range(&mut rng, -90, 90) as i16).collect(),
+            b1: (0..hidden).map(|_| range(&mut rng, -100, 300) as i16).collect(),
+            w2: (0..buckets * 2 * hidden).map(|_| range(&mut rng, -127, 127) as i16).collect(),
+            b2: (0..buckets).map(|_| range(&mut rng, -200_000, 200_000)).collect(),
             qb: vec![64; buckets],
         }
     }
@@ -208,7 +192,7 @@ struct Played {
 }
 
 /// A random move of `pos`, preferring castling, en passant and promotions when there are any.
-fn pick(rng: &mut Rng, pos: &Position) -> Option<Move> {
+fn pick(rng: &mut SplitMix, pos: &Position) -> Option<Move> {
     let moves = pos.legal_moves();
     if moves.is_empty() {
         return None;
@@ -224,7 +208,7 @@ fn pick(rng: &mut Rng, pos: &Position) -> Option<Move> {
 /// Random games from every start position, calling `visit(ply, parent, move, child)` for
 /// each move (`None` for a null move).
 fn random_walks(seed: u64, games_per_start: usize, mut visit: impl FnMut(usize, &Position, Option<Move>, &Position)) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix::new(seed);
     for start in start_positions() {
         for _ in 0..games_per_start {
             let mut pos = start;
@@ -759,10 +743,14 @@ fn incremental_accumulators_equal_from_scratch_ones() {
 /// way they are computed.
 #[test]
 fn incremental_accumulators_agree_even_when_they_wrap() {
-    let mut rng = Rng(10);
+    let mut rng = SplitMix::new(10);
     let mut weights = Weights::random(11);
     for w in &mut weights.w1 {
-        *w = if rng.below(2) == 0 { i16::MAX - rng.range(0, 100) as i16 } else { i16::MIN + rng.range(0, 100) as i16 };
+        *w = if rng.below(2) == 0 {
+            i16::MAX - range(&mut rng, 0, 100) as i16
+        } else {
+            i16::MIN + range(&mut rng, 0, 100) as i16
+        };
     }
     check_incremental(&weights, "wrapping");
 }
@@ -876,7 +864,7 @@ fn the_kernels_equal_the_reference_at_other_widths() {
 /// Weights at the edges of what the format allows: every output weight is -127 or 127 and
 /// the first layer pushes accumulators far past both clamps (and past i16, wrapping).
 fn extreme_weights(seed: u64) -> QuantisedNet {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix::new(seed);
     let mut weights = Weights::random(seed);
     for w in &mut weights.w1 {
         *w = [i16::MIN, i16::MAX, 255, -255, 0, 1][rng.below(6)];
