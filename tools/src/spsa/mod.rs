@@ -79,6 +79,14 @@ pub struct SpsaArgs {
     /// each pair.
     #[arg(long)]
     openings: Option<PathBuf>,
+    /// Resign adjudication, as for `match`: both engines agree one side is this many
+    /// centipawns down for 3 moves each (OpenBench's presets: 400).
+    #[arg(long)]
+    resign_score: Option<i32>,
+    /// Draw adjudication, as for `match`: both scores within this many centipawns of zero
+    /// for 8 moves each from move 40 on (OpenBench's presets: 10).
+    #[arg(long)]
+    draw_score: Option<i32>,
     /// How long an engine may overstep its clock before forfeiting.
     #[arg(long, value_name = "TIME", default_value = "100ms", value_parser = time_flag::millis)]
     time_margin: Duration,
@@ -98,6 +106,8 @@ struct Games {
     /// a sample, not the optimiser's).
     rng: SplitMix,
     pairs: u64,
+    /// How the last pair's games ended, for the report.
+    last_games: Vec<String>,
 }
 
 impl Games {
@@ -115,11 +125,20 @@ impl PairObjective for Games {
         let (plus, minus) = (self.engine("theta+", plus), self.engine("theta-", minus));
         self.pairs += 1;
         let mut score = 0.0;
+        self.last_games.clear();
         for (g, seats) in [[&plus, &minus], [&minus, &plus]].into_iter().enumerate() {
             let round = format!("{}.{}", self.pairs, g + 1);
             let record = play_game(seats, opening, &self.limit, &self.rules, &round)
                 .map_err(|failure| anyhow!("{} could not be started: {}", seats[failure.seat].name, failure.error))?;
             let plus_is_white = g == 0;
+            let names = [seats[0].name.as_str(), seats[1].name.as_str()];
+            self.last_games.push(format!(
+                "{} {} {} ({})",
+                names[0],
+                record.end.result(),
+                names[1],
+                record.end.describe(names)
+            ));
             score += match record.end.result() {
                 GameResult::Draw => 0.0,
                 GameResult::WhiteWins if plus_is_white => 1.0,
@@ -215,11 +234,11 @@ pub fn run(args: &SpsaArgs) -> Result<bool> {
         None => vec![Opening::startpos()],
     };
     let rules = Adjudication {
-        resign_score: None,
-        resign_moves: 1,
-        draw_score: None,
-        draw_moves: 1,
-        draw_after: 0,
+        resign_score: args.resign_score,
+        resign_moves: 3,
+        draw_score: args.draw_score,
+        draw_moves: 8,
+        draw_after: 40,
         max_moves: None,
         time_margin: args.time_margin,
         hang_timeout: args.hang_timeout,
@@ -228,7 +247,8 @@ pub fn run(args: &SpsaArgs) -> Result<bool> {
     // Openings are drawn from a generator that depends on the seed and on how far the run
     // is, so that a resumed run does not replay the pairs it already played.
     let rng = SplitMix::new(tempo_core::opening::mix(args.seed ^ state.completed.wrapping_mul(0x9e37_79b9)));
-    let mut games = Games { engine, options, openings, limit: move_limit(args)?, rules, rng, pairs: state.completed };
+    let limit = move_limit(args)?;
+    let mut games = Games { engine, options, openings, limit, rules, rng, pairs: state.completed, last_games: vec![] };
 
     outln!(
         "SPSA: {} parameters, iteration {} of {} (alpha {}, gamma {}, A {})",
@@ -244,20 +264,12 @@ pub fn run(args: &SpsaArgs) -> Result<bool> {
         let (perturbation, score) = state.step(&mut games)?;
         state.save(&args.state)?;
         sitting += 1;
-        let moved: Vec<String> = state
-            .params
-            .iter()
-            .zip(&state.start)
-            .filter(|(p, s)| (p.value - **s).abs() >= 0.05)
-            .map(|(p, s)| format!("{} {:+.2}", p.name, p.value - s))
-            .collect();
         outln!(
-            "iteration {}/{}: theta+ {score:+} (run total {:+}), c_k of the first {:.2}; moved from the start: {}",
+            "iteration {}/{}: theta+ scored {score:+} (run total {:+}); {}",
             perturbation.k,
             state.schedule.iterations,
             state.score_sum,
-            perturbation.c[0],
-            if moved.is_empty() { "none".to_owned() } else { moved.join(", ") }
+            games.last_games.join("; ")
         )?;
     }
     print_values(&state)?;
