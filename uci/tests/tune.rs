@@ -25,7 +25,7 @@ fn nodes(server: &mut Server<Buffer>, buffer: &Buffer) -> u64 {
     send(server, buffer, "ucinewgame");
     send(server, buffer, "position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
     let out = send(server, buffer, "go depth 9");
-    let last = out.lines().filter(|l| l.starts_with("info depth")).last().expect("an info line");
+    let last = out.lines().rfind(|l| l.starts_with("info depth")).expect("an info line");
     let words: Vec<&str> = last.split(' ').collect();
     let at = words.iter().position(|w| *w == "nodes").expect("a node count");
     words[at + 1].parse().unwrap()
