@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tempo_core::opening::SplitMix;
 use tempo_core::GameResult;
-use tempo_uci::{parse_spsa_input, EngineSpec, Protocol, SpsaParam};
+use tempo_uci::{parse_spsa_input, EngineSpec, Protocol, SpsaParam, UciClient};
 
 #[derive(Args)]
 pub struct SpsaArgs {
@@ -178,6 +178,22 @@ fn read_input(args: &SpsaArgs, engine: &EngineSpec) -> Result<Vec<SpsaParam>> {
     Ok(params)
 }
 
+/// Starts the engine once and checks that it has an option for every parameter: an engine
+/// that ignored the `setoption`s would be tuned on noise.
+fn check_options(engine: &EngineSpec, params: &[SpsaParam], patience: Duration) -> Result<()> {
+    let client = UciClient::start(engine, patience).with_context(|| format!("cannot start {}", engine.command))?;
+    let announced = |name: &str| {
+        let prefix = format!("name {} type ", name.to_ascii_lowercase());
+        client.options.iter().any(|line| line.to_ascii_lowercase().starts_with(&prefix))
+    };
+    let missing: Vec<&str> = params.iter().map(|p| p.name.as_str()).filter(|n| !announced(n)).collect();
+    client.quit();
+    if !missing.is_empty() {
+        bail!("{} has no option {} (is it a tune build, `make TUNE=1`?)", engine.command, missing.join(", "));
+    }
+    Ok(())
+}
+
 /// The current values in both forms: SPSA input (to start another run from) and `setoption`
 /// lines (to try them).
 fn print_values(state: &TunerState) -> Result<()> {
@@ -248,6 +264,7 @@ pub fn run(args: &SpsaArgs) -> Result<bool> {
     // is, so that a resumed run does not replay the pairs it already played.
     let rng = SplitMix::new(tempo_core::opening::mix(args.seed ^ state.completed.wrapping_mul(0x9e37_79b9)));
     let limit = move_limit(args)?;
+    check_options(&engine, &state.params, args.hang_timeout)?;
     let mut games = Games { engine, options, openings, limit, rules, rng, pairs: state.completed, last_games: vec![] };
 
     outln!(
