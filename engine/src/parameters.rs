@@ -145,6 +145,8 @@ parameters! {
     lmr_divisor = 225, 100..=400, 15.0;
     /// Late move reductions: the combined history of a quiet move that earns one ply less.
     lmr_history_divisor = 8192, 2048..=32768, 800.0;
+    /// Late move reductions: the least depth at which moves are reduced.
+    lmr_min_depth = 2, 1..=4, 0.5;
 
     /// Aspiration windows: the first half-width around the previous score, in centipawns.
     aspiration_window = 20, 5..=60, 3.0;
@@ -163,6 +165,8 @@ parameters! {
     /// Reverse futility pruning: the margin per ply (less one when improving), in centipawns.
     rfp_margin = 80, 30..=200, 8.0;
 
+    /// Null move pruning: the least depth at which it is tried.
+    nmp_min_depth = 3, 1..=6, 0.5;
     /// Null move pruning: the static evaluation must reach beta less this many centipawns...
     nmp_eval_base = 150, 0..=400, 20.0;
     /// ...plus this many per ply of depth.
@@ -256,6 +260,9 @@ parameters! {
     /// Time management: the soft limit grows by this many hundredths per recent best-move
     /// change (up to three).
     tm_instability = 25, 0..=60, 3.0;
+    /// Time management: the share of the best-move changes counted so far that the next
+    /// iteration keeps, in hundredths.
+    tm_instability_decay = 50, 0..=100, 5.0;
     /// Time management: the soft limit's scale with a single legal move, in hundredths.
     tm_single_move = 20, 5..=100, 5.0;
 }

@@ -333,7 +333,7 @@ impl Worker {
                 continue;
             }
             self.root_depth = depth;
-            self.best_move_changes *= 0.5;
+            self.best_move_changes *= f64::from(param::tm_instability_decay()) / 100.0;
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
             }
@@ -639,7 +639,7 @@ impl Worker {
             }
 
             // Step 9. Null move pruning, verified at high depth against zugzwang.
-            if depth >= 3
+            if depth >= param::nmp_min_depth()
                 && eval >= beta
                 && static_eval >= beta - param::nmp_eval_depth() * depth + param::nmp_eval_base()
                 && self.stack[ply + STACK_OFFSET - 1].current.is_some()
@@ -839,7 +839,7 @@ impl Worker {
             // Step 17. Late move reductions, then the principal variation search.
             let mut value = -INFINITE;
             let full_window_needed;
-            if depth >= 2 && move_count > 1 + usize::from(root) && (quiet || order_score < 0) {
+            if depth >= param::lmr_min_depth() && move_count > 1 + usize::from(root) && (quiet || order_score < 0) {
                 let mut r = self.reductions.get(depth, move_count);
                 r -= i32::from(PV);
                 r += i32::from(!improving);
