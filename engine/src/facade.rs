@@ -184,6 +184,12 @@ impl Engine {
             EngineOption::Elo(elo) => self.options.elo = elo,
             EngineOption::OwnBook(on) => self.options.own_book = on,
             EngineOption::UseNnue(on) => self.options.use_nnue = on,
+            #[cfg(feature = "tune")]
+            EngineOption::Parameter { index, value } => {
+                // The search reads the parameters as it goes: change none under its feet.
+                self.ensure_idle()?;
+                crate::PARAMETERS[index].set(value);
+            }
         }
         Ok(())
     }

@@ -3,6 +3,7 @@
 //! and countermoves. All use the "gravity" update, which keeps every entry within
 //! `±HISTORY_MAX` and lets recent results outweigh old ones.
 
+use crate::parameters as param;
 use tempo_core::{Color, Move, Piece, Position, Role, Square};
 
 /// Largest magnitude of any history entry.
@@ -26,10 +27,20 @@ pub fn move_context(pos: &Position, m: Move) -> usize {
 pub const NO_CONTEXT: usize = 12 * 64;
 const CONTEXTS: usize = 13 * 64;
 
-/// The history bonus for a cutoff at `depth`.
+/// The history bonus of the move that cut off at `depth`.
 #[inline]
 pub fn stat_bonus(depth: i32) -> i32 {
-    (16 * depth * depth + 32 * depth - 16).clamp(0, 1600)
+    (param::history_bonus_quadratic() * depth * depth + param::history_bonus_linear() * depth
+        - param::history_bonus_offset())
+    .clamp(0, param::history_bonus_max())
+}
+
+/// The history malus of the moves tried before the one that cut off at `depth`.
+#[inline]
+pub fn stat_malus(depth: i32) -> i32 {
+    (param::history_malus_quadratic() * depth * depth + param::history_malus_linear() * depth
+        - param::history_malus_offset())
+    .clamp(0, param::history_malus_max())
 }
 
 #[inline]

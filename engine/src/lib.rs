@@ -37,6 +37,7 @@ mod limits;
 mod movepick;
 pub mod nnue;
 mod options;
+mod parameters;
 mod score;
 mod search;
 mod see;
@@ -56,6 +57,7 @@ pub use nnue::{
     HIDDEN, OUTPUT_BUCKET_COUNTS,
 };
 pub use options::{EngineOption, OptionKind, OptionSpec, Options, MAX_ELO, MIN_ELO, OPTION_SPECS};
+pub use parameters::{find_parameter, tunable_option_specs, Parameter, PARAMETERS, R_END, TUNABLE};
 pub use score::{to_score, Value, Wdl};
 pub use see::see_ge;
 pub use time::TimeBudget;

@@ -107,6 +107,15 @@ pub enum EngineOption {
     /// Whether the tables' verdicts count the fifty-move rule (cursed wins and blessed
     /// losses are draws).
     Syzygy50MoveRule(bool),
+    /// A search parameter (only in builds with the feature `tune`): the one at `index` in
+    /// [`crate::PARAMETERS`], set to `value` (within its range).
+    #[cfg(feature = "tune")]
+    Parameter {
+        /// Its position in [`crate::PARAMETERS`].
+        index: usize,
+        /// The new value.
+        value: i32,
+    },
 }
 
 impl EngineOption {
@@ -116,6 +125,10 @@ impl EngineOption {
     /// [`OptionError::Unknown`] for an unknown name; [`OptionError::OutOfRange`] or
     /// [`OptionError::NotBoolean`] for a value the option cannot take.
     pub fn parse(name: &str, value: &str) -> Result<EngineOption, OptionError> {
+        #[cfg(feature = "tune")]
+        if let Some(parameter) = crate::parameters::find_parameter(name) {
+            return Self::parse_parameter(parameter, value);
+        }
         let spec = OPTION_SPECS
             .iter()
             .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
@@ -152,6 +165,24 @@ impl EngineOption {
             "Syzygy50MoveRule" => EngineOption::Syzygy50MoveRule(flag()?),
             _ => unreachable!("every spec name is handled"),
         })
+    }
+
+    /// Parses the value of a search parameter's option.
+    #[cfg(feature = "tune")]
+    fn parse_parameter(parameter: &crate::Parameter, value: &str) -> Result<EngineOption, OptionError> {
+        let value = value.trim();
+        let (min, max) = (parameter.min, parameter.max);
+        value.parse::<i32>().ok().filter(|v| (min..=max).contains(v)).map_or_else(
+            || {
+                Err(OptionError::OutOfRange {
+                    name: parameter.name.to_owned(),
+                    value: value.to_owned(),
+                    min: i64::from(min),
+                    max: i64::from(max),
+                })
+            },
+            |v| Ok(EngineOption::Parameter { index: parameter.index(), value: v }),
+        )
     }
 }
 

@@ -6,10 +6,11 @@
 
 use crate::evaluator::Evaluator;
 use crate::hce::{evaluate_with, PawnTable};
-use crate::history::{move_context, piece_index, stat_bonus, History, NO_CONTEXT};
+use crate::history::{move_context, piece_index, stat_bonus, stat_malus, History, NO_CONTEXT};
 use crate::limits::Limits;
 use crate::movepick::{gives_check, is_quiet, MovePicker, OrderingContext};
 use crate::nnue::stack::AccumulatorStack;
+use crate::parameters as param;
 use crate::score::{is_mate_score, mate_in, mated_in, Value, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::see::see_ge;
 use crate::tablebase::Probing;
@@ -177,10 +178,12 @@ struct Reductions([[i32; 64]; 64]);
 
 impl Reductions {
     fn new() -> Reductions {
+        let base = f64::from(param::lmr_base()) / 100.0;
+        let divisor = f64::from(param::lmr_divisor()) / 100.0;
         let mut table = [[0; 64]; 64];
         for (d, row) in table.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+                *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
             }
         }
         Reductions(table)
@@ -284,6 +287,11 @@ impl Worker {
         self.completed_depth = 0;
         self.best_move_changes = 0.0;
         self.nmp_min_ply = 0;
+        // A tuner may have changed the parameters the table is computed from.
+        #[cfg(feature = "tune")]
+        {
+            self.reductions = Reductions::new();
+        }
         for entry in &mut self.stack {
             *entry = StackEntry::default();
         }
@@ -325,7 +333,7 @@ impl Worker {
                 continue;
             }
             self.root_depth = depth;
-            self.best_move_changes *= 0.5;
+            self.best_move_changes *= f64::from(param::tm_instability_decay()) / 100.0;
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
             }
@@ -375,9 +383,11 @@ impl Worker {
             last_best = Some(best.mv);
             if let Some(soft) = sh.budget.soft {
                 if !sh.control.pondering.load(Ordering::Relaxed) && sh.limits.movetime.is_none() {
-                    let stability = 1.3 - 0.08 * f64::from(stable_iterations.min(6));
-                    let instability = 1.0 + self.best_move_changes.min(3.0) * 0.25;
-                    let single = if self.root_moves.len() == 1 { 0.2 } else { 1.0 };
+                    let hundredths = |v: i32| f64::from(v) / 100.0;
+                    let stability = hundredths(param::tm_stability_base())
+                        - hundredths(param::tm_stability_step()) * f64::from(stable_iterations.min(6));
+                    let instability = 1.0 + self.best_move_changes.min(3.0) * hundredths(param::tm_instability());
+                    let single = if self.root_moves.len() == 1 { hundredths(param::tm_single_move()) } else { 1.0 };
                     let scaled = soft.as_secs_f64() * stability * instability * single;
                     if sh.clock_elapsed().as_secs_f64() >= scaled {
                         break;
@@ -389,7 +399,7 @@ impl Worker {
 
     fn aspiration(&mut self, sh: &Shared<'_>, root: &Position, depth: i32, report: &mut dyn FnMut(Progress<'_>)) {
         let previous = self.root_moves[self.pv_index].previous_score;
-        let mut delta: Value = 20;
+        let mut delta: Value = param::aspiration_window();
         let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
             ((previous - delta).max(-INFINITE), (previous + delta).min(INFINITE))
         } else {
@@ -417,7 +427,7 @@ impl Worker {
             if self.id == 0 && sh.elapsed() > Duration::from_secs(2) {
                 report(Progress::Iteration { depth, root_moves: &self.root_moves, lines: pv_index + 1 });
             }
-            delta += delta / 2;
+            delta += delta * param::aspiration_growth() / 100;
             if delta > 1000 {
                 alpha = -INFINITE;
                 beta = INFINITE;
@@ -611,7 +621,9 @@ impl Worker {
 
         if !PV && !in_check && !root && excluded.is_none() {
             // Step 7. Razoring: far below alpha at low depth, only captures can help.
-            if depth <= 3 && eval + 250 * depth + 150 < alpha {
+            if depth <= param::razor_max_depth()
+                && eval + param::razor_depth_margin() * depth + param::razor_base() < alpha
+            {
                 let v = self.qsearch::<false>(sh, pos, alpha, alpha + 1, ply);
                 if v <= alpha {
                     return v;
@@ -619,20 +631,25 @@ impl Worker {
             }
 
             // Step 8. Reverse futility pruning: far above beta, the opponent will not catch up.
-            if depth <= 8 && eval < MATE_BOUND && eval - 80 * (depth - i32::from(improving)) >= beta {
+            if depth <= param::rfp_max_depth()
+                && eval < MATE_BOUND
+                && eval - param::rfp_margin() * (depth - i32::from(improving)) >= beta
+            {
                 return eval;
             }
 
             // Step 9. Null move pruning, verified at high depth against zugzwang.
-            if depth >= 3
+            if depth >= param::nmp_min_depth()
                 && eval >= beta
-                && static_eval >= beta - 20 * depth + 150
+                && static_eval >= beta - param::nmp_eval_depth() * depth + param::nmp_eval_base()
                 && self.stack[ply + STACK_OFFSET - 1].current.is_some()
                 && ply >= self.nmp_min_ply
                 && Self::has_non_pawn_material(pos)
                 && beta > -MATE_BOUND
             {
-                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                let r = param::nmp_base_reduction()
+                    + depth / param::nmp_depth_divisor()
+                    + ((eval - beta) / param::nmp_eval_divisor()).min(param::nmp_eval_max_reduction());
                 let mut child = *pos;
                 child.play_null();
                 if let Some(nnue) = &mut self.nnue {
@@ -649,7 +666,7 @@ impl Worker {
                 }
                 if v >= beta {
                     let v = if v >= MATE_BOUND { beta } else { v };
-                    if self.nmp_min_ply != 0 || depth < 12 {
+                    if self.nmp_min_ply != 0 || depth < param::nmp_verify_depth() {
                         return v;
                     }
                     // Verification: search without null moves for our side near this ply.
@@ -665,7 +682,7 @@ impl Worker {
 
         // Step 10. Internal iterative reduction: without a hash move ordering is poor, so a
         // shallower search is a better use of the time.
-        if !root && depth >= 4 && tt_move.is_none() && excluded.is_none() {
+        if !root && depth >= param::iir_min_depth() && tt_move.is_none() && excluded.is_none() {
             depth -= 1;
         }
 
@@ -721,26 +738,33 @@ impl Worker {
                 let lmr_depth = (depth - 1 - self.reductions.get(depth, move_count)).max(0);
                 if quiet && !check {
                     // Late move pruning: enough quiet moves have failed here.
-                    let limit = (3 + depth * depth) / (2 - i32::from(improving));
+                    let limit = (param::lmp_base() + depth * depth) / (2 - i32::from(improving));
                     if move_count as i32 > limit {
                         skip_quiets = true;
                         picker.skip_quiets();
                         continue;
                     }
                     // Futility pruning: this quiet move will not lift the score to alpha.
-                    if !in_check && lmr_depth <= 8 && eval + 100 + 100 * lmr_depth <= alpha {
+                    if !in_check
+                        && lmr_depth <= param::futility_max_depth()
+                        && eval + param::futility_base() + param::futility_depth_margin() * lmr_depth <= alpha
+                    {
                         continue;
                     }
                     // History pruning: a quiet move that has failed again and again in
                     // similar positions (its ordering score is its history).
-                    if lmr_depth <= 4 && order_score < -3000 * depth {
+                    if lmr_depth <= param::history_prune_max_depth()
+                        && order_score < -param::history_prune_margin() * depth
+                    {
                         continue;
                     }
                     // SEE pruning: the move hangs material.
-                    if lmr_depth <= 8 && !see_ge(pos, m, -25 * lmr_depth * lmr_depth) {
+                    if lmr_depth <= param::see_quiet_max_depth()
+                        && !see_ge(pos, m, -param::see_quiet_margin() * lmr_depth * lmr_depth)
+                    {
                         continue;
                     }
-                } else if depth <= 8 && !see_ge(pos, m, -90 * depth) {
+                } else if depth <= param::see_noisy_max_depth() && !see_ge(pos, m, -param::see_noisy_margin() * depth) {
                     continue;
                 }
             }
@@ -754,15 +778,15 @@ impl Worker {
                 // the opponent's last move (multi-cut) and the node fails high at once.
                 let singular_candidate = tt_entry.filter(|e| {
                     !root
-                        && depth >= 8
+                        && depth >= param::singular_min_depth()
                         && Some(m) == tt_move
                         && excluded.is_none()
-                        && e.depth >= depth - 3
+                        && e.depth >= depth - param::singular_tt_depth_margin()
                         && e.bound != Bound::Upper
                         && !is_mate_score(e.value)
                 });
                 if let Some(e) = singular_candidate {
-                    let singular_beta = e.value - 2 * depth;
+                    let singular_beta = e.value - param::singular_beta_margin() * depth;
                     self.st_mut(ply).excluded = Some(m);
                     let value = self.search::<false>(
                         sh,
@@ -781,7 +805,10 @@ impl Worker {
                     if value < singular_beta {
                         // Far below: the hash move is the only move at all, worth two plies.
                         let doubles = self.st(ply).double_extensions;
-                        extension = if !PV && value < singular_beta - 20 && doubles < 6 { 2 } else { 1 };
+                        let double = !PV
+                            && value < singular_beta - param::double_extension_margin()
+                            && i32::from(doubles) < param::double_extension_limit();
+                        extension = if double { 2 } else { 1 };
                     } else if singular_beta >= beta {
                         return singular_beta;
                     } else if e.value >= beta {
@@ -812,7 +839,7 @@ impl Worker {
             // Step 17. Late move reductions, then the principal variation search.
             let mut value = -INFINITE;
             let full_window_needed;
-            if depth >= 2 && move_count > 1 + usize::from(root) && (quiet || order_score < 0) {
+            if depth >= param::lmr_min_depth() && move_count > 1 + usize::from(root) && (quiet || order_score < 0) {
                 let mut r = self.reductions.get(depth, move_count);
                 r -= i32::from(PV);
                 r += i32::from(!improving);
@@ -824,7 +851,7 @@ impl Worker {
                     let h = self.history.butterfly(us, m)
                         + self.history.continuation(prev_contexts[0], context)
                         + self.history.continuation(prev_contexts[1], context);
-                    r -= h / 8192;
+                    r -= h / param::lmr_history_divisor();
                 }
                 if check {
                     r -= 1;
@@ -904,6 +931,7 @@ impl Worker {
         if best_value >= beta {
             if let Some(bm) = best_move {
                 let bonus = stat_bonus(depth);
+                let malus = stat_malus(depth);
                 if is_quiet(pos, bm) {
                     let st = self.st_mut(ply);
                     if st.killers[0] != Some(bm) {
@@ -917,7 +945,7 @@ impl Worker {
                     self.history.update_quiet(us, bm, ctx, &prev_contexts, bonus);
                     for &q in &quiets_tried[..quiet_count] {
                         let qctx = move_context(pos, q);
-                        self.history.update_quiet(us, q, qctx, &prev_contexts, -bonus);
+                        self.history.update_quiet(us, q, qctx, &prev_contexts, -malus);
                     }
                 } else if let Some(captured) = pos.captured_piece(bm) {
                     let piece = piece_index(pos.piece_at(bm.from()).unwrap_or(captured));
@@ -925,7 +953,7 @@ impl Worker {
                 }
                 for &c in &captures_tried[..capture_count] {
                     if let (Some(captured), Some(piece)) = (pos.captured_piece(c), pos.piece_at(c.from())) {
-                        self.history.update_capture(piece_index(piece), c.to(), captured.role, -bonus);
+                        self.history.update_capture(piece_index(piece), c.to(), captured.role, -malus);
                     }
                 }
             }
@@ -995,7 +1023,7 @@ impl Worker {
         if in_check && picker.is_empty() {
             return mated_in(ply);
         }
-        let futility_base = static_eval + 150;
+        let futility_base = static_eval + param::qs_futility_margin();
         let mut best_move = None;
         let original_alpha = alpha;
 
@@ -1012,7 +1040,7 @@ impl Worker {
                         continue;
                     }
                 }
-                if !see_ge(pos, m, 0) {
+                if !see_ge(pos, m, param::qs_see_threshold()) {
                     continue;
                 }
             }

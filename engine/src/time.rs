@@ -7,6 +7,7 @@
 //! next moves instead of flagging.
 
 use crate::limits::Limits;
+use crate::parameters as param;
 use std::time::Duration;
 use tempo_core::Color;
 
@@ -18,9 +19,6 @@ pub struct TimeBudget {
     /// Never search longer than this.
     pub hard: Option<Duration>,
 }
-
-/// Moves the remaining time is assumed to last when the GUI gives no `movestogo`.
-const DEFAULT_MOVES_TO_GO: u32 = 40;
 
 impl TimeBudget {
     /// The budget for `limits` with `us` to move at game ply `ply`.
@@ -44,7 +42,9 @@ impl TimeBudget {
         let available = time.saturating_sub(overhead).as_micros() as u64;
         let inc_us = inc.as_micros() as u64;
         let overhead_us = overhead.as_micros() as u64;
-        let mtg = u64::from(limits.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, DEFAULT_MOVES_TO_GO));
+        // Moves the remaining time is assumed to last when the GUI gives no `movestogo`.
+        let default_moves_to_go = param::tm_moves_to_go() as u32;
+        let mtg = u64::from(limits.movestogo.unwrap_or(default_moves_to_go).clamp(1, default_moves_to_go));
 
         // The time pool of the next `mtg` moves: the clock plus the increments to come, minus
         // the overhead of every one of those moves. Charging the overhead per move (as
@@ -61,10 +61,14 @@ impl TimeBudget {
             soft = soft * time_us / reserve.max(1);
         }
         // Never more than a share of the clock; last move before the control: most of it.
-        let (soft_cap, hard_cap) =
-            if mtg == 1 { (available * 7 / 10, available * 8 / 10) } else { (available / 4, available * 2 / 5) };
+        let (soft_cap, hard_cap) = if mtg == 1 {
+            (available * 7 / 10, available * 8 / 10)
+        } else {
+            let thousandths = |v: i32| available * v as u64 / 1000;
+            (thousandths(param::tm_soft_cap()), thousandths(param::tm_hard_cap()))
+        };
         soft = soft.min(soft_cap);
-        let hard = (soft * 4).min(hard_cap).max(soft);
+        let hard = (soft * param::tm_hard_ratio() as u64 / 100).min(hard_cap).max(soft);
         let floor = 1_000; // 1 ms: always search at least something
         TimeBudget {
             soft: Some(Duration::from_micros(soft.max(floor))),

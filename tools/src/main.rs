@@ -21,6 +21,7 @@ mod matches;
 mod perft;
 mod pgn;
 mod rng;
+mod spsa;
 mod suite;
 mod tb;
 mod text_data;
@@ -87,6 +88,9 @@ enum Command {
     },
     /// Texel-tune the engine's evaluation weights on labelled positions.
     Tune(tune::TuneArgs),
+    /// SPSA-tune the engine's search parameters (a `tempo-uci` built with `make TUNE=1`) by
+    /// pairs of games between perturbed settings, as OpenBench does; `--resume` continues.
+    Spsa(spsa::SpsaArgs),
     /// Train an NNUE network from datagen output.
     Train(train::TrainArgs),
     /// Play a match between UCI engines: clocks, openings in pairs, Elo and SPRT.
@@ -121,6 +125,7 @@ fn main() -> ExitCode {
         Command::Datagen(args) => datagen::run(&args),
         Command::Data { command } => data::run(&command),
         Command::Tune(args) => tune::run(&args),
+        Command::Spsa(args) => spsa::run(&args),
         Command::Train(args) => train::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Unwinnable(args) => unwinnable::run(&args),

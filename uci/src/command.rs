@@ -92,6 +92,9 @@ pub enum Command {
     /// `genfens N seed S book <None|PATH>` (OpenBench's DATAGEN openings): the words after
     /// `genfens`, read by the server, which answers bad ones with an `info string`.
     Genfens(Vec<String>),
+    /// `spsa`: the search parameters as OpenBench's SPSA input (builds with the feature
+    /// `tune`).
+    Spsa,
 }
 
 const GO_KEYWORDS: &[&str] = &[
@@ -153,6 +156,7 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, CommandError> {
                 Some(d) => Some(number("bench", "depth", Some(d))?),
             },
         },
+        "spsa" => Command::Spsa,
         "genfens" => Command::Genfens(rest.iter().map(|w| (*w).to_owned()).collect()),
         "setoption" => parse_setoption(&rest)?,
         "position" => parse_position(&rest)?,

@@ -23,6 +23,7 @@ mod genfens;
 mod move_list;
 mod process;
 mod server;
+mod spsa;
 mod xboard;
 
 pub use client::{position_command, ClientError, EngineSpec, InfoMessage, StartError, UciClient, UciMessage};
@@ -31,3 +32,4 @@ pub use engine::{Answer, ExternalEngine, GameSetup, MoveLimit, ParseProtocolErro
 pub use format::{diagram, eval_table, go_params, info_line, option_line};
 pub use genfens::{generate as generate_genfens, parse_genfens, GenfensError, GenfensRequest};
 pub use server::{Flow, Server, ENGINE_AUTHOR, ENGINE_NAME};
+pub use spsa::{engine_spsa_input, parse_spsa_input, SpsaError, SpsaKind, SpsaParam};

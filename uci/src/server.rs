@@ -9,12 +9,13 @@ use crate::command::{parse_command, Command, CommandError, GoParams, StartPositi
 use crate::format::{diagram, eval_table, info_line, nnue_eval_table, option_line};
 use crate::genfens::{generate, parse_genfens};
 use crate::move_list::read_move_list;
+use crate::spsa::engine_spsa_input;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 use tempo_core::{perft::divide, CastlingMode, Position};
 use tempo_engine::{
-    nnue_evaluate, run_bench_with, Engine, EngineOption, Evaluator, Event, Limits, Network, BENCH_DEPTH,
-    EMBEDDED_NETWORK, HIDDEN, OPTION_SPECS,
+    nnue_evaluate, run_bench_with, tunable_option_specs, Engine, EngineOption, Evaluator, Event, Limits, Network,
+    BENCH_DEPTH, EMBEDDED_NETWORK, HIDDEN, OPTION_SPECS, TUNABLE,
 };
 use tempo_notation::{divide_lines, parse_uci_move, uci_move, MoveNotation};
 use tempo_syzygy::Tablebase;
@@ -157,8 +158,8 @@ impl<W: Write + Send + 'static> Server<W> {
                 self.out.line(&format!("id name {ENGINE_NAME}"));
                 self.out.line(&format!("id author {ENGINE_AUTHOR}"));
                 self.out.line("");
-                for spec in OPTION_SPECS {
-                    self.out.line(&option_line(spec));
+                for spec in OPTION_SPECS.iter().copied().chain(tunable_option_specs()) {
+                    self.out.line(&option_line(&spec));
                 }
                 // Protocol-level options: the server reads the files, the engine gets the
                 // book and the network.
@@ -205,6 +206,7 @@ impl<W: Write + Send + 'static> Server<W> {
             }
             Command::Bench { depth } => self.bench(depth.unwrap_or(BENCH_DEPTH)),
             Command::Genfens(words) => self.genfens(&words),
+            Command::Spsa => self.spsa(),
         }
         Flow::Continue
     }
@@ -279,6 +281,18 @@ impl<W: Write + Send + 'static> Server<W> {
             self.info_string(&format!("SyzygyPath: {count} {noun} found, up to {} men", tables.max_pieces()));
         }
         self.engine.set_tablebase((tables.table_count() > 0).then(|| Arc::new(tables)));
+    }
+
+    /// `spsa`: one line of OpenBench SPSA input per search parameter, at its current value.
+    fn spsa(&self) {
+        if !TUNABLE {
+            return self.info_string(
+                "spsa: this build has no tunable parameters (build with `make TUNE=1` or `--features tune`)",
+            );
+        }
+        for param in engine_spsa_input() {
+            self.out.line(&param.to_string());
+        }
     }
 
     fn set_option(&mut self, name: &str, value: &str) {

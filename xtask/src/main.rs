@@ -327,6 +327,13 @@ struct CiStep {
 const CI_STEPS: &[CiStep] = &[
     CiStep { what: "formatting", args: &["fmt", "--all", "--check"], env: &[] },
     CiStep { what: "lints", args: &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], env: &[] },
+    // The search parameters' `tune` build (UCI options, the `spsa` command): a check-only
+    // build of two crates, so that it cannot rot unseen.
+    CiStep {
+        what: "lints of the tune build",
+        args: &["clippy", "-p", "tempo-uci", "--features", "tune", "--all-targets", "--", "-D", "warnings"],
+        env: &[],
+    },
     // The Syzygy oracle tests fetch python-chess's tables with pip; in CI their absence fails.
     CiStep {
         what: "the README's test command, with the tidy test",

@@ -14,10 +14,10 @@
 //! PGN file (which `--resume` continues), and the run fails, saying how many of the
 //! scheduled games were played.
 
-mod adjudicate;
+pub mod adjudicate;
 mod ending;
 pub mod openings;
-mod play;
+pub mod play;
 mod resume;
 mod stats;
 
@@ -163,7 +163,7 @@ fn parse_sprt(text: &str) -> Result<(f64, f64), String> {
 }
 
 /// The built-in engine: `tempo-uci` beside this executable.
-fn builtin_engine() -> Result<String> {
+pub(crate) fn builtin_engine() -> Result<String> {
     let exe = std::env::current_exe().context("locating tempo-tools")?;
     let path = exe.with_file_name(format!("tempo-uci{}", std::env::consts::EXE_SUFFIX));
     if !path.exists() {
@@ -314,7 +314,7 @@ impl PairingStats {
 
 /// Reads `--tc`, whose bare numbers are seconds (engine testers write `10+0.1`); a control
 /// without a clock (`-`, `?`) is refused, since the match would never end on time.
-fn clock_control(text: &str) -> Result<TimeControl> {
+pub(crate) fn clock_control(text: &str) -> Result<TimeControl> {
     let control =
         TimeControl::parse_with_units(text, TimeUnit::Seconds).with_context(|| format!("time control {text:?}"))?;
     if !control.is_timed() {
