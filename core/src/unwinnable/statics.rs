@@ -111,6 +111,13 @@ fn knight_cannot_mate_against_queens() -> bool {
 /// moving pieces are bishops of one colour, that none of the squares where they could check
 /// is a mating square (`no_bishop_mate_on`).
 ///
+/// Where one side can move nothing but its king, the other king's region is cut short
+/// (`stalemating_squares`): a step to a square where the first side would be left without
+/// a legal move ends the game, so the king walks no further from it, and may take a frozen
+/// man there (a pawn the stalemated king defends only from squares it cannot then reach).
+/// The mater's king helps a bishop's mate from such a square only when its step there
+/// uncovered the check.
+///
 /// The proof is tried twice: with the stuck pieces frozen, and with only pawns and kings
 /// frozen (the pieces then moving men, each in its region): a stuck piece an enemy piece
 /// could take fails the first, and a piece that must stay to wall something in the second.
@@ -156,9 +163,19 @@ fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bo
     }
     let open = !frozen;
     let kings = pos.by_role(Role::King);
+    // Where each king's steps end the game: see `stalemating_squares`.
+    let dead_ends = [Color::White, Color::Black].map(|color| {
+        let other = !color;
+        if (pos.by_color(other) - frozen - kings).any() {
+            return Bitboard::EMPTY; // the other side has a man besides its king that can move
+        }
+        let other_region = flood(pos.king_of(other), open - attacked_by[color.index()], king_attacks);
+        let flights = king_attacks_but(frozen & pos.by_color(other) | attacked_by[color.index()]);
+        stalemating_squares(other_region, flights)
+    });
     // Each of mater's moving pieces (kings aside), with the squares it could ever attack.
     let mut mater_reach = Vec::new();
-    let mut mater_king_region = Bitboard::from_square(pos.king_of(mater));
+    let mut mater_king = KingRegion::still(pos.king_of(mater));
     let mut defender_king_region = Bitboard::from_square(defender_king);
     let mut defender_men_regions = Vec::new();
     for color in [Color::White, Color::Black] {
@@ -171,14 +188,17 @@ fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bo
         for square in pos.by_color(color) - frozen {
             let role = pos.role_at(square).unwrap_or(Role::King);
             if role == Role::King {
-                let region = flood(square, open - enemy_attacks, king_attacks);
-                if (steps_from(region, king_attacks) & (enemy_frozen - enemy_attacks - kings)).any() {
-                    return false; // the king can take an undefended frozen man
+                let dead_ends = dead_ends[color.index()];
+                let mut king = KingRegion::flood(square, open - enemy_attacks, dead_ends);
+                let takes = steps_from(king.walked, king_attacks) & (enemy_frozen - enemy_attacks - kings);
+                if (takes - dead_ends).any() {
+                    return false; // the king can take an undefended frozen man, and play on
                 }
+                king.dead_ends |= takes;
                 if color == mater {
-                    mater_king_region = region;
+                    mater_king = king;
                 } else {
-                    defender_king_region = region;
+                    defender_king_region = king.walked | king.dead_ends;
                 }
                 continue;
             }
@@ -220,14 +240,81 @@ fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bo
     // never stands on a frozen man (its own, or one of `mater`'s next to its region, which
     // are defended) nor on a square `mater`'s frozen men attack.
     let covered = attacked_by[mater.index()] | frozen;
-    checks.into_iter().all(|square| no_bishop_mate_on(square, covered, &defender_men_regions, mater_king_region))
+    checks.into_iter().all(|square| {
+        // The mater's king helps from a dead end only when its step there uncovers the
+        // bishop's check: it came from a square it walks, on a diagonal to the mated king.
+        let uncovering = mater_king.walked & bishop_attacks(square, frozen);
+        let helping = mater_king.walked | (mater_king.dead_ends & steps_from(uncovering, king_attacks));
+        no_bishop_mate_on(square, covered, &defender_men_regions, helping)
+    })
+}
+
+/// The squares a king may ever stand on: those it walks on (and may leave), and those it can
+/// step to where the game then ends at once (see `stalemating_squares`).
+#[derive(Clone, Copy)]
+struct KingRegion {
+    walked: Bitboard,
+    dead_ends: Bitboard,
+}
+
+impl KingRegion {
+    /// A king that stands where it is.
+    fn still(square: Square) -> KingRegion {
+        KingRegion { walked: Bitboard::from_square(square), dead_ends: Bitboard::EMPTY }
+    }
+
+    /// The squares reachable from `start` by king steps through `passable`, where a step to
+    /// a square of `dead_ends` (other than `start`) goes no further.
+    fn flood(start: Square, passable: Bitboard, dead_ends: Bitboard) -> KingRegion {
+        let mut walked = Bitboard::from_square(start);
+        let mut entered = Bitboard::EMPTY;
+        let mut frontier = walked;
+        while frontier.any() {
+            let next = steps_from(frontier, king_attacks) & (passable - walked - entered);
+            entered |= next & dead_ends;
+            frontier = next - dead_ends;
+            walked |= frontier;
+        }
+        KingRegion { walked, dead_ends: entered }
+    }
+}
+
+/// The squares next to `square` but those of `barred`, as a function of `square`: where a
+/// king may step from it, the men of `barred` aside.
+fn king_attacks_but(barred: Bitboard) -> impl Fn(Square) -> Bitboard {
+    move |square| king_attacks(square) - barred
+}
+
+/// The squares where a king, once it stands there, leaves the other side without a legal
+/// move, given that the other side can move nothing but its king, that king stands on a
+/// square of `region`, and from a square `x` it can step at most to `flights(x)` whatever
+/// else is on the board.
+///
+/// Why a king's step there ends the game: after it, the other side is to move, its king on
+/// some `x` of `region` neither next to that square nor on it, and every square of
+/// `flights(x)` is next to the king that just moved, so none is legal. A king never stands
+/// on such a square when its own side is to move (but at the root): the move before was the
+/// other side's, from the same position of this king, and it had no move. So from a dead
+/// end the king goes no further and takes nothing: the game is over (stalemate, or mate of
+/// the other side, which the proof's checks cover).
+fn stalemating_squares(region: Bitboard, flights: impl Fn(Square) -> Bitboard) -> Bitboard {
+    let mut dead = Bitboard::FULL;
+    for x in region {
+        // Where the king must stand to cover every flight from `x`.
+        let mut covering = Bitboard::FULL;
+        for flight in flights(x) {
+            covering &= king_attacks(flight);
+        }
+        dead &= covering | king_attacks(x) | Bitboard::from_square(x);
+    }
+    dead
 }
 
 /// `true` if the defender's king cannot be mated on `square` by bishops of `square`'s
 /// colour, in a frozen position: `covered` holds the squares the king can never step to
 /// (enemy pawn attacks, its own pawns), `blockers` the regions of the defender's other
 /// pieces (each may stand on one square of its region, blocking it), `mater_king_region`
-/// the squares the mater's king can reach.
+/// the squares the mater's king can stand on when it mates.
 ///
 /// The king's orthogonal neighbours are of the other colour, which the bishops neither
 /// stand on nor attack; a neighbour not covered is a flight square unless one of the
@@ -440,5 +527,26 @@ mod tests {
         let stuck = "k6B/1b4B1/5B2/4B3/3B4/1pB5/pP6/K7 w - - 0 1";
         assert!(frozen_men(&pos(stuck), pos(stuck).occupied()).contains(Square::A1));
         assert!(frozen(stuck, Color::White) && frozen(stuck, Color::Black));
+    }
+
+    #[test]
+    fn steps_that_stalemate_end_the_kings_walk() {
+        let frozen = |fen: &str, mater| frozen_pawns_prevent_mate(&pos(fen), mater);
+        // White can move only its king, between h3 and h4. Black's king takes h5 only from
+        // g5 and g2 only from f1, g1 or h1 (with White's king on h4): Kg5 and Kxg2 both
+        // leave White without a move. The dark bishops check on h4, but h3 is free unless
+        // Black's king stands on g2 or h2, which it reaches only by a step that stalemates.
+        for fen in ["1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/8 w - - 0 1", "8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/8 w - - 0 1"] {
+            assert!(frozen(fen, Color::White) && frozen(fen, Color::Black), "{fen}");
+        }
+        let p = pos("1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/8 w - - 0 1");
+        let attacked = [Square::G4, Square::G5, Square::H2].into_iter().fold(Bitboard::EMPTY, |b, s| b | s);
+        let white_king = flood(Square::H3, !p.by_role(Role::Pawn) - attacked, king_attacks);
+        assert_eq!(white_king, Bitboard::from_square(Square::H3) | Square::H4);
+        let dead = stalemating_squares(white_king, |x| king_attacks(x) & white_king);
+        assert!(dead.contains(Square::G5) && dead.contains(Square::H2) && dead.contains(Square::G2));
+        assert!(!dead.contains(Square::F6) && !dead.contains(Square::G1));
+        // A white knight that can always move: no stalemate stops Black's king taking h5.
+        assert!(!frozen("1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/N7 w - - 0 1", Color::Black));
     }
 }
