@@ -38,6 +38,9 @@ const STARTS: &[&str] = &[
     // White can move only its king, between h3 and h4; Black's king takes h5 or g2 only by
     // a step that leaves White without a move.
     "1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/8 w - - 0 1",
+    // Pawns that can still move, but only into blocked ones.
+    "2k5/2p1p1p1/p1P1P1P1/P6K/2P5/8/8/8 w - - 0 1",
+    "4k3/8/8/p1p1p1p1/P1P1P1P1/8/P5P1/4K3 w - - 0 1",
 ];
 
 /// A tiny deterministic generator for the playouts.
@@ -227,6 +230,11 @@ fn starting_positions_hold() {
     assert_eq!(answer(15, Color::White), CanMate::No(Impossibility::Material));
     assert_eq!(answer(16, Color::White), CanMate::No(Impossibility::FrozenPawns));
     assert_eq!(answer(16, Color::Black), CanMate::No(Impossibility::FrozenPawns));
+    for (start, fen) in STARTS.iter().enumerate().skip(17) {
+        for mater in [Color::White, Color::Black] {
+            assert_eq!(answer(start, mater), CanMate::No(Impossibility::FrozenPawns), "{fen}");
+        }
+    }
     assert!(matches!(answer(0, Color::White), CanMate::Yes(_)));
     let rook = STARTS[5].parse().unwrap();
     assert!(matches!(can_mate(&rook, Color::White, DEFAULT_NODES), CanMate::Yes(_)));

@@ -48,8 +48,8 @@ pub enum Impossibility {
     /// The side's material can never mate, whatever the other side has or will have (see
     /// [`statics::material_cannot_mate`]).
     Material,
-    /// Every pawn is locked for ever, with the pieces that can never move beside them, and
-    /// no capture can change that; and none of the side's pieces can ever attack a square
+    /// Every pawn is locked for ever, or can only run into a locked one, with the pieces
+    /// that can never move beside them, and no capture can change that; and none of the side's pieces can ever attack a square
     /// the other king can reach, or only bishops of one colour that can never mate there
     /// (see [`statics::frozen_pawns_prevent_mate`]).
     FrozenPawns,

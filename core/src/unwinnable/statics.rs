@@ -4,7 +4,7 @@
 
 use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks};
 use crate::game::can_ever_checkmate;
-use crate::{Bitboard, Color, Position, Role, Square};
+use crate::{Bitboard, Color, Position, Rank, Role, Square};
 
 /// `true` if `mater`'s material can never checkmate, whatever moves follow.
 ///
@@ -74,8 +74,8 @@ fn knight_cannot_mate_against_queens() -> bool {
     true
 }
 
-/// `true` if every pawn on the board is locked for ever, with the men that can never move
-/// beside them, so the other men can only walk regions they can never leave, and none of
+/// `true` if every pawn on the board is locked for ever or runs into a locked one, with the
+/// men that can never move beside them, so the other men can only walk regions they can never leave, and none of
 /// `mater`'s pieces can ever attack a square where the other king may stand.
 ///
 /// The proof, by induction over any series of legal moves. Call a set of men *frozen*
@@ -85,8 +85,8 @@ fn knight_cannot_mate_against_queens() -> bool {
 /// own; a king has on every square next to it a frozen man of its own or a square a frozen
 /// enemy man attacks (a stuck piece attacks only its own men, so that is an enemy pawn's
 /// attack or an enemy man defended by frozen men). The function requires every pawn to be
-/// frozen, no en passant capture to be legal now, and no frozen pawn to attack an enemy
-/// frozen man. The frozen men are walls. For each other man we compute the region of
+/// frozen or to run into a frozen man (below), no en passant capture to be legal now, and
+/// no frozen pawn to attack an enemy frozen man. The frozen men are walls. For each other man we compute the region of
 /// squares it could ever reach by its own steps through squares that are not walls (other
 /// men ignored, which only enlarges the region), a king's region also leaving out the
 /// squares frozen enemy men attack (a king never steps into check). The function then
@@ -111,6 +111,17 @@ fn knight_cannot_mate_against_queens() -> bool {
 /// moving pieces are bishops of one colour, that none of the squares where they could check
 /// is a mating square (`no_bishop_mate_on`).
 ///
+/// A pawn that is not frozen may still *run*: push along its file until it reaches a
+/// frozen man, before the last rank (`pawn_run`: the squares it may stand on). The proof
+/// treats its run as open squares for the other men, and requires that it never captures
+/// and is never taken: no square it could attack from its run holds a frozen enemy man or
+/// lies on an enemy pawn's run or in an enemy piece's region, no frozen enemy pawn attacks
+/// a square of its run (which also rules out en passant: the square passed is on the run),
+/// no enemy piece or king can step onto its run, and no square it could attack lies in the
+/// region of the other king when that is the defender's (no check, no flight square
+/// taken). The defender's running pawns may block its king's flight squares like its
+/// pieces, each on one square of its run.
+///
 /// Where one side can move nothing but its king, the other king's region is cut short
 /// (`stalemating_squares`): a step to a square where the first side would be left without
 /// a legal move ends the game, so the king walks no further from it, and may take a frozen
@@ -122,8 +133,9 @@ fn knight_cannot_mate_against_queens() -> bool {
 /// frozen (the pieces then moving men, each in its region): a stuck piece an enemy piece
 /// could take fails the first, and a piece that must stay to wall something in the second.
 pub fn frozen_pawns_prevent_mate(pos: &Position, mater: Color) -> bool {
-    // Necessary for every pawn to be frozen, and cheap: most positions stop here.
-    if !no_pawn_move_but_en_passant(pos) {
+    // Necessary for every pawn to be frozen or run into a frozen man, and cheap: most
+    // positions stop here.
+    if !pawns_run_into_blocked_pawns(pos) {
         return false;
     }
     // A king that may still castle, and its castling rooks, are never frozen: castling moves
@@ -142,19 +154,39 @@ pub fn frozen_pawns_prevent_mate(pos: &Position, mater: Color) -> bool {
 
 /// [`frozen_pawns_prevent_mate`]'s proof with the men `frozen` frozen.
 fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bool {
-    let pawns = pos.by_role(Role::Pawn);
-    if (pawns - frozen).any() || pos.legal_ep_square().is_some() {
+    if pos.legal_ep_square().is_some() {
         return false;
     }
     let attacks_of = |color: Color| frozen_attacks(pos, frozen & pos.by_color(color));
     let attacked_by = [attacks_of(Color::White), attacks_of(Color::Black)];
+    // Each side's pawns that are not frozen (they must run into a frozen man), and their
+    // pawn attacks, with those of the frozen pawns.
+    let mut runners: [Vec<Bitboard>; 2] = [Vec::new(), Vec::new()];
+    let mut running = [Bitboard::EMPTY; 2];
+    let mut pawn_attacks_ever = [Bitboard::EMPTY; 2];
     for color in [Color::White, Color::Black] {
         let mut pawn_attacks_now = Bitboard::EMPTY;
         for square in pos.pieces(color, Role::Pawn) {
             pawn_attacks_now |= pawn_attacks(color, square);
+            if frozen.contains(square) {
+                pawn_attacks_ever[color.index()] |= pawn_attacks(color, square);
+                continue;
+            }
+            let Some(path) = pawn_run(square, color, frozen) else { return false };
+            runners[color.index()].push(path);
+            running[color.index()] |= path;
+            for on in path {
+                pawn_attacks_ever[color.index()] |= pawn_attacks(color, on);
+            }
         }
         if (pawn_attacks_now & pos.by_color(!color)).any() {
             return false; // a pawn can capture
+        }
+    }
+    for color in [Color::White, Color::Black] {
+        let enemy_frozen = frozen & pos.by_color(!color);
+        if (pawn_attacks_ever[color.index()] & (enemy_frozen | running[(!color).index()])).any() {
+            return false; // a pawn could take a frozen man or a running pawn (en passant too)
         }
     }
     let defender_king = pos.king_of(!mater);
@@ -170,7 +202,7 @@ fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bo
             return Bitboard::EMPTY; // the other side has a man besides its king that can move
         }
         let other_region = flood(pos.king_of(other), open - attacked_by[color.index()], king_attacks);
-        let flights = king_attacks_but(frozen & pos.by_color(other) | attacked_by[color.index()]);
+        let flights = king_attacks_but((frozen & pos.by_color(other)) | attacked_by[color.index()]);
         stalemating_squares(other_region, flights)
     });
     // Each of mater's moving pieces (kings aside), with the squares it could ever attack.
@@ -181,16 +213,21 @@ fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bo
     for color in [Color::White, Color::Black] {
         let enemy_frozen = frozen & pos.by_color(!color);
         let enemy_attacks = attacked_by[(!color).index()];
-        let mut enemy_pawn_attacks = Bitboard::EMPTY;
-        for square in pos.pieces(!color, Role::Pawn) {
-            enemy_pawn_attacks |= pawn_attacks(!color, square);
-        }
-        for square in pos.by_color(color) - frozen {
+        let enemy_pawn_attacks = pawn_attacks_ever[(!color).index()];
+        let enemy_running = running[(!color).index()];
+        for square in pos.by_color(color) - frozen - pos.by_role(Role::Pawn) {
             let role = pos.role_at(square).unwrap_or(Role::King);
             if role == Role::King {
                 let dead_ends = dead_ends[color.index()];
                 let mut king = KingRegion::flood(square, open - enemy_attacks, dead_ends);
-                let takes = steps_from(king.walked, king_attacks) & (enemy_frozen - enemy_attacks - kings);
+                let steps = steps_from(king.walked, king_attacks);
+                if (steps & enemy_running).any() {
+                    return false; // the king could take a running pawn
+                }
+                if color != mater && ((king.walked | king.dead_ends) & enemy_pawn_attacks).any() {
+                    return false; // a pawn could check the king, or take a flight square
+                }
+                let takes = steps & (enemy_frozen - enemy_attacks - kings);
                 if (takes - dead_ends).any() {
                     return false; // the king can take an undefended frozen man, and play on
                 }
@@ -204,8 +241,9 @@ fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bo
             }
             let step = piece_step(role);
             let region = flood(square, open, step);
-            if (region & enemy_pawn_attacks).any() || (steps_from(region, step) & (enemy_frozen - kings)).any() {
-                return false; // a pawn could take the piece, or the piece a frozen man
+            let prey = (enemy_frozen - kings) | enemy_running;
+            if (region & enemy_pawn_attacks).any() || (steps_from(region, step) & prey).any() {
+                return false; // a pawn could take the piece, or the piece a frozen man or a pawn
             }
             if color == mater {
                 let mut reach = Bitboard::EMPTY;
@@ -218,6 +256,8 @@ fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bo
             }
         }
     }
+    // The defender's running pawns block like its pieces, each on one square of its run.
+    defender_men_regions.extend_from_slice(&runners[(!mater).index()]);
     // The pieces that could ever attack a square of the other king's region: only they can
     // check, or take a flight square from the king.
     let mut checks = Bitboard::EMPTY;
@@ -350,6 +390,69 @@ fn no_bishop_mate_on(square: Square, covered: Bitboard, blockers: &[Bitboard], m
 /// blocked.
 pub fn pawns_blocked(pos: &Position) -> bool {
     pos.by_role(Role::Pawn).any() && pos.ep_square().is_none() && no_pawn_move_but_en_passant(pos)
+}
+
+/// The squares a pawn not frozen may ever stand on, given that it never captures: its own
+/// and those ahead of it on its file up to the first of the men `frozen`; `None` when there
+/// is none before the last rank (the pawn could promote).
+fn pawn_run(square: Square, color: Color, frozen: Bitboard) -> Option<Bitboard> {
+    let step = if color == Color::White { 8 } else { -8 };
+    let last = if color == Color::White { Rank::Eighth } else { Rank::First };
+    let mut run = Bitboard::from_square(square);
+    let mut on = square;
+    loop {
+        let next = on.offset(step)?;
+        if frozen.contains(next) {
+            return Some(run);
+        }
+        if next.rank() == last {
+            return None;
+        }
+        run |= next;
+        on = next;
+    }
+}
+
+/// `true` if the board has pawns, no pawn can capture now, there is no en passant square,
+/// and each pawn that can push has ahead of it on its file, before the last rank, a pawn
+/// that cannot: its file is closed, and it can move only until it reaches that pawn. A few
+/// dozen bitboard operations.
+///
+/// It is the screen [`Game`](crate::Game) runs before the static proofs where pawns can
+/// still move ([`pawns_blocked`] screens the positions where none can): a game with a
+/// pawn free to run to promotion, or with no blocked pawn, fails it.
+pub fn pawns_run_into_blocked_pawns(pos: &Position) -> bool {
+    if !no_pawn_capture(pos) || pos.ep_square().is_some() || pos.by_role(Role::Pawn).is_empty() {
+        return false;
+    }
+    const RANK_1: u64 = 0xff;
+    const RANK_8: u64 = 0xff << 56;
+    let white = pos.pieces(Color::White, Role::Pawn).0;
+    let black = pos.pieces(Color::Black, Role::Pawn).0;
+    let occupied = pos.occupied().0;
+    let empty = !occupied;
+    let white_blocked = white & (occupied >> 8);
+    let black_blocked = black & (occupied << 8);
+    let blocked = white_blocked | black_blocked;
+    // Each pushing pawn's file ahead through empty squares, then the man that stops it.
+    let (mut white_run, mut black_run) = (white - white_blocked, black - black_blocked);
+    for _ in 0..6 {
+        white_run |= (white_run << 8) & empty;
+        black_run |= (black_run >> 8) & empty;
+    }
+    let stoppers = ((white_run << 8) | (black_run >> 8)) & occupied;
+    stoppers & !blocked == 0 && (white_run & RANK_8) | (black_run & RANK_1) == 0
+}
+
+/// `true` if no pawn attacks an enemy man (en passant aside).
+fn no_pawn_capture(pos: &Position) -> bool {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    const FILE_H: u64 = FILE_A << 7;
+    let white = pos.pieces(Color::White, Role::Pawn).0;
+    let black = pos.pieces(Color::Black, Role::Pawn).0;
+    let white_attacks = ((white & !FILE_A) << 7) | ((white & !FILE_H) << 9);
+    let black_attacks = ((black & !FILE_A) >> 9) | ((black & !FILE_H) >> 7);
+    white_attacks & pos.by_color(Color::Black).0 == 0 && black_attacks & pos.by_color(Color::White).0 == 0
 }
 
 /// `true` if no pawn can push or capture now (en passant aside): each has a man on the
@@ -527,6 +630,26 @@ mod tests {
         let stuck = "k6B/1b4B1/5B2/4B3/3B4/1pB5/pP6/K7 w - - 0 1";
         assert!(frozen_men(&pos(stuck), pos(stuck).occupied()).contains(Square::A1));
         assert!(frozen(stuck, Color::White) && frozen(stuck, Color::Black));
+    }
+
+    #[test]
+    fn pawns_that_run_into_blocked_pawns() {
+        let screen = |fen: &str| pawns_run_into_blocked_pawns(&pos(fen));
+        let frozen = |fen: &str, mater| frozen_pawns_prevent_mate(&pos(fen), mater);
+        // a2 can go to a3 only, g2 to g3: then they stand for ever, and nothing else moves
+        // but the kings, each on its own side of the chain.
+        let runs = "4k3/8/8/p1p1p1p1/P1P1P1P1/8/P5P1/4K3 w - - 0 1";
+        assert!(screen(runs) && !pawns_blocked(&pos(runs)));
+        assert!(frozen(runs, Color::White) && frozen(runs, Color::Black));
+        let runs = "2k5/2p1p1p1/p1P1P1P1/P6K/2P5/8/8/8 w - - 0 1";
+        assert!(screen(runs) && frozen(runs, Color::White) && frozen(runs, Color::Black));
+        assert!(!screen(crate::fen::STARTING_FEN), "e7, ahead of e2, can move");
+        assert!(!screen("4k3/8/8/p1p1p1p1/P1P1P3/8/7P/4K3 w - - 0 1"), "h2 runs to promotion");
+        // b2 can go to b3, where a4 takes it.
+        let taken = "4k3/8/8/1p6/pP6/P7/1P6/4K3 w - - 0 1";
+        assert!(screen(taken) && !frozen(taken, Color::White) && !frozen(taken, Color::Black));
+        // A bishop that could take the running g-pawn on g3.
+        assert!(!frozen("4k3/8/8/p1p1p1p1/P1P1P1P1/8/3b2P1/4K3 w - - 0 1", Color::Black));
     }
 
     #[test]
