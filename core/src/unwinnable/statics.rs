@@ -413,7 +413,7 @@ fn pawn_run(square: Square, color: Color, frozen: Bitboard) -> Option<Bitboard> 
     }
 }
 
-/// `true` if the board has pawns, no pawn can capture now, there is no en passant square,
+/// `true` if some pawn cannot push, no pawn can capture now, there is no en passant square,
 /// and each pawn that can push has ahead of it on its file, before the last rank, a pawn
 /// that cannot: its file is closed, and it can move only until it reaches that pawn. A few
 /// dozen bitboard operations.
@@ -422,26 +422,31 @@ fn pawn_run(square: Square, color: Color, frozen: Bitboard) -> Option<Bitboard> 
 /// still move ([`pawns_blocked`] screens the positions where none can): a game with a
 /// pawn free to run to promotion, or with no blocked pawn, fails it.
 pub fn pawns_run_into_blocked_pawns(pos: &Position) -> bool {
-    if !no_pawn_capture(pos) || pos.ep_square().is_some() || pos.by_role(Role::Pawn).is_empty() {
-        return false;
-    }
     const RANK_1: u64 = 0xff;
     const RANK_8: u64 = 0xff << 56;
     let white = pos.pieces(Color::White, Role::Pawn).0;
     let black = pos.pieces(Color::Black, Role::Pawn).0;
     let occupied = pos.occupied().0;
-    let empty = !occupied;
     let white_blocked = white & (occupied >> 8);
     let black_blocked = black & (occupied << 8);
     let blocked = white_blocked | black_blocked;
-    // Each pushing pawn's file ahead through empty squares, then the man that stops it.
-    let (mut white_run, mut black_run) = (white - white_blocked, black - black_blocked);
-    for _ in 0..6 {
-        white_run |= (white_run << 8) & empty;
-        black_run |= (black_run >> 8) & empty;
+    // A pushing pawn must run into a blocked one: without any, most positions stop here.
+    if blocked == 0 || pos.ep_square().is_some() {
+        return false;
+    }
+    // Each pushing pawn's file ahead through empty squares (a fill in three doubling steps),
+    // then the man that stops it.
+    let empty = !occupied;
+    let (mut white_run, mut black_run) = (white & !white_blocked, black & !black_blocked);
+    let (mut north, mut south) = (empty, empty);
+    for shift in [8, 16, 32] {
+        white_run |= north & (white_run << shift);
+        black_run |= south & (black_run >> shift);
+        north &= north << shift;
+        south &= south >> shift;
     }
     let stoppers = ((white_run << 8) | (black_run >> 8)) & occupied;
-    stoppers & !blocked == 0 && (white_run & RANK_8) | (black_run & RANK_1) == 0
+    stoppers & !blocked == 0 && (white_run & RANK_8) | (black_run & RANK_1) == 0 && no_pawn_capture(pos)
 }
 
 /// `true` if no pawn attacks an enemy man (en passant aside).
@@ -650,6 +655,57 @@ mod tests {
         assert!(screen(taken) && !frozen(taken, Color::White) && !frozen(taken, Color::Black));
         // A bishop that could take the running g-pawn on g3.
         assert!(!frozen("4k3/8/8/p1p1p1p1/P1P1P1P1/8/3b2P1/4K3 w - - 0 1", Color::Black));
+    }
+
+    /// [`pawns_run_into_blocked_pawns`] pawn by pawn, as its documentation says.
+    fn runs_into_blocked_pawns_slowly(pos: &Position) -> bool {
+        let pawns = pos.by_role(Role::Pawn);
+        let blocked_now = |square: Square, color: Color| {
+            square
+                .offset(if color == Color::White { 8 } else { -8 })
+                .is_some_and(|front| pos.occupied().contains(front))
+        };
+        let runs_into_blocked = |square: Square| {
+            let color = pos.piece_at(square).unwrap().color;
+            let mut on = square;
+            while let Some(next) = on.offset(if color == Color::White { 8 } else { -8 }) {
+                if let Some(piece) = pos.piece_at(next) {
+                    return piece.role == Role::Pawn && blocked_now(next, piece.color);
+                }
+                on = next;
+            }
+            false
+        };
+        pawns.any()
+            && pos.ep_square().is_none()
+            && no_pawn_capture(pos)
+            && pawns.into_iter().all(|sq| blocked_now(sq, pos.piece_at(sq).unwrap().color) || runs_into_blocked(sq))
+    }
+
+    #[test]
+    fn the_run_screen_agrees_with_its_definition() {
+        let mut random = 0x2545_f491_4f6c_dd1d_u64;
+        let starts = [crate::fen::STARTING_FEN, "4k3/8/8/p1p1p1p1/P1P1P1P1/8/P5P1/4K3 w - - 0 1"];
+        let (mut checked, mut passed) = (0, 0);
+        for start in starts {
+            for _ in 0..60 {
+                let mut p = pos(start);
+                for _ in 0..80 {
+                    assert_eq!(pawns_run_into_blocked_pawns(&p), runs_into_blocked_pawns_slowly(&p), "{}", p.fen());
+                    checked += 1;
+                    passed += usize::from(pawns_run_into_blocked_pawns(&p));
+                    let moves = p.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    random ^= random << 13;
+                    random ^= random >> 7;
+                    random ^= random << 17;
+                    p.play_unchecked(moves[(random % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(passed > 0 && passed < checked, "{passed} of {checked}");
     }
 
     #[test]
