@@ -2,8 +2,8 @@
 //!
 //! The game is the arbiter of the FIDE Laws of Chess (articles 5, 6 and 9):
 //! - automatic endings, checked after every move: checkmate, stalemate, dead position
-//!   (article 5.2.2: by insufficient material, or, where no pawn can move, by a proof of
-//!   [`can_mate`] that neither side can mate), fivefold repetition, the seventy-five-move rule
+//!   (article 5.2.2: by insufficient material, or, where no pawn can move or pawns can only
+//!   run into blocked ones, by a proof of [`can_mate`] that neither side can mate), fivefold repetition, the seventy-five-move rule
 //!   (checkmate on the last move takes precedence, article 9.6.2);
 //! - draws the player to move may claim: threefold repetition and the fifty-move rule, either
 //!   in the current position or by announcing the move that produces it (article 9.2/9.3);
