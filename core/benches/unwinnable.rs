@@ -1,5 +1,6 @@
-//! The dead-position test's costs: the screen `Game` runs after every move
-//! (`statics::pawns_blocked`), and the static proofs and the full decision it runs when the
+//! The dead-position test's costs: the screens `Game` runs after every move
+//! (`statics::pawns_blocked`, then `statics::pawns_run_into_blocked_pawns` where a pawn can
+//! move), and the static proofs and the full decision it runs when the
 //! screen lets a position through, on the positions of the repository's EPD suites (WAC and
 //! Bratko-Kopec: middlegames and endgames from real games) and on `data/unwinnable/cases.txt`.
 //! `tempo-tools unwinnable` prints the full decision's per-case timings (median, 99th
@@ -39,6 +40,12 @@ fn bench(c: &mut Criterion) {
     group.bench_function("pawns_blocked/cases", |b| {
         b.iter(|| cases.iter().filter(|pos| statics::pawns_blocked(black_box(pos))).count())
     });
+    // Both screens, as `Game` runs them: the second where a pawn can still move.
+    let screens = |pos: &Position| statics::pawns_blocked(pos) || statics::pawns_run_into_blocked_pawns(pos);
+    group.throughput(Throughput::Elements(games.len() as u64));
+    group.bench_function("both/games", |b| b.iter(|| games.iter().filter(|pos| screens(black_box(pos))).count()));
+    group.throughput(Throughput::Elements(cases.len() as u64));
+    group.bench_function("both/cases", |b| b.iter(|| cases.iter().filter(|pos| screens(black_box(pos))).count()));
     group.finish();
 
     let mut group = c.benchmark_group("dead_position_proofs");

@@ -2,8 +2,8 @@
 //!
 //! The game is the arbiter of the FIDE Laws of Chess (articles 5, 6 and 9):
 //! - automatic endings, checked after every move: checkmate, stalemate, dead position
-//!   (article 5.2.2: by insufficient material, or, where no pawn can move, by a proof of
-//!   [`can_mate`] that neither side can mate), fivefold repetition, the seventy-five-move rule
+//!   (article 5.2.2: by insufficient material, or, where no pawn can move or pawns can only
+//!   run into blocked ones, by a proof of [`can_mate`] that neither side can mate), fivefold repetition, the seventy-five-move rule
 //!   (checkmate on the last move takes precedence, article 9.6.2);
 //! - draws the player to move may claim: threefold repetition and the fifty-move rule, either
 //!   in the current position or by announcing the move that produces it (article 9.2/9.3);
@@ -422,7 +422,9 @@ impl Game {
     ///
     /// Run after every move, so it does the least it can: the screen
     /// [`statics::pawns_blocked`] (a few bitboard operations, which most positions of a game
-    /// fail), then what `liveness` knew before the move, then the static proofs, then
+    /// fail; where it fails, the screen [`statics::pawns_run_into_blocked_pawns`] and the
+    /// frozen-men proof alone), then what `liveness` knew before the move, then the static
+    /// proofs, then
     /// [`can_mate`] with a small budget for each side without one, until one side is shown
     /// able to mate. A search that runs out of budget is not repeated before the next
     /// capture or pawn move, and a helpmate found is carried across the moves that keep it
@@ -433,7 +435,14 @@ impl Game {
             if !matches!(self.liveness, Liveness::Unknown) {
                 self.liveness = Liveness::Unknown;
             }
-            return None;
+            // Pawns that can still move, but only into blocked ones: the static proofs
+            // alone, which cost a few microseconds, and no search.
+            if !statics::pawns_run_into_blocked_pawns(&self.position) {
+                return None;
+            }
+            let pos = &self.position;
+            let proof = |side| statics::frozen_pawns_prevent_mate(pos, side).then_some(Impossibility::FrozenPawns);
+            return Some([proof(Color::White)?, proof(Color::Black)?]);
         }
         let known = std::mem::take(&mut self.liveness);
         let before = self.plies.last().map(|ply| &ply.before);

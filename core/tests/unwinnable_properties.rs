@@ -35,6 +35,12 @@ const STARTS: &[&str] = &[
     // A knight that can never move, and a lone knight against a queen.
     "8/5k1B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N3b3 b - - 0 1",
     "7k/8/7K/8/5N2/1q6/8/8 w - - 0 1",
+    // White can move only its king, between h3 and h4; Black's king takes h5 or g2 only by
+    // a step that leaves White without a move.
+    "1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/8 w - - 0 1",
+    // Pawns that can still move, but only into blocked ones.
+    "2k5/2p1p1p1/p1P1P1P1/P6K/2P5/8/8/8 w - - 0 1",
+    "4k3/8/8/p1p1p1p1/P1P1P1P1/8/P5P1/4K3 w - - 0 1",
 ];
 
 /// A tiny deterministic generator for the playouts.
@@ -222,6 +228,13 @@ fn starting_positions_hold() {
         }
     }
     assert_eq!(answer(15, Color::White), CanMate::No(Impossibility::Material));
+    assert_eq!(answer(16, Color::White), CanMate::No(Impossibility::FrozenPawns));
+    assert_eq!(answer(16, Color::Black), CanMate::No(Impossibility::FrozenPawns));
+    for (start, fen) in STARTS.iter().enumerate().skip(17) {
+        for mater in [Color::White, Color::Black] {
+            assert_eq!(answer(start, mater), CanMate::No(Impossibility::FrozenPawns), "{fen}");
+        }
+    }
     assert!(matches!(answer(0, Color::White), CanMate::Yes(_)));
     let rook = STARTS[5].parse().unwrap();
     assert!(matches!(can_mate(&rook, Color::White, DEFAULT_NODES), CanMate::Yes(_)));

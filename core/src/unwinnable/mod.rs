@@ -34,7 +34,7 @@ use crate::{Color, Move, Position};
 
 /// The node budget [`can_mate`] callers use when they have no reason to choose another: a
 /// node is one move played by a search. On `data/unwinnable/cases.txt`, in a release build,
-/// it decides 583 of the 600 questions (`tempo-tools unwinnable` prints the score and the
+/// it decides 587 of the 600 questions (`tempo-tools unwinnable` prints the score and the
 /// times), at most about 0.6 s (on an idle core) and 60 MB a call (the walk keeps every
 /// position it has seen).
 pub const DEFAULT_NODES: u64 = 1_000_000;
@@ -48,8 +48,8 @@ pub enum Impossibility {
     /// The side's material can never mate, whatever the other side has or will have (see
     /// [`statics::material_cannot_mate`]).
     Material,
-    /// Every pawn is locked for ever, with the pieces that can never move beside them, and
-    /// no capture can change that; and none of the side's pieces can ever attack a square
+    /// Every pawn is locked for ever, or can only run into a locked one, with the pieces
+    /// that can never move beside them, and no capture can change that; and none of the side's pieces can ever attack a square
     /// the other king can reach, or only bishops of one colour that can never mate there
     /// (see [`statics::frozen_pawns_prevent_mate`]).
     FrozenPawns,

@@ -4,7 +4,7 @@
 
 use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks};
 use crate::game::can_ever_checkmate;
-use crate::{Bitboard, Color, Position, Role, Square};
+use crate::{Bitboard, Color, Position, Rank, Role, Square};
 
 /// `true` if `mater`'s material can never checkmate, whatever moves follow.
 ///
@@ -74,8 +74,8 @@ fn knight_cannot_mate_against_queens() -> bool {
     true
 }
 
-/// `true` if every pawn on the board is locked for ever, with the men that can never move
-/// beside them, so the other men can only walk regions they can never leave, and none of
+/// `true` if every pawn on the board is locked for ever or runs into a locked one, with the
+/// men that can never move beside them, so the other men can only walk regions they can never leave, and none of
 /// `mater`'s pieces can ever attack a square where the other king may stand.
 ///
 /// The proof, by induction over any series of legal moves. Call a set of men *frozen*
@@ -85,8 +85,8 @@ fn knight_cannot_mate_against_queens() -> bool {
 /// own; a king has on every square next to it a frozen man of its own or a square a frozen
 /// enemy man attacks (a stuck piece attacks only its own men, so that is an enemy pawn's
 /// attack or an enemy man defended by frozen men). The function requires every pawn to be
-/// frozen, no en passant capture to be legal now, and no frozen pawn to attack an enemy
-/// frozen man. The frozen men are walls. For each other man we compute the region of
+/// frozen or to run into a frozen man (below), no en passant capture to be legal now, and
+/// no frozen pawn to attack an enemy frozen man. The frozen men are walls. For each other man we compute the region of
 /// squares it could ever reach by its own steps through squares that are not walls (other
 /// men ignored, which only enlarges the region), a king's region also leaving out the
 /// squares frozen enemy men attack (a king never steps into check). The function then
@@ -111,12 +111,31 @@ fn knight_cannot_mate_against_queens() -> bool {
 /// moving pieces are bishops of one colour, that none of the squares where they could check
 /// is a mating square (`no_bishop_mate_on`).
 ///
+/// A pawn that is not frozen may still *run*: push along its file until it reaches a
+/// frozen man, before the last rank (`pawn_run`: the squares it may stand on). The proof
+/// treats its run as open squares for the other men, and requires that it never captures
+/// and is never taken: no square it could attack from its run holds a frozen enemy man or
+/// lies on an enemy pawn's run or in an enemy piece's region, no frozen enemy pawn attacks
+/// a square of its run (which also rules out en passant: the square passed is on the run),
+/// no enemy piece or king can step onto its run, and no square it could attack lies in the
+/// region of the other king when that is the defender's (no check, no flight square
+/// taken). The defender's running pawns may block its king's flight squares like its
+/// pieces, each on one square of its run.
+///
+/// Where one side can move nothing but its king, the other king's region is cut short
+/// (`stalemating_squares`): a step to a square where the first side would be left without
+/// a legal move ends the game, so the king walks no further from it, and may take a frozen
+/// man there (a pawn the stalemated king defends only from squares it cannot then reach).
+/// The mater's king helps a bishop's mate from such a square only when its step there
+/// uncovered the check.
+///
 /// The proof is tried twice: with the stuck pieces frozen, and with only pawns and kings
 /// frozen (the pieces then moving men, each in its region): a stuck piece an enemy piece
 /// could take fails the first, and a piece that must stay to wall something in the second.
 pub fn frozen_pawns_prevent_mate(pos: &Position, mater: Color) -> bool {
-    // Necessary for every pawn to be frozen, and cheap: most positions stop here.
-    if !no_pawn_move_but_en_passant(pos) {
+    // Necessary for every pawn to be frozen or run into a frozen man, and cheap: most
+    // positions stop here.
+    if !pawns_run_into_blocked_pawns(pos) {
         return false;
     }
     // A king that may still castle, and its castling rooks, are never frozen: castling moves
@@ -135,19 +154,39 @@ pub fn frozen_pawns_prevent_mate(pos: &Position, mater: Color) -> bool {
 
 /// [`frozen_pawns_prevent_mate`]'s proof with the men `frozen` frozen.
 fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bool {
-    let pawns = pos.by_role(Role::Pawn);
-    if (pawns - frozen).any() || pos.legal_ep_square().is_some() {
+    if pos.legal_ep_square().is_some() {
         return false;
     }
     let attacks_of = |color: Color| frozen_attacks(pos, frozen & pos.by_color(color));
     let attacked_by = [attacks_of(Color::White), attacks_of(Color::Black)];
+    // Each side's pawns that are not frozen (they must run into a frozen man), and their
+    // pawn attacks, with those of the frozen pawns.
+    let mut runners: [Vec<Bitboard>; 2] = [Vec::new(), Vec::new()];
+    let mut running = [Bitboard::EMPTY; 2];
+    let mut pawn_attacks_ever = [Bitboard::EMPTY; 2];
     for color in [Color::White, Color::Black] {
         let mut pawn_attacks_now = Bitboard::EMPTY;
         for square in pos.pieces(color, Role::Pawn) {
             pawn_attacks_now |= pawn_attacks(color, square);
+            if frozen.contains(square) {
+                pawn_attacks_ever[color.index()] |= pawn_attacks(color, square);
+                continue;
+            }
+            let Some(path) = pawn_run(square, color, frozen) else { return false };
+            runners[color.index()].push(path);
+            running[color.index()] |= path;
+            for on in path {
+                pawn_attacks_ever[color.index()] |= pawn_attacks(color, on);
+            }
         }
         if (pawn_attacks_now & pos.by_color(!color)).any() {
             return false; // a pawn can capture
+        }
+    }
+    for color in [Color::White, Color::Black] {
+        let enemy_frozen = frozen & pos.by_color(!color);
+        if (pawn_attacks_ever[color.index()] & (enemy_frozen | running[(!color).index()])).any() {
+            return false; // a pawn could take a frozen man or a running pawn (en passant too)
         }
     }
     let defender_king = pos.king_of(!mater);
@@ -156,36 +195,55 @@ fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bo
     }
     let open = !frozen;
     let kings = pos.by_role(Role::King);
+    // Where each king's steps end the game: see `stalemating_squares`.
+    let dead_ends = [Color::White, Color::Black].map(|color| {
+        let other = !color;
+        if (pos.by_color(other) - frozen - kings).any() {
+            return Bitboard::EMPTY; // the other side has a man besides its king that can move
+        }
+        let other_region = flood(pos.king_of(other), open - attacked_by[color.index()], king_attacks);
+        let flights = king_attacks_but((frozen & pos.by_color(other)) | attacked_by[color.index()]);
+        stalemating_squares(other_region, flights)
+    });
     // Each of mater's moving pieces (kings aside), with the squares it could ever attack.
     let mut mater_reach = Vec::new();
-    let mut mater_king_region = Bitboard::from_square(pos.king_of(mater));
+    let mut mater_king = KingRegion::still(pos.king_of(mater));
     let mut defender_king_region = Bitboard::from_square(defender_king);
     let mut defender_men_regions = Vec::new();
     for color in [Color::White, Color::Black] {
         let enemy_frozen = frozen & pos.by_color(!color);
         let enemy_attacks = attacked_by[(!color).index()];
-        let mut enemy_pawn_attacks = Bitboard::EMPTY;
-        for square in pos.pieces(!color, Role::Pawn) {
-            enemy_pawn_attacks |= pawn_attacks(!color, square);
-        }
-        for square in pos.by_color(color) - frozen {
+        let enemy_pawn_attacks = pawn_attacks_ever[(!color).index()];
+        let enemy_running = running[(!color).index()];
+        for square in pos.by_color(color) - frozen - pos.by_role(Role::Pawn) {
             let role = pos.role_at(square).unwrap_or(Role::King);
             if role == Role::King {
-                let region = flood(square, open - enemy_attacks, king_attacks);
-                if (steps_from(region, king_attacks) & (enemy_frozen - enemy_attacks - kings)).any() {
-                    return false; // the king can take an undefended frozen man
+                let dead_ends = dead_ends[color.index()];
+                let mut king = KingRegion::flood(square, open - enemy_attacks, dead_ends);
+                let steps = steps_from(king.walked, king_attacks);
+                if (steps & enemy_running).any() {
+                    return false; // the king could take a running pawn
                 }
+                if color != mater && ((king.walked | king.dead_ends) & enemy_pawn_attacks).any() {
+                    return false; // a pawn could check the king, or take a flight square
+                }
+                let takes = steps & (enemy_frozen - enemy_attacks - kings);
+                if (takes - dead_ends).any() {
+                    return false; // the king can take an undefended frozen man, and play on
+                }
+                king.dead_ends |= takes;
                 if color == mater {
-                    mater_king_region = region;
+                    mater_king = king;
                 } else {
-                    defender_king_region = region;
+                    defender_king_region = king.walked | king.dead_ends;
                 }
                 continue;
             }
             let step = piece_step(role);
             let region = flood(square, open, step);
-            if (region & enemy_pawn_attacks).any() || (steps_from(region, step) & (enemy_frozen - kings)).any() {
-                return false; // a pawn could take the piece, or the piece a frozen man
+            let prey = (enemy_frozen - kings) | enemy_running;
+            if (region & enemy_pawn_attacks).any() || (steps_from(region, step) & prey).any() {
+                return false; // a pawn could take the piece, or the piece a frozen man or a pawn
             }
             if color == mater {
                 let mut reach = Bitboard::EMPTY;
@@ -198,6 +256,8 @@ fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bo
             }
         }
     }
+    // The defender's running pawns block like its pieces, each on one square of its run.
+    defender_men_regions.extend_from_slice(&runners[(!mater).index()]);
     // The pieces that could ever attack a square of the other king's region: only they can
     // check, or take a flight square from the king.
     let mut checks = Bitboard::EMPTY;
@@ -220,14 +280,81 @@ fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bo
     // never stands on a frozen man (its own, or one of `mater`'s next to its region, which
     // are defended) nor on a square `mater`'s frozen men attack.
     let covered = attacked_by[mater.index()] | frozen;
-    checks.into_iter().all(|square| no_bishop_mate_on(square, covered, &defender_men_regions, mater_king_region))
+    checks.into_iter().all(|square| {
+        // The mater's king helps from a dead end only when its step there uncovers the
+        // bishop's check: it came from a square it walks, on a diagonal to the mated king.
+        let uncovering = mater_king.walked & bishop_attacks(square, frozen);
+        let helping = mater_king.walked | (mater_king.dead_ends & steps_from(uncovering, king_attacks));
+        no_bishop_mate_on(square, covered, &defender_men_regions, helping)
+    })
+}
+
+/// The squares a king may ever stand on: those it walks on (and may leave), and those it can
+/// step to where the game then ends at once (see `stalemating_squares`).
+#[derive(Clone, Copy)]
+struct KingRegion {
+    walked: Bitboard,
+    dead_ends: Bitboard,
+}
+
+impl KingRegion {
+    /// A king that stands where it is.
+    fn still(square: Square) -> KingRegion {
+        KingRegion { walked: Bitboard::from_square(square), dead_ends: Bitboard::EMPTY }
+    }
+
+    /// The squares reachable from `start` by king steps through `passable`, where a step to
+    /// a square of `dead_ends` (other than `start`) goes no further.
+    fn flood(start: Square, passable: Bitboard, dead_ends: Bitboard) -> KingRegion {
+        let mut walked = Bitboard::from_square(start);
+        let mut entered = Bitboard::EMPTY;
+        let mut frontier = walked;
+        while frontier.any() {
+            let next = steps_from(frontier, king_attacks) & (passable - walked - entered);
+            entered |= next & dead_ends;
+            frontier = next - dead_ends;
+            walked |= frontier;
+        }
+        KingRegion { walked, dead_ends: entered }
+    }
+}
+
+/// The squares next to `square` but those of `barred`, as a function of `square`: where a
+/// king may step from it, the men of `barred` aside.
+fn king_attacks_but(barred: Bitboard) -> impl Fn(Square) -> Bitboard {
+    move |square| king_attacks(square) - barred
+}
+
+/// The squares where a king, once it stands there, leaves the other side without a legal
+/// move, given that the other side can move nothing but its king, that king stands on a
+/// square of `region`, and from a square `x` it can step at most to `flights(x)` whatever
+/// else is on the board.
+///
+/// Why a king's step there ends the game: after it, the other side is to move, its king on
+/// some `x` of `region` neither next to that square nor on it, and every square of
+/// `flights(x)` is next to the king that just moved, so none is legal. A king never stands
+/// on such a square when its own side is to move (but at the root): the move before was the
+/// other side's, from the same position of this king, and it had no move. So from a dead
+/// end the king goes no further and takes nothing: the game is over (stalemate, or mate of
+/// the other side, which the proof's checks cover).
+fn stalemating_squares(region: Bitboard, flights: impl Fn(Square) -> Bitboard) -> Bitboard {
+    let mut dead = Bitboard::FULL;
+    for x in region {
+        // Where the king must stand to cover every flight from `x`.
+        let mut covering = Bitboard::FULL;
+        for flight in flights(x) {
+            covering &= king_attacks(flight);
+        }
+        dead &= covering | king_attacks(x) | Bitboard::from_square(x);
+    }
+    dead
 }
 
 /// `true` if the defender's king cannot be mated on `square` by bishops of `square`'s
 /// colour, in a frozen position: `covered` holds the squares the king can never step to
 /// (enemy pawn attacks, its own pawns), `blockers` the regions of the defender's other
 /// pieces (each may stand on one square of its region, blocking it), `mater_king_region`
-/// the squares the mater's king can reach.
+/// the squares the mater's king can stand on when it mates.
 ///
 /// The king's orthogonal neighbours are of the other colour, which the bishops neither
 /// stand on nor attack; a neighbour not covered is a flight square unless one of the
@@ -263,6 +390,74 @@ fn no_bishop_mate_on(square: Square, covered: Bitboard, blockers: &[Bitboard], m
 /// blocked.
 pub fn pawns_blocked(pos: &Position) -> bool {
     pos.by_role(Role::Pawn).any() && pos.ep_square().is_none() && no_pawn_move_but_en_passant(pos)
+}
+
+/// The squares a pawn not frozen may ever stand on, given that it never captures: its own
+/// and those ahead of it on its file up to the first of the men `frozen`; `None` when there
+/// is none before the last rank (the pawn could promote).
+fn pawn_run(square: Square, color: Color, frozen: Bitboard) -> Option<Bitboard> {
+    let step = if color == Color::White { 8 } else { -8 };
+    let last = if color == Color::White { Rank::Eighth } else { Rank::First };
+    let mut run = Bitboard::from_square(square);
+    let mut on = square;
+    loop {
+        let next = on.offset(step)?;
+        if frozen.contains(next) {
+            return Some(run);
+        }
+        if next.rank() == last {
+            return None;
+        }
+        run |= next;
+        on = next;
+    }
+}
+
+/// `true` if some pawn cannot push, no pawn can capture now, there is no en passant square,
+/// and each pawn that can push has ahead of it on its file, before the last rank, a pawn
+/// that cannot: its file is closed, and it can move only until it reaches that pawn. A few
+/// dozen bitboard operations.
+///
+/// It is the screen [`Game`](crate::Game) runs before the static proofs where pawns can
+/// still move ([`pawns_blocked`] screens the positions where none can): a game with a
+/// pawn free to run to promotion, or with no blocked pawn, fails it.
+pub fn pawns_run_into_blocked_pawns(pos: &Position) -> bool {
+    const RANK_1: u64 = 0xff;
+    const RANK_8: u64 = 0xff << 56;
+    let white = pos.pieces(Color::White, Role::Pawn).0;
+    let black = pos.pieces(Color::Black, Role::Pawn).0;
+    let occupied = pos.occupied().0;
+    let white_blocked = white & (occupied >> 8);
+    let black_blocked = black & (occupied << 8);
+    let blocked = white_blocked | black_blocked;
+    // A pushing pawn must run into a blocked one: without any, most positions stop here.
+    if blocked == 0 || pos.ep_square().is_some() {
+        return false;
+    }
+    // Each pushing pawn's file ahead through empty squares (a fill in three doubling steps),
+    // then the man that stops it.
+    let empty = !occupied;
+    let (mut white_run, mut black_run) = (white & !white_blocked, black & !black_blocked);
+    let (mut north, mut south) = (empty, empty);
+    for shift in [8, 16, 32] {
+        white_run |= north & (white_run << shift);
+        black_run |= south & (black_run >> shift);
+        north &= north << shift;
+        south &= south >> shift;
+    }
+    let stoppers = ((white_run << 8) | (black_run >> 8)) & occupied;
+    stoppers & !blocked == 0 && (white_run & RANK_8) | (black_run & RANK_1) == 0 && no_pawn_capture(pos)
+}
+
+/// `true` if no pawn attacks an enemy man (en passant aside).
+fn no_pawn_capture(pos: &Position) -> bool {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    const FILE_H: u64 = FILE_A << 7;
+    let white = pos.pieces(Color::White, Role::Pawn).0;
+    let black = pos.pieces(Color::Black, Role::Pawn).0;
+    let white_attacks = ((white & !FILE_A) << 7) | ((white & !FILE_H) << 9);
+    let black_attacks = ((black & !FILE_A) >> 9) | ((black & !FILE_H) >> 7);
+    white_attacks & pos.by_color(Color::Black).0 == 0 && black_attacks & pos.by_color(Color::White).0 == 0
 }
 
 /// `true` if no pawn can push or capture now (en passant aside): each has a man on the
@@ -440,5 +635,97 @@ mod tests {
         let stuck = "k6B/1b4B1/5B2/4B3/3B4/1pB5/pP6/K7 w - - 0 1";
         assert!(frozen_men(&pos(stuck), pos(stuck).occupied()).contains(Square::A1));
         assert!(frozen(stuck, Color::White) && frozen(stuck, Color::Black));
+    }
+
+    #[test]
+    fn pawns_that_run_into_blocked_pawns() {
+        let screen = |fen: &str| pawns_run_into_blocked_pawns(&pos(fen));
+        let frozen = |fen: &str, mater| frozen_pawns_prevent_mate(&pos(fen), mater);
+        // a2 can go to a3 only, g2 to g3: then they stand for ever, and nothing else moves
+        // but the kings, each on its own side of the chain.
+        let runs = "4k3/8/8/p1p1p1p1/P1P1P1P1/8/P5P1/4K3 w - - 0 1";
+        assert!(screen(runs) && !pawns_blocked(&pos(runs)));
+        assert!(frozen(runs, Color::White) && frozen(runs, Color::Black));
+        let runs = "2k5/2p1p1p1/p1P1P1P1/P6K/2P5/8/8/8 w - - 0 1";
+        assert!(screen(runs) && frozen(runs, Color::White) && frozen(runs, Color::Black));
+        assert!(!screen(crate::fen::STARTING_FEN), "e7, ahead of e2, can move");
+        assert!(!screen("4k3/8/8/p1p1p1p1/P1P1P3/8/7P/4K3 w - - 0 1"), "h2 runs to promotion");
+        // b2 can go to b3, where a4 takes it.
+        let taken = "4k3/8/8/1p6/pP6/P7/1P6/4K3 w - - 0 1";
+        assert!(screen(taken) && !frozen(taken, Color::White) && !frozen(taken, Color::Black));
+        // A bishop that could take the running g-pawn on g3.
+        assert!(!frozen("4k3/8/8/p1p1p1p1/P1P1P1P1/8/3b2P1/4K3 w - - 0 1", Color::Black));
+    }
+
+    /// [`pawns_run_into_blocked_pawns`] pawn by pawn, as its documentation says.
+    fn runs_into_blocked_pawns_slowly(pos: &Position) -> bool {
+        let pawns = pos.by_role(Role::Pawn);
+        let blocked_now = |square: Square, color: Color| {
+            square
+                .offset(if color == Color::White { 8 } else { -8 })
+                .is_some_and(|front| pos.occupied().contains(front))
+        };
+        let runs_into_blocked = |square: Square| {
+            let color = pos.piece_at(square).unwrap().color;
+            let mut on = square;
+            while let Some(next) = on.offset(if color == Color::White { 8 } else { -8 }) {
+                if let Some(piece) = pos.piece_at(next) {
+                    return piece.role == Role::Pawn && blocked_now(next, piece.color);
+                }
+                on = next;
+            }
+            false
+        };
+        pawns.any()
+            && pos.ep_square().is_none()
+            && no_pawn_capture(pos)
+            && pawns.into_iter().all(|sq| blocked_now(sq, pos.piece_at(sq).unwrap().color) || runs_into_blocked(sq))
+    }
+
+    #[test]
+    fn the_run_screen_agrees_with_its_definition() {
+        let mut random = 0x2545_f491_4f6c_dd1d_u64;
+        let starts = [crate::fen::STARTING_FEN, "4k3/8/8/p1p1p1p1/P1P1P1P1/8/P5P1/4K3 w - - 0 1"];
+        let (mut checked, mut passed) = (0, 0);
+        for start in starts {
+            for _ in 0..60 {
+                let mut p = pos(start);
+                for _ in 0..80 {
+                    assert_eq!(pawns_run_into_blocked_pawns(&p), runs_into_blocked_pawns_slowly(&p), "{}", p.fen());
+                    checked += 1;
+                    passed += usize::from(pawns_run_into_blocked_pawns(&p));
+                    let moves = p.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    random ^= random << 13;
+                    random ^= random >> 7;
+                    random ^= random << 17;
+                    p.play_unchecked(moves[(random % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(passed > 0 && passed < checked, "{passed} of {checked}");
+    }
+
+    #[test]
+    fn steps_that_stalemate_end_the_kings_walk() {
+        let frozen = |fen: &str, mater| frozen_pawns_prevent_mate(&pos(fen), mater);
+        // White can move only its king, between h3 and h4. Black's king takes h5 only from
+        // g5 and g2 only from f1, g1 or h1 (with White's king on h4): Kg5 and Kxg2 both
+        // leave White without a move. The dark bishops check on h4, but h3 is free unless
+        // Black's king stands on g2 or h2, which it reaches only by a step that stalemates.
+        for fen in ["1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/8 w - - 0 1", "8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/8 w - - 0 1"] {
+            assert!(frozen(fen, Color::White) && frozen(fen, Color::Black), "{fen}");
+        }
+        let p = pos("1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/8 w - - 0 1");
+        let attacked = [Square::G4, Square::G5, Square::H2].into_iter().fold(Bitboard::EMPTY, |b, s| b | s);
+        let white_king = flood(Square::H3, !p.by_role(Role::Pawn) - attacked, king_attacks);
+        assert_eq!(white_king, Bitboard::from_square(Square::H3) | Square::H4);
+        let dead = stalemating_squares(white_king, |x| king_attacks(x) & white_king);
+        assert!(dead.contains(Square::G5) && dead.contains(Square::H2) && dead.contains(Square::G2));
+        assert!(!dead.contains(Square::F6) && !dead.contains(Square::G1));
+        // A white knight that can always move: no stalemate stops Black's king taking h5.
+        assert!(!frozen("1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/N7 w - - 0 1", Color::Black));
     }
 }
