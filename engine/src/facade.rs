@@ -18,7 +18,8 @@ use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use crate::Instant;
+use std::time::Duration;
 use tempo_core::{book::Book, Move, Position};
 use tempo_syzygy::Tablebase;
 

@@ -17,7 +17,8 @@ use crate::time::TimeBudget;
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use crate::Instant;
+use std::time::Duration;
 use tempo_core::{Move, MoveFilter, Position, Role};
 
 /// A node counter on its own cache line, so threads publishing counts do not contend.
