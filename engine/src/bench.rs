@@ -143,7 +143,10 @@ pub fn run_bench_with(
         let _ = handle.join();
     });
     #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
-    run();
+    {
+        let mut run = run;
+        run();
+    }
     let elapsed = start.elapsed();
     BenchReport { nodes: per_position.iter().sum(), nodes_per_position: per_position, elapsed }
 }

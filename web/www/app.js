@@ -209,11 +209,18 @@ function elapsedSinceTick() {
   return elapsed;
 }
 
+// The time a move took: the clocks start with the first move.
+function moveElapsed() {
+  if (state.started) return elapsedSinceTick();
+  state.started = true;
+  state.lastTick = performance.now();
+  return 0;
+}
+
 function humanMove(uci) {
   try {
     if (state.mode === 'analysis') engine.cancel();
-    state.game.play(uci, state.started ? elapsedSinceTick() : 0);
-    state.started = true;
+    state.game.play(uci, moveElapsed());
     showError('');
   } catch (e) {
     showError(e.message);
@@ -252,8 +259,7 @@ async function engineMove() {
   const best = answer.best || (state.legal[0] && state.legal[0].uci);
   if (best) {
     try {
-      game.play(best, state.started ? elapsedSinceTick() : 0);
-      state.started = true;
+      game.play(best, moveElapsed());
     } catch (e) {
       showError(e.message);
     }

@@ -37,6 +37,8 @@ impl<const H: usize> Row<H> {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// The simd128 build always runs its own kernels: the scalar ones serve the other targets.
+#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
 enum Path {
     Scalar,
     #[cfg(target_arch = "x86_64")]
@@ -50,6 +52,7 @@ enum Path {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Simd(Path);
 
+#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
 impl Simd {
     /// The portable kernels, available everywhere.
     pub(crate) const SCALAR: Simd = Simd(Path::Scalar);

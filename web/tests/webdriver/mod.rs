@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The W3C WebDriver key of an element reference.
-const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecc";
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 /// A port nobody listens on now.
 fn free_port() -> u16 {
@@ -29,30 +29,44 @@ fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Value {
         body.len()
     );
     stream.write_all(request.as_bytes()).expect("sending a WebDriver request");
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).expect("reading a WebDriver response");
-    let split = response.windows(4).position(|w| w == b"\r\n\r\n").expect("an HTTP response has a header");
-    let head = String::from_utf8_lossy(&response[..split]).to_ascii_lowercase();
-    let mut payload = response[split + 4..].to_vec();
-    if head.contains("transfer-encoding: chunked") {
-        payload = dechunk(&payload);
+    // chromedriver keeps the connection open whatever the request says: the body ends where
+    // its Content-Length (or its last chunk) says.
+    let mut reader = BufReader::new(stream);
+    let mut length = None;
+    let mut chunked = false;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("reading a WebDriver response");
+        let line = line.trim_end().to_ascii_lowercase();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("content-length:") {
+            length = value.trim().parse::<usize>().ok();
+        }
+        chunked |= line.starts_with("transfer-encoding:") && line.contains("chunked");
+    }
+    let mut payload = Vec::new();
+    if chunked {
+        loop {
+            let mut size = String::new();
+            reader.read_line(&mut size).expect("reading a chunk size");
+            let size = usize::from_str_radix(size.trim(), 16).expect("a chunk size");
+            let mut chunk = vec![0; size + 2];
+            reader.read_exact(&mut chunk).expect("reading a chunk");
+            if size == 0 {
+                break;
+            }
+            payload.extend_from_slice(&chunk[..size]);
+        }
+    } else if let Some(length) = length {
+        payload.resize(length, 0);
+        reader.read_exact(&mut payload).expect("reading a WebDriver response body");
+    } else {
+        reader.read_to_end(&mut payload).expect("reading a WebDriver response body");
     }
     serde_json::from_slice(&payload)
         .unwrap_or_else(|e| panic!("{method} {path}: not JSON ({e}): {}", String::from_utf8_lossy(&payload)))
-}
-
-/// The body of a chunked HTTP response.
-fn dechunk(mut data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    loop {
-        let Some(end) = data.windows(2).position(|w| w == b"\r\n") else { return out };
-        let size = usize::from_str_radix(String::from_utf8_lossy(&data[..end]).trim(), 16).unwrap_or(0);
-        if size == 0 {
-            return out;
-        }
-        out.extend_from_slice(&data[end + 2..end + 2 + size]);
-        data = &data[end + 2 + size + 2..];
-    }
 }
 
 /// chromedriver and one headless Chromium session; both end when this is dropped.
