@@ -35,7 +35,12 @@ fn main() {
 
     let native = tempo_engine::run_bench(depth, 16, |_, _| {});
     let native_nps = native.nodes as f64 / native.elapsed.as_secs_f64();
-    println!("native bench depth {depth}: {} nodes, {:.0} ms, {:.0} nodes/s", native.nodes, native.elapsed.as_secs_f64() * 1e3, native_nps);
+    println!(
+        "native bench depth {depth}: {} nodes, {:.0} ms, {:.0} nodes/s",
+        native.nodes,
+        native.elapsed.as_secs_f64() * 1e3,
+        native_nps
+    );
     for build in ["simd", "scalar"] {
         browser.navigate(&format!("{}/?build={build}", server.url()));
         let ready = wait_ready(&browser);
@@ -60,7 +65,10 @@ fn main() {
         let pos: Position = fen.parse().expect("valid FEN");
         let start = Instant::now();
         let nodes = tempo_core::perft::perft(&pos, *d);
-        println!("native perft {name} d{d}: {nodes} nodes, {:.1} M nodes/s", nodes as f64 / start.elapsed().as_secs_f64() / 1e6);
+        println!(
+            "native perft {name} d{d}: {nodes} nodes, {:.1} M nodes/s",
+            nodes as f64 / start.elapsed().as_secs_f64() / 1e6
+        );
     }
     if let Some(file) = chess_js {
         let source = std::fs::read_to_string(&file).expect("reading chess.js");

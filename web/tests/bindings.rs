@@ -31,7 +31,10 @@ fn castling_and_promotion_are_listed_for_the_board() {
     let game = WebGame::from_fen("r3k2r/8/8/8/8/8/1p6/R3K2R b KQkq - 0 1").expect("valid");
     let legal: Vec<Value> = serde_json::from_str(&game.legal_moves()).expect("JSON");
     let castle = legal.iter().find(|m| m["san"] == "O-O").expect("black castles short");
-    assert_eq!((castle["from"].as_str(), castle["to"].as_str(), castle["rook"].as_str()), (Some("e8"), Some("g8"), Some("h8")));
+    assert_eq!(
+        (castle["from"].as_str(), castle["to"].as_str(), castle["rook"].as_str()),
+        (Some("e8"), Some("g8"), Some("h8"))
+    );
     let promotions: Vec<&str> =
         legal.iter().filter(|m| m["from"] == "b2" && m["to"] == "b1").filter_map(|m| m["promotion"].as_str()).collect();
     assert_eq!(promotions.len(), 4, "{promotions:?}");
@@ -107,12 +110,14 @@ fn pgn_out_and_back_in() {
 #[test]
 fn chess960_games_castle_king_takes_rook() {
     let start = chess960_position(518).expect("518 is the standard setup");
-    assert_eq!(start.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+    assert_eq!(start.fen(), tempo_core::fen::STARTING_FEN);
+    assert_eq!(start.castling_mode(), tempo_core::CastlingMode::Chess960);
     assert!(chess960_position(960).is_err());
-    let mut game = WebGame::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").expect("960");
+    let mut game = WebGame::from_fen("nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w GBgb - 0 1").expect("960");
     assert!(game.is_chess960());
-    game.play("O-O", 0.0).expect("white castles");
-    assert_eq!(game.uci_moves(), ["g1h1"]);
+    game.play("O-O-O", 0.0).expect("white castles long, the king staying on c1");
+    assert_eq!(game.uci_moves(), ["c1b1"]);
+    assert!(game.fen().starts_with("nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/N1KR2RN b"), "{}", game.fen());
 }
 
 #[test]
@@ -147,5 +152,8 @@ fn the_engine_searches_and_reports_lines_then_one_best_move() {
     let refused = engine.search_with(tempo_core::fen::STARTING_FEN, &["e2e5".to_owned()], "{}", |_| {});
     assert!(matches!(refused, Err(WebError::Move(_))));
     assert!(matches!(engine.search_with("8/8", &[], "{}", |_| {}), Err(WebError::Fen(_))));
-    assert!(matches!(engine.search_with(tempo_core::fen::STARTING_FEN, &[], "{\"depht\": 3}", |_| {}), Err(WebError::Engine(_))));
+    assert!(matches!(
+        engine.search_with(tempo_core::fen::STARTING_FEN, &[], "{\"depht\": 3}", |_| {}),
+        Err(WebError::Engine(_))
+    ));
 }

@@ -91,10 +91,8 @@ fn paste(browser: &Browser, id: &str, text: &str) {
 }
 
 fn error_text(browser: &Browser) -> String {
-    let value = browser.execute(
-        "const e = document.getElementById('error'); return e.hidden ? '' : e.textContent",
-        json!([]),
-    );
+    let value =
+        browser.execute("const e = document.getElementById('error'); return e.hidden ? '' : e.textContent", json!([]));
     value.as_str().unwrap_or_default().to_owned()
 }
 
@@ -133,6 +131,7 @@ fn the_page_plays_loads_and_evaluates_in_chromium() {
     let reply = state["san"][1].as_str().expect("the engine's reply in SAN").to_owned();
     let listed = browser.execute("return document.getElementById('moves').textContent", json!([]));
     assert!(listed.as_str().is_some_and(|t| t.contains("e4") && t.contains(&reply)), "move list: {listed}");
+    browser.execute("window.scrollTo(0, 0)", json!([]));
     std::fs::write(artifacts.join("game.png"), browser.screenshot()).expect("writing the screenshot");
 
     // The exported PGN, read back by Tempo's reader, holds the same two moves.
@@ -184,7 +183,10 @@ fn the_page_plays_loads_and_evaluates_in_chromium() {
     assert_eq!(error_text(&browser), expected);
     assert_eq!(snapshot(&browser)["fen"], json!(fen), "a bad FEN changed the game");
 
-    // The analysis view: a few seconds of MultiPV lines, then a screenshot.
+    // The analysis view of the good FEN again: MultiPV lines, then a screenshot.
+    paste(&browser, "fen", fen);
+    browser.click("#fen-load");
+    assert_eq!(error_text(&browser), "");
     browser.execute(
         "document.getElementById('mode').value = 'analysis'; document.getElementById('mode').onchange()",
         json!([]),
@@ -193,6 +195,7 @@ fn the_page_plays_loads_and_evaluates_in_chromium() {
         v.as_u64().is_some_and(|n| n >= 3)
     });
     std::thread::sleep(Duration::from_secs(2));
+    browser.execute("window.scrollTo(0, 0)", json!([]));
     std::fs::write(artifacts.join("analysis.png"), browser.screenshot()).expect("writing the screenshot");
 
     // The network in both builds gives the native evaluations.

@@ -7,6 +7,9 @@ export class EngineHost {
     this.build = build;
     this.onFatal = onFatal;
     this.nextId = 1;
+    // Bumped by every request, stop and cancel: a request still waiting for a fresh worker
+    // when a later one comes is dropped (it resolves with null), so one search runs at a time.
+    this.token = 0;
     this.start();
   }
 
@@ -46,8 +49,10 @@ export class EngineHost {
   }
 
   async request(message, onInfo = () => {}) {
-    if (this.pending) this.cancel();
+    this.cancel();
+    const token = this.token;
     await this.ready;
+    if (token !== this.token) return null;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending = { id, resolve, reject, onInfo, latest: null, best: null };
@@ -74,6 +79,7 @@ export class EngineHost {
 
   // Ends the running search now: resolves it with the best move of its latest info line.
   stop() {
+    this.token++;
     const job = this.pending;
     if (!job) return;
     this.restart();
@@ -83,6 +89,7 @@ export class EngineHost {
 
   // Abandons the running request (its promise resolves with null).
   cancel() {
+    this.token++;
     const job = this.pending;
     if (!job) return;
     this.restart();

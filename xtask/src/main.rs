@@ -15,9 +15,9 @@
 
 mod chart;
 mod nnue;
-mod web;
 #[cfg(test)]
 mod tidy;
+mod web;
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};

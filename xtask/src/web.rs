@@ -59,10 +59,8 @@ pub fn build() -> Result<()> {
 
 /// Raw and gzip sizes of the WebAssembly and JavaScript the page loads, per build.
 fn report_sizes(site: &Path) -> Result<()> {
-    let statics: Vec<PathBuf> = ["index.html", "app.js", "engine.js", "worker.js", "style.css"]
-        .iter()
-        .map(|f| site.join(f))
-        .collect();
+    let statics: Vec<PathBuf> =
+        ["index.html", "app.js", "engine.js", "worker.js", "style.css"].iter().map(|f| site.join(f)).collect();
     let page_raw: u64 = statics.iter().map(|f| file_len(f)).sum::<Result<u64>>()?;
     let page_gz: u64 = statics.iter().map(|f| gzip_len(f)).sum::<Result<u64>>()?;
     println!("page (html, js, css): {page_raw} bytes, {page_gz} gzip");
@@ -97,7 +95,8 @@ fn gzip_len(path: &Path) -> Result<u64> {
 /// Adds the wasm32 target through rustup when the toolchain lacks it.
 fn ensure_target() -> Result<()> {
     let out = Command::new("rustc").args(["--print", "target-libdir", "--target", TARGET]).output();
-    let installed = out.is_ok_and(|o| o.status.success() && Path::new(String::from_utf8_lossy(&o.stdout).trim()).is_dir());
+    let installed =
+        out.is_ok_and(|o| o.status.success() && Path::new(String::from_utf8_lossy(&o.stdout).trim()).is_dir());
     if !installed {
         run(Command::new("rustup").args(["target", "add", TARGET]))
             .context("the wasm32-unknown-unknown target is missing and rustup could not add it")?;

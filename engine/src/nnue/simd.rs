@@ -241,9 +241,8 @@ mod avx2 {
 mod wasm128 {
     use super::{Row, QA};
     use std::arch::wasm32::{
-        i16x8_add, i16x8_max, i16x8_min, i16x8_mul, i16x8_splat, i16x8_sub, i32x4_add, i32x4_dot_i16x8,
-        i64x2_add, i64x2_extend_high_i32x4, i64x2_extend_low_i32x4, i64x2_extract_lane, i64x2_splat, v128,
-        v128_load, v128_store,
+        i16x8_add, i16x8_max, i16x8_min, i16x8_mul, i16x8_splat, i16x8_sub, i32x4_add, i32x4_dot_i16x8, i64x2_add,
+        i64x2_extend_high_i32x4, i64x2_extend_low_i32x4, i64x2_extract_lane, i64x2_splat, v128, v128_load, v128_store,
     };
 
     /// The `chunk`-th 16 bytes of `row`.

@@ -97,7 +97,7 @@ impl Browser {
             "goog:chromeOptions": {
                 "binary": binary,
                 "args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                         "--window-size=1100,820", "--hide-scrollbars"]
+                         "--window-size=1280,760", "--hide-scrollbars"]
             }
         }}});
         let mut browser = Browser { driver, port, session: String::new() };
@@ -224,7 +224,9 @@ fn serve(stream: TcpStream, site: &Path) {
         _ => "application/octet-stream",
     };
     let mut stream = stream;
-    let head =
-        format!("HTTP/1.1 {status}\r\nContent-Type: {mime}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {mime}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
     let _ = stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(&body));
 }
