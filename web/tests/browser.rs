@@ -165,7 +165,7 @@ fn the_page_plays_loads_and_evaluates_in_chromium() {
     let broken = "1. d4 d5 2. Kxe8 *";
     paste(&browser, "pgn", broken);
     browser.click("#pgn-load");
-    let expected = parse_pgn(broken).err().expect("the broken PGN is refused natively").to_string();
+    let expected = parse_pgn(broken).expect_err("the broken PGN is refused natively").to_string();
     assert_eq!(error_text(&browser), expected);
     assert_eq!(snapshot(&browser)["fen"], state["fen"], "a bad PGN changed the game");
 
@@ -178,7 +178,7 @@ fn the_page_plays_loads_and_evaluates_in_chromium() {
     let bad = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1";
     paste(&browser, "fen", bad);
     browser.click("#fen-load");
-    let expected = parse_fen(bad).err().expect("the malformed FEN is refused natively").to_string();
+    let expected = parse_fen(bad).expect_err("the malformed FEN is refused natively").to_string();
     assert!(expected.starts_with("invalid FEN"), "{expected}");
     assert_eq!(error_text(&browser), expected);
     assert_eq!(snapshot(&browser)["fen"], json!(fen), "a bad FEN changed the game");
