@@ -4,12 +4,14 @@
 //! per second measures speed.
 
 use crate::evaluator::Evaluator;
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 use crate::facade::SEARCH_STACK_SIZE;
 use crate::limits::Limits;
 use crate::search::{Control, NodeCounter, Shared, Worker};
 use crate::time::TimeBudget;
 use crate::tt::TranspositionTable;
-use std::time::{Duration, Instant};
+use crate::Instant;
+use std::time::Duration;
 use tempo_core::Position;
 
 /// Default bench depth.
@@ -103,39 +105,48 @@ pub fn run_bench_with(
     let limits = Limits::depth(depth);
     let start = Instant::now();
     let mut per_position = Vec::with_capacity(BENCH_FENS.len());
-    // The search recurses deeply: run it on a thread with a large stack.
+    let run = || {
+        let mut worker = Worker::new(0);
+        worker.set_evaluator(evaluator);
+        for (i, fen) in BENCH_FENS.iter().enumerate() {
+            progress(i, fen);
+            let pos: Position = fen.parse().expect("bench positions are valid");
+            tt.clear();
+            worker.clear();
+            let control = Control::new(false, Instant::now());
+            let counters = [NodeCounter::default()];
+            let shared = Shared {
+                tt: &tt,
+                control: &control,
+                nodes: &counters,
+                limits: &limits,
+                budget: TimeBudget::default(),
+                start: Instant::now(),
+                multipv: 1,
+                tablebase: None,
+            };
+            let moves = pos.legal_moves();
+            worker.prepare(&[], &moves);
+            worker.iterative_deepening(&shared, &pos, &mut |_| {});
+            per_position.push(worker.nodes());
+        }
+    };
+    // The search recurses deeply: run it on a thread with a large stack. A browser has no
+    // threads (wasm32-unknown-unknown cannot spawn one); there the caller's stack, which the
+    // web build links large enough, serves.
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     std::thread::scope(|scope| {
         let handle = std::thread::Builder::new()
             .stack_size(SEARCH_STACK_SIZE)
-            .spawn_scoped(scope, || {
-                let mut worker = Worker::new(0);
-                worker.set_evaluator(evaluator);
-                for (i, fen) in BENCH_FENS.iter().enumerate() {
-                    progress(i, fen);
-                    let pos: Position = fen.parse().expect("bench positions are valid");
-                    tt.clear();
-                    worker.clear();
-                    let control = Control::new(false, Instant::now());
-                    let counters = [NodeCounter::default()];
-                    let shared = Shared {
-                        tt: &tt,
-                        control: &control,
-                        nodes: &counters,
-                        limits: &limits,
-                        budget: TimeBudget::default(),
-                        start: Instant::now(),
-                        multipv: 1,
-                        tablebase: None,
-                    };
-                    let moves = pos.legal_moves();
-                    worker.prepare(&[], &moves);
-                    worker.iterative_deepening(&shared, &pos, &mut |_| {});
-                    per_position.push(worker.nodes());
-                }
-            })
+            .spawn_scoped(scope, run)
             .expect("spawning the bench thread");
         let _ = handle.join();
     });
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    {
+        let mut run = run;
+        run();
+    }
     let elapsed = start.elapsed();
     BenchReport { nodes: per_position.iter().sum(), nodes_per_position: per_position, elapsed }
 }

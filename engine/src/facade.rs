@@ -15,10 +15,11 @@ use crate::skill::Skill;
 use crate::tablebase::{self, Probing};
 use crate::time::TimeBudget;
 use crate::tt::{Bound, TranspositionTable};
+use crate::Instant;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tempo_core::{book::Book, Move, Position};
 use tempo_syzygy::Tablebase;
 

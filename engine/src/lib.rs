@@ -46,6 +46,13 @@ mod tablebase;
 mod time;
 mod tt;
 
+/// The wall clock of searches: `std`'s, except in a browser (wasm32-unknown-unknown), where
+/// `std::time::Instant::now` panics and `web-time` reads `performance.now()` instead.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub(crate) use std::time::Instant;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub(crate) use web_time::Instant;
+
 pub use bench::{run_bench, run_bench_with, BenchReport, BENCH_DEPTH, BENCH_FENS};
 pub use error::{EngineError, OptionError};
 pub use evaluator::Evaluator;

@@ -16,9 +16,10 @@ use crate::see::see_ge;
 use crate::tablebase::Probing;
 use crate::time::TimeBudget;
 use crate::tt::{Bound, TranspositionTable};
+use crate::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tempo_core::{Move, MoveFilter, Position, Role};
 
 /// A node counter on its own cache line, so threads publishing counts do not contend.

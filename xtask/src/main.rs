@@ -10,12 +10,14 @@
 //! cargo xtask dist [--cpu LIST] release archives per CPU level with SHA-256 sums
 //! cargo xtask nnue --gen N ...  one network generation: datagen, train, SPRT against the parent
 //! cargo xtask chart             docs/strength.svg, the engine's strength by generation, from docs/strength.csv
+//! cargo xtask web [--serve]     the browser page into target/web/ (WebAssembly), --serve serves it
 //! ```
 
 mod chart;
 mod nnue;
 #[cfg(test)]
 mod tidy;
+mod web;
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
@@ -38,6 +40,7 @@ fn main() -> Result<()> {
         Some("ci") | Some("chart") => check_flags(&flags, &[], &[])?,
         Some("fuzz") => check_flags(&flags, &[], &["--secs"])?,
         Some("dist") => check_flags(&flags, &[], &["--cpu"])?,
+        Some("web") => check_flags(&flags, &["--serve"], &["--port"])?,
         Some("nnue") => check_flags(
             &flags,
             &["--parent-hce", "--skip-match", "--no-match-scale"],
@@ -86,6 +89,17 @@ fn main() -> Result<()> {
             dist(&cpus.split(',').map(str::trim).filter(|c| !c.is_empty()).collect::<Vec<_>>())
         }
         Some("nnue") => nnue::generation(&nnue::Generation::from_flags(&flags)?),
+        Some("web") => {
+            let port = match flags.iter().position(|f| *f == "--port") {
+                Some(i) => flags.get(i + 1).and_then(|n| n.parse().ok()).context("--port needs a port number")?,
+                None => 8000,
+            };
+            web::build()?;
+            if flags.contains(&"--serve") {
+                web::serve(port)?;
+            }
+            Ok(())
+        }
         Some("help" | "--help" | "-h") | None => {
             println!("{}", HELP.trim());
             Ok(())
@@ -122,6 +136,11 @@ cargo xtask <task>
   fuzz [--secs N]   run every cargo-fuzz target in fuzz/ for N seconds each (default 60);
                     without cargo-fuzz, the no-panic property tests of the parsers instead
   benches [ARGS]    the criterion benches of every crate (`cargo bench --workspace ARGS`)
+  web [--serve [--port N]]
+                    build the browser page into target/web/: tempo-web for WebAssembly with
+                    and without SIMD, the wasm-bindgen CLI of the crate's version (installed
+                    once if missing), the static files of web/www/; prints the sizes raw and
+                    gzip-compressed; --serve then serves it at http://127.0.0.1:N/ (8000)
   chart             draw docs/strength.svg (the engine's strength by network generation)
                     from the match results in docs/strength.csv
   dist [--cpu x86-64,x86-64-v2,x86-64-v3,native]
@@ -334,11 +353,15 @@ const CI_STEPS: &[CiStep] = &[
         args: &["clippy", "-p", "tempo-uci", "--features", "tune", "--all-targets", "--", "-D", "warnings"],
         env: &[],
     },
-    // The Syzygy oracle tests fetch python-chess's tables with pip; in CI their absence fails.
+    // The browser test (web/tests/browser.rs) loads the site from target/web/; this builds it
+    // (installing the wasm-bindgen CLI once when missing).
+    CiStep { what: "the browser page, for the browser test", args: &["xtask", "web"], env: &[] },
+    // The Syzygy oracle tests fetch python-chess's tables with pip, and the browser test needs
+    // Chromium and the site; in CI their absence fails.
     CiStep {
         what: "the README's test command, with the tidy test",
         args: &["test", "--workspace"],
-        env: &[("TEMPO_SYZYGY_REQUIRED", "1")],
+        env: &[("TEMPO_SYZYGY_REQUIRED", "1"), ("TEMPO_WEB_REQUIRED", "1")],
     },
     CiStep {
         what: "API documentation of the published crates",

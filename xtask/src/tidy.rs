@@ -31,6 +31,7 @@ const ALLOWED_EDGES: &[(&str, &[&str])] = &[
     ("tempo-output", &[]),
     ("tempo-cli", &["tempo-output", "tempo-uci", "tempo-engine", "tempo-syzygy", "tempo-notation", "tempo-core"]),
     ("tempo-tools", &["tempo-output", "tempo-uci", "tempo-engine", "tempo-syzygy", "tempo-notation", "tempo-core"]),
+    ("tempo-web", &["tempo-engine", "tempo-notation", "tempo-core"]),
     ("xtask", &[]),
 ];
 

@@ -1,8 +1,10 @@
 //! The vector kernels of inference: adding and subtracting weight rows to update an
 //! accumulator, and the SCReLU output layer.
 //!
-//! Each kernel has a portable scalar form and, on x86-64, an AVX2 form written with
-//! `std::arch` intrinsics. The workspace compiles for x86-64-v2 (SSE4.2, no AVX2), so AVX2 is
+//! Each kernel has a portable scalar form, on x86-64 an AVX2 form written with `std::arch`
+//! intrinsics, and in WebAssembly built with `simd128` (the browser build's fast variant) a
+//! 128-bit form, chosen at compile time since a WebAssembly module either validates with
+//! SIMD instructions or does not load at all: the page picks the build, not the code. The workspace compiles for x86-64-v2 (SSE4.2, no AVX2), so AVX2 is
 //! chosen at run time: a [`Simd`] value says which kernels to run, and the only way to get
 //! one that says AVX2 is [`Simd::avx2`], which checks the CPU. Callers detect once (when a
 //! search or an evaluation starts) and pass the value down, so the hot loop does not ask the
@@ -11,7 +13,6 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 use super::QA;
-use std::sync::OnceLock;
 
 /// `H` 16-bit lanes, aligned to a 64-byte cache line: a weight row, a bias vector or one
 /// perspective's accumulator. The alignment lets the AVX2 kernels use aligned loads and
@@ -36,10 +37,14 @@ impl<const H: usize> Row<H> {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// The simd128 build always runs its own kernels: the scalar ones serve the other targets.
+#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
 enum Path {
     Scalar,
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    Wasm128,
 }
 
 /// Which kernels to run. A value naming AVX2 exists only if the CPU supports AVX2 (the field
@@ -47,6 +52,7 @@ enum Path {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Simd(Path);
 
+#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
 impl Simd {
     /// The portable kernels, available everywhere.
     pub(crate) const SCALAR: Simd = Simd(Path::Scalar);
@@ -60,9 +66,17 @@ impl Simd {
         None
     }
 
-    /// The fastest kernels this CPU runs (detected on the first call only).
+    /// The `simd128` kernels: this build has them, and a browser without SIMD would not
+    /// have loaded it.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     pub(crate) fn detect() -> Simd {
-        static DETECTED: OnceLock<Simd> = OnceLock::new();
+        Simd(Path::Wasm128)
+    }
+
+    /// The fastest kernels this CPU runs (detected on the first call only).
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    pub(crate) fn detect() -> Simd {
+        static DETECTED: std::sync::OnceLock<Simd> = std::sync::OnceLock::new();
         *DETECTED.get_or_init(|| Simd::avx2().unwrap_or(Simd::SCALAR))
     }
 
@@ -76,6 +90,8 @@ impl Simd {
             // SAFETY: `Path::Avx2` is only constructed by `Simd::avx2`, after
             // `is_x86_feature_detected!("avx2")` returned true, so the CPU runs AVX2 code.
             Path::Avx2 => unsafe { avx2::update(dst, src, adds, subs) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Path::Wasm128 => wasm128::update(dst, src, adds, subs),
         }
     }
 
@@ -88,6 +104,8 @@ impl Simd {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `update`: a `Path::Avx2` value proves AVX2 was detected.
             Path::Avx2 => unsafe { avx2::screlu_dot(us, them, w_us, w_them) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Path::Wasm128 => wasm128::screlu_dot(us, w_us) + wasm128::screlu_dot(them, w_them),
         }
     }
 }
@@ -213,5 +231,66 @@ mod avx2 {
             let pair = _mm_add_epi64(_mm256_castsi256_si128(quads), _mm256_extracti128_si256::<1>(quads));
             _mm_cvtsi128_si64(_mm_add_epi64(pair, _mm_unpackhi_epi64(pair, pair)))
         }
+    }
+}
+
+/// The WebAssembly `simd128` kernels: 8 lanes of `i16` per vector. The whole module is
+/// compiled with `simd128`, so the intrinsics need no run-time check; only the loads and
+/// stores through pointers are `unsafe`.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm128 {
+    use super::{Row, QA};
+    use std::arch::wasm32::{
+        i16x8_add, i16x8_max, i16x8_min, i16x8_mul, i16x8_splat, i16x8_sub, i32x4_add, i32x4_dot_i16x8, i64x2_add,
+        i64x2_extend_high_i32x4, i64x2_extend_low_i32x4, i64x2_extract_lane, i64x2_splat, v128, v128_load, v128_store,
+    };
+
+    /// The `chunk`-th 16 bytes of `row`.
+    #[inline(always)]
+    fn lane_ptr<const H: usize>(row: &Row<H>, chunk: usize) -> *const v128 {
+        debug_assert!(chunk < H / 8);
+        row.0[chunk * 8..].as_ptr().cast()
+    }
+
+    /// See [`super::Simd::update`].
+    pub(super) fn update<const H: usize>(dst: &mut Row<H>, src: &Row<H>, adds: &[&Row<H>], subs: &[&Row<H>]) {
+        let () = Row::<H>::VALID;
+        for chunk in 0..H / 8 {
+            // SAFETY: `chunk < H / 8`, so each pointer addresses 16 in-bounds bytes of a
+            // `Row` (H lanes = 2 * H bytes); wasm loads and stores need no alignment. `dst`
+            // is a unique borrow, so the store aliases none of the loaded rows.
+            unsafe {
+                let mut sum = v128_load(lane_ptr(src, chunk));
+                for row in adds {
+                    sum = i16x8_add(sum, v128_load(lane_ptr(row, chunk)));
+                }
+                for row in subs {
+                    sum = i16x8_sub(sum, v128_load(lane_ptr(row, chunk)));
+                }
+                v128_store(dst.0[chunk * 8..].as_mut_ptr().cast(), sum);
+            }
+        }
+    }
+
+    /// One perspective's share of [`super::Simd::screlu_dot`].
+    pub(super) fn screlu_dot<const H: usize>(acc: &Row<H>, weights: &Row<H>) -> i64 {
+        let () = Row::<H>::VALID;
+        let zero = i16x8_splat(0);
+        let qa = i16x8_splat(QA as i16);
+        let mut total = i64x2_splat(0);
+        // Four i32 lanes, each summing 2 terms per chunk of at most 255 * 255 * 127; moved
+        // into i64 every 64 chunks (128 terms, far below i32's range) so any width is exact.
+        for block in (0..H / 8).step_by(64) {
+            let mut sum = i16x8_splat(0);
+            for chunk in block..(block + 64).min(H / 8) {
+                // SAFETY: in bounds as in `update`.
+                let (a, w) = unsafe { (v128_load(lane_ptr(acc, chunk)), v128_load(lane_ptr(weights, chunk))) };
+                let v = i16x8_min(i16x8_max(a, zero), qa);
+                // v <= 255 and |w| <= 127: the product fits in i16.
+                sum = i32x4_add(sum, i32x4_dot_i16x8(i16x8_mul(v, w), v));
+            }
+            total = i64x2_add(total, i64x2_add(i64x2_extend_low_i32x4(sum), i64x2_extend_high_i32x4(sum)));
+        }
+        i64x2_extract_lane::<0>(total) + i64x2_extract_lane::<1>(total)
     }
 }
