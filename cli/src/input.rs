@@ -2,7 +2,7 @@
 //! neither.
 
 use tempo_core::{Move, Position};
-use tempo_notation::{parse_move, refusal, san, SanError};
+use tempo_notation::{read_typed_move, san, TypedMoveError};
 
 /// A command typed during the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,37 +111,13 @@ pub fn read(pos: &Position, line: &str) -> Input {
     }
 }
 
-/// Reads a move in SAN (leniently) or coordinates ([`parse_move`]); the error explains what
-/// is wrong with it.
+/// Reads a move in SAN (leniently) or coordinates ([`read_typed_move`]); the error explains
+/// what is wrong with it, and where the text is no move at all, where the commands are.
 pub fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
-    parse_move(pos, text).map_err(|error| explain(pos, text, &error))
-}
-
-fn explain(pos: &Position, text: &str, error: &SanError) -> String {
-    match error {
-        SanError::Syntax(_) | SanError::NullInCheck(_) => {
-            format!("\"{text}\" is not a move: try e4, Nf3, O-O or e2e4 (help lists the commands)")
-        }
-        SanError::NoSuchMove(_) | SanError::Illegal(_) => match refusal(pos, text) {
-            Some(why) => format!("Illegal move {text}: {why}"),
-            None if pos.is_check() => format!("Illegal move {text}: it does not get your king out of check"),
-            None if matches!(error, SanError::Illegal(_)) => {
-                format!("Illegal move {text}: it would leave your king in check")
-            }
-            None => format!("Illegal move {text}: no piece of yours can make it"),
-        },
-        SanError::Ambiguous { candidates, .. } => {
-            format!("Ambiguous move {text}: it could be {}", join_or(candidates))
-        }
-    }
-}
-
-fn join_or(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
+    read_typed_move(pos, text).map_err(|error| match error {
+        TypedMoveError::NotAMove { .. } => format!("{error} (help lists the commands)"),
+        _ => error.to_string(),
+    })
 }
 
 /// The legal moves in SAN, sorted as a player scans them (pieces, then pawns).

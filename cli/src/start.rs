@@ -106,30 +106,7 @@ pub fn parse_fen_arg(fen: &str) -> Result<Position> {
 
 /// A Chess960 start position by its number (0..959), as Scharnagl numbered them.
 pub fn chess960_position(number: u32) -> Result<Position> {
-    if number > 959 {
-        bail!("Chess960 positions are numbered 0 to 959, not {number}");
-    }
-    let mut rank: [Option<char>; 8] = [None; 8];
-    let mut n = number as usize;
-    let (b1, rest) = (n % 4, n / 4);
-    rank[b1 * 2 + 1] = Some('b');
-    n = rest;
-    let (b2, rest) = (n % 4, n / 4);
-    rank[b2 * 2] = Some('b');
-    n = rest;
-    let (q, rest) = (n % 6, n / 6);
-    let free = |rank: &[Option<char>; 8]| (0..8).filter(|&i| rank[i].is_none()).collect::<Vec<_>>();
-    rank[free(&rank)[q]] = Some('q');
-    let knights = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)][rest];
-    let empty = free(&rank);
-    rank[empty[knights.0]] = Some('n');
-    rank[empty[knights.1]] = Some('n');
-    for (slot, piece) in free(&rank).into_iter().zip(['r', 'k', 'r']) {
-        rank[slot] = Some(piece);
-    }
-    let black: String = rank.iter().map(|c| c.unwrap_or('?')).collect();
-    let fen = format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{} w KQkq - 0 1", black.to_ascii_uppercase());
-    Position::from_fen(&fen, CastlingMode::Chess960).with_context(|| format!("Chess960 position {number} ({fen})"))
+    Position::chess960(number).with_context(|| format!("Chess960 positions are numbered 0 to 959, not {number}"))
 }
 
 pub fn random_below(n: u32) -> u32 {

@@ -79,17 +79,63 @@ impl Default for Position {
 impl Position {
     /// The standard starting position.
     pub fn startpos() -> Position {
-        let mut setup = Setup::empty();
         let back =
             [Role::Rook, Role::Knight, Role::Bishop, Role::Queen, Role::King, Role::Bishop, Role::Knight, Role::Rook];
+        Position::from_back_rank(back, CastlingMode::Standard)
+    }
+
+    /// Chess960 starting position number `number` (0 to 959) in the Scharnagl numbering
+    /// that FIDE's Laws (Appendix III) and lichess use; 518 is the standard setup. Castling
+    /// is in Chess960 form (king takes rook). `None` above 959.
+    ///
+    /// ```
+    /// use tempo_core::Position;
+    ///
+    /// assert_eq!(Position::chess960(0).unwrap().fen(), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+    /// assert_eq!(Position::chess960(518).unwrap().fen(), Position::startpos().fen());
+    /// assert!(Position::chess960(960).is_none());
+    /// ```
+    pub fn chess960(number: u32) -> Option<Position> {
+        if number > 959 {
+            return None;
+        }
+        let mut back: [Option<Role>; 8] = [None; 8];
+        let mut n = number as usize;
+        // Light-squared bishop on b, d, f or h; dark-squared on a, c, e or g.
+        back[(n % 4) * 2 + 1] = Some(Role::Bishop);
+        n /= 4;
+        back[(n % 4) * 2] = Some(Role::Bishop);
+        n /= 4;
+        let free = |back: &[Option<Role>; 8]| (0..8).filter(|&i| back[i].is_none()).collect::<Vec<_>>();
+        back[free(&back)[n % 6]] = Some(Role::Queen);
+        n /= 6;
+        // The two knights among the five squares left, in the order of the numbering.
+        let knights = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)][n];
+        let empty = free(&back);
+        back[empty[knights.0]] = Some(Role::Knight);
+        back[empty[knights.1]] = Some(Role::Knight);
+        // Rook, king, rook on the three squares left, from the a-file.
+        for (slot, role) in free(&back).into_iter().zip([Role::Rook, Role::King, Role::Rook]) {
+            back[slot] = Some(role);
+        }
+        Some(Position::from_back_rank(back.map(|r| r.expect("every square is filled")), CastlingMode::Chess960))
+    }
+
+    /// The starting position with this back rank (mirrored for Black), both sides able to
+    /// castle with both rooks.
+    fn from_back_rank(back: [Role; 8], mode: CastlingMode) -> Position {
+        let mut setup = Setup::empty();
         for (file, role) in File::ALL.into_iter().zip(back) {
             setup.board[Square::from_coords(file, Rank::First).index()] = Some(Piece::new(Color::White, role));
             setup.board[Square::from_coords(file, Rank::Second).index()] = Some(Piece::new(Color::White, Role::Pawn));
             setup.board[Square::from_coords(file, Rank::Seventh).index()] = Some(Piece::new(Color::Black, Role::Pawn));
             setup.board[Square::from_coords(file, Rank::Eighth).index()] = Some(Piece::new(Color::Black, role));
+            if role == Role::Rook {
+                setup.castling_rooks |= Square::from_coords(file, Rank::First);
+                setup.castling_rooks |= Square::from_coords(file, Rank::Eighth);
+            }
         }
-        setup.castling_rooks = Bitboard::from_square(Square::A1) | Square::H1 | Square::A8 | Square::H8;
-        Position::from_setup(setup, CastlingMode::Standard).expect("the start position is legal")
+        Position::from_setup(setup, mode).expect("a start position is legal")
     }
 
     /// Builds a position from its parts, checking that it is legal.
@@ -1022,6 +1068,29 @@ mod tests {
         assert!(matches!(blocked, MoveError::NoSuchMove { from: Square::E2, to: Square::E5, promotion: None, .. }));
         let wrong_piece = promo.find_move(Square::A7, Square::B8, Some(Role::Knight)).unwrap_err();
         assert!(wrong_piece.to_string().starts_with("no legal move from a7 to b8 promoting to a knight in "));
+    }
+
+    #[test]
+    fn chess960_start_positions_follow_the_numbering() {
+        let back_rank = |n| {
+            Position::chess960(n).unwrap().fen().split('/').next_back().unwrap().split(' ').next().unwrap().to_owned()
+        };
+        // Fixed points of the Scharnagl numbering (FIDE Laws, Appendix III).
+        assert_eq!(back_rank(0), "BBQNNRKR");
+        assert_eq!(back_rank(518), "RNBQKBNR");
+        assert_eq!(back_rank(959), "RKRNNQBB");
+        let mut seen = std::collections::HashSet::new();
+        for n in 0..960 {
+            let pos = Position::chess960(n).unwrap();
+            let rank = back_rank(n);
+            let (king, rooks) = (rank.find('K').unwrap(), [rank.find('R').unwrap(), rank.rfind('R').unwrap()]);
+            assert!(rooks[0] < king && king < rooks[1], "{n}: {rank}");
+            let bishops: Vec<usize> = rank.match_indices('B').map(|(i, _)| i).collect();
+            assert_eq!(bishops[0] % 2 + bishops[1] % 2, 1, "{n}: bishops on one colour in {rank}");
+            assert_eq!(pos.castling_rights().rooks().count(), 4, "{n}: every castling right");
+            assert!(seen.insert(rank));
+        }
+        assert!(Position::chess960(960).is_none());
     }
 
     #[test]

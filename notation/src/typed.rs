@@ -4,7 +4,103 @@
 
 use crate::san::{parse_san, SanError, SanMove};
 use crate::uci::{parse_uci_move, UciMove};
+use std::fmt;
 use tempo_core::{Move, Position, Refusal};
+
+/// Why a move a player typed cannot be played, in words for that player: `Display` is the
+/// sentence `tempo`'s move prompt and the browser page show, so both say the same thing.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TypedMoveError {
+    /// The text is no move in either notation.
+    #[error("\"{text}\" is not a move: try e4, Nf3, O-O or e2e4")]
+    NotAMove {
+        /// The text as typed.
+        text: String,
+    },
+    /// The text is a move, but not a legal one here.
+    #[error("Illegal move {text}: {reason}")]
+    Illegal {
+        /// The text as typed.
+        text: String,
+        /// Why it cannot be played.
+        reason: IllegalReason,
+    },
+    /// Several legal moves fit the text.
+    #[error("Ambiguous move {text}: it could be {}", join_or(candidates))]
+    Ambiguous {
+        /// The text as typed.
+        text: String,
+        /// The SAN of each legal move it could mean.
+        candidates: Vec<String>,
+    },
+}
+
+/// Why a move that reads as one cannot be played: the most specific reason known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalReason {
+    /// The piece it names cannot go there, or the way is blocked ([`refusal`]).
+    Refused(Refusal),
+    /// The side to move is in check and the move does not answer it.
+    CheckUnanswered,
+    /// The move would leave or put the mover's king in check.
+    SelfCheck,
+    /// No piece of the side to move can make it.
+    NoPiece,
+}
+
+impl fmt::Display for IllegalReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalReason::Refused(why) => write!(f, "{why}"),
+            IllegalReason::CheckUnanswered => f.write_str("it does not get your king out of check"),
+            IllegalReason::SelfCheck => f.write_str("it would leave your king in check"),
+            IllegalReason::NoPiece => f.write_str("no piece of yours can make it"),
+        }
+    }
+}
+
+/// "a, b or c".
+fn join_or(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// Reads a move a player typed, as [`parse_move`] does, and says why it cannot be played
+/// when it cannot.
+///
+/// ```
+/// use tempo_core::Position;
+/// use tempo_notation::read_typed_move;
+///
+/// let start = Position::startpos();
+/// let why = read_typed_move(&start, "Bc4").unwrap_err();
+/// assert_eq!(why.to_string(), "Illegal move Bc4: the bishop on f1 is blocked by the pawn on e2");
+/// ```
+///
+/// # Errors
+/// A [`TypedMoveError`]: no move at all, an illegal one with its reason, or an ambiguous
+/// one with the moves it could be.
+pub fn read_typed_move(pos: &Position, text: &str) -> Result<Move, TypedMoveError> {
+    parse_move(pos, text).map_err(|error| {
+        let text = text.to_owned();
+        match error {
+            SanError::Syntax(_) | SanError::NullInCheck(_) => TypedMoveError::NotAMove { text },
+            SanError::Ambiguous { candidates, .. } => TypedMoveError::Ambiguous { text, candidates },
+            SanError::NoSuchMove(_) | SanError::Illegal(_) => {
+                let reason = match refusal(pos, &text) {
+                    Some(why) => IllegalReason::Refused(why),
+                    None if pos.is_check() => IllegalReason::CheckUnanswered,
+                    None if matches!(error, SanError::Illegal(_)) => IllegalReason::SelfCheck,
+                    None => IllegalReason::NoPiece,
+                };
+                TypedMoveError::Illegal { text, reason }
+            }
+        }
+    })
+}
 
 /// Reads a move typed in SAN or UCI coordinates and finds it among the legal moves of `pos`.
 /// Coordinates are taken in either case (`E2E4`), and a lower-case piece letter as the piece
@@ -100,6 +196,26 @@ mod tests {
         assert!(parse_move(&pos, "Bg7").is_ok());
         assert!(matches!(parse_move(&pos, "b8g7"), Err(SanError::NoSuchMove(_))));
         assert_eq!(refusal(&pos, "b8g7").map(|r| r.to_string()).as_deref(), Some("the knight on b8 cannot move to g7"));
+    }
+
+    #[test]
+    fn typed_moves_are_refused_in_words() {
+        let start = Position::startpos();
+        let why = |pos: &Position, text: &str| read_typed_move(pos, text).unwrap_err().to_string();
+        assert_eq!(why(&start, "banana"), "\"banana\" is not a move: try e4, Nf3, O-O or e2e4");
+        assert_eq!(why(&start, "e2e5"), "Illegal move e2e5: the pawn on e2 cannot move to e5");
+        assert_eq!(why(&start, "Qh5"), "Illegal move Qh5: the queen on d1 is blocked by the pawn on e2");
+        // Two knights can reach d2 (from b1 and f3): the player is told which moves fit.
+        let knights: Position = "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1".parse().unwrap();
+        assert_eq!(why(&knights, "Nd2"), "Ambiguous move Nd2: it could be Nbd2 or Nfd2");
+        // In check, a move that does not answer it, and a piece the side does not have.
+        let check: Position = "4k3/8/8/8/8/8/3PPP2/r3K3 w - - 0 1".parse().unwrap();
+        assert_eq!(
+            why(&check, "d3"),
+            "Illegal move d3: the king is in check from the rook on a1, and this move does not answer it"
+        );
+        assert_eq!(why(&check, "Nf3"), "Illegal move Nf3: white has no knight");
+        assert!(read_typed_move(&start, "nf3").is_ok());
     }
 
     #[test]

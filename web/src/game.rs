@@ -7,7 +7,7 @@ use serde::Serialize;
 use std::time::Duration;
 use tempo_core::clock::{TimeControl, TimeUnit};
 use tempo_core::{CastlingMode, Color, Game, Move, Position};
-use tempo_notation::{parse_move, pgn_string, refusal, san, PgnGame, PgnReader, SanError};
+use tempo_notation::{pgn_string, read_typed_move, san, PgnGame, PgnReader};
 use wasm_bindgen::prelude::wasm_bindgen;
 
 /// A game: its start, its moves, its clock and how it ended.
@@ -88,29 +88,8 @@ pub fn parse_fen(fen: &str) -> Result<Position, WebError> {
 /// # Errors
 /// [`WebError::Game`] for a number above 959.
 pub fn chess960_position(number: u32) -> Result<Position, WebError> {
-    if number > 959 {
-        return Err(WebError::Game(format!("Chess960 positions are numbered 0 to 959, not {number}")));
-    }
-    let mut rank: [Option<char>; 8] = [None; 8];
-    let mut n = number as usize;
-    rank[(n % 4) * 2 + 1] = Some('b');
-    n /= 4;
-    rank[(n % 4) * 2] = Some('b');
-    n /= 4;
-    let free = |rank: &[Option<char>; 8]| (0..8).filter(|&i| rank[i].is_none()).collect::<Vec<_>>();
-    rank[free(&rank)[n % 6]] = Some('q');
-    n /= 6;
-    let knights = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)][n];
-    let empty = free(&rank);
-    rank[empty[knights.0]] = Some('n');
-    rank[empty[knights.1]] = Some('n');
-    for (slot, piece) in free(&rank).into_iter().zip(['r', 'k', 'r']) {
-        rank[slot] = Some(piece);
-    }
-    let black: String = rank.iter().map(|c| c.unwrap_or('?')).collect();
-    let fen = format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{} w KQkq - 0 1", black.to_ascii_uppercase());
-    Position::from_fen(&fen, CastlingMode::Chess960)
-        .map_err(|e| WebError::Fen(chain(&format!("Chess960 position {number} ({fen})"), &e)))
+    Position::chess960(number)
+        .ok_or_else(|| WebError::Game(format!("Chess960 positions are numbered 0 to 959, not {number}")))
 }
 
 /// Reads the first game of PGN text and replays it through the arbiter, as `tempo` loads a
@@ -421,31 +400,7 @@ impl WebGame {
         if let Some(outcome) = self.game.outcome() {
             return Err(WebError::Game(format!("the game is over: {outcome}")));
         }
-        parse_move(pos, text).map_err(|e| WebError::Move(explain(pos, text, &e)))
-    }
-}
-
-/// Why `text` is no move here, in the words of `tempo`'s move prompt (its `input::explain`).
-fn explain(pos: &Position, text: &str, error: &SanError) -> String {
-    match error {
-        SanError::Syntax(_) | SanError::NullInCheck(_) => {
-            format!("\"{text}\" is not a move: try e4, Nf3, O-O or e2e4")
-        }
-        SanError::NoSuchMove(_) | SanError::Illegal(_) => match refusal(pos, text) {
-            Some(why) => format!("Illegal move {text}: {why}"),
-            None if pos.is_check() => format!("Illegal move {text}: it does not get your king out of check"),
-            None if matches!(error, SanError::Illegal(_)) => {
-                format!("Illegal move {text}: it would leave your king in check")
-            }
-            None => format!("Illegal move {text}: no piece of yours can make it"),
-        },
-        SanError::Ambiguous { candidates, .. } => {
-            let list = match candidates.as_slice() {
-                [init @ .., last] if !init.is_empty() => format!("{} or {last}", init.join(", ")),
-                _ => candidates.join(""),
-            };
-            format!("Ambiguous move {text}: it could be {list}")
-        }
+        read_typed_move(pos, text).map_err(|e| WebError::Move(e.to_string()))
     }
 }
 
