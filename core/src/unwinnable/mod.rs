@@ -36,7 +36,7 @@ use crate::{Color, Move, Position};
 
 /// The node budget [`can_mate`] callers use when they have no reason to choose another: a
 /// node is one move played by a search. On `data/unwinnable/cases.txt`, in a release build,
-/// it decides 591 of the 600 questions (`tempo-tools unwinnable` prints the score and the
+/// it decides 594 of the 600 questions (`tempo-tools unwinnable` prints the score and the
 /// times), at most about 0.6 s (on an idle core) and 60 MB a call (the walk keeps every
 /// position it has seen).
 pub const DEFAULT_NODES: u64 = 1_000_000;

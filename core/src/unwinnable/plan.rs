@@ -24,7 +24,7 @@
 //! proves nothing (its depths are bounded).
 
 use super::statics;
-use crate::attacks::{knight_attacks, pawn_attacks};
+use crate::attacks::{king_attacks, knight_attacks, pawn_attacks};
 use crate::{Bitboard, Color, Move, MoveList, Position, Role, Square};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -171,6 +171,7 @@ fn classify(pos: &Position, mater: Color, m: Move, winners_turn: bool, needs_pro
         }
         return Variation::Normal;
     }
+    let closer = closer || (role == Role::Bishop && bishop_to_corner(pos, m, target));
     let mut variation = Variation::Normal;
     if needs_promotion {
         let heavy = matches!(m.promotion_role(), Some(Role::Queen | Role::Rook));
@@ -183,6 +184,24 @@ fn classify(pos: &Position, mater: Color, m: Move, winners_turn: bool, needs_pro
     } else {
         variation
     }
+}
+
+/// `true` if the defender's bishop moved by `m` comes closer (in king steps) to a square
+/// next to `corner`, the defender's king's goal, that it can stand on and no other of the
+/// defender's men holds: there the bishops block the king's flight, as a mate by bishops of
+/// one colour or a mater whose king cannot come near needs. Only with two bishops or more,
+/// as the Chess Unwinnability Analyzer does: with one the plan's other moves suffice.
+fn bishop_to_corner(pos: &Position, m: Move, corner: Square) -> bool {
+    let defender = pos.turn();
+    if !pos.pieces(defender, Role::Bishop).has_more_than_one() {
+        return false;
+    }
+    let colour =
+        if Bitboard::DARK_SQUARES.contains(m.from()) { Bitboard::DARK_SQUARES } else { Bitboard::LIGHT_SQUARES };
+    let others = pos.by_color(defender).without(m.from());
+    let flights = king_attacks(corner) & colour & !others;
+    let nearest = |square: Square| flights.into_iter().map(|f| chebyshev(square, f)).min();
+    matches!((nearest(m.from()), nearest(m.to())), (Some(before), Some(after)) if after < before)
 }
 
 /// The plan through locked pawns, for a mater whose pawns are all stopped by the
