@@ -36,9 +36,9 @@ use crate::{Color, Move, Position};
 
 /// The node budget [`can_mate`] callers use when they have no reason to choose another: a
 /// node is one move played by a search. On `data/unwinnable/cases.txt`, in a release build,
-/// it decides 594 of the 600 questions (`tempo-tools unwinnable` prints the score and the
-/// times), at most about 0.6 s (on an idle core) and 60 MB a call (the walk keeps every
-/// position it has seen).
+/// it decides 595 of the 600 questions (`tempo-tools unwinnable` prints the score and the
+/// times), with at most about 0.35 s of processor time and 60 MB a call (the walk keeps
+/// every position it has seen).
 pub const DEFAULT_NODES: u64 = 1_000_000;
 
 /// Why a side can never checkmate.
@@ -96,9 +96,9 @@ impl CanMate {
 }
 
 /// Whether `mater` can checkmate its opponent from `pos` by some series of legal moves of
-/// both sides (the opponent cooperating), searching at most `nodes` moves (half as many
-/// again where the mater's pawns are all stopped by the defender's and the search tries to
-/// open a file for one of them).
+/// both sides (the opponent cooperating), searching at most `nodes` moves (and twice as
+/// many more where the mater's pawns are all stopped by the defender's and a search tries
+/// to open a file for one of them).
 ///
 /// Deterministic: the same position, side and budget give the same answer. Never panics
 /// on a legal position.
