@@ -37,7 +37,7 @@ use crate::{Color, Move, Position};
 /// The node budget [`can_mate`] callers use when they have no reason to choose another: a
 /// node is one move played by a search. On `data/unwinnable/cases.txt`, in a release build,
 /// it decides 595 of the 600 questions (`tempo-tools unwinnable` prints the score and the
-/// times), with at most about 0.35 s of processor time and 60 MB a call (the walk keeps
+/// times), with at most about 0.55 s of processor time (under load) and 60 MB a call (the walk keeps
 /// every position it has seen).
 pub const DEFAULT_NODES: u64 = 1_000_000;
 

@@ -17,10 +17,10 @@ use std::collections::{HashSet, VecDeque};
 /// finished walk), and the plan search with the rest.
 ///
 /// Where the mater's pawns are all stopped by the defender's (see [`Goal::Unblock`]), the
-/// plan through them runs after the first plan search with a budget of its own, twice
-/// `nodes`: the other stages keep their shares, so the positions they decide get the same
-/// answer, and its nodes are cheap (no static proof but material at each), so the whole
-/// costs about twice the time of `nodes` alone.
+/// plan through them runs last with a budget of its own, twice `nodes`: the positions the
+/// other stages decide get the same answer at the same cost (`Game` asks after moves in
+/// blocked positions), and its nodes are cheap (no static proof but material at each), so
+/// an undecided question costs about twice the time of `nodes` alone.
 pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
     let mut dives = Dives::new(pos, mater);
     if let Some(line) = dives.run(pos, nodes / 64) {
@@ -41,11 +41,6 @@ pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
     if let Some(line) = plan.run(pos, plan.spent() + share) {
         return CanMate::Yes(line);
     }
-    if pawns_need_unblocking(pos, mater) {
-        if let Some(line) = Plan::new(mater, Goal::Unblock).run(pos, nodes.saturating_mul(2)) {
-            return CanMate::Yes(line);
-        }
-    }
     let share = (nodes / 2).saturating_sub(spent(&walk, &dives, &plan));
     let mut deepening = Deepening::new(mater, share);
     if let Some(line) = deepening.run(pos) {
@@ -63,6 +58,11 @@ pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
     let share = nodes.saturating_sub(spent(&walk, &dives, &plan));
     if let Some(line) = plan.run(pos, plan.spent() + share) {
         return CanMate::Yes(line);
+    }
+    if pawns_need_unblocking(pos, mater) {
+        if let Some(line) = Plan::new(mater, Goal::Unblock).run(pos, nodes.saturating_mul(2)) {
+            return CanMate::Yes(line);
+        }
     }
     CanMate::Undecided
 }
