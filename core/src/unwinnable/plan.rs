@@ -406,6 +406,39 @@ mod tests {
     }
 
     #[test]
+    fn the_defenders_king_opens_a_file_for_the_maters_pawns() {
+        // White's king is shut in on h1 and its pawns stand in front of Black's: Black's
+        // king eats one, the Black pawn behind it promotes and gives itself up to a White
+        // pawn, which runs on a file of its own and queens.
+        let pos: Position = "8/p1p1p3/8/8/8/6p1/P1P1PkPp/7K w - - 0 1".parse().unwrap();
+        assert!(pawns_need_unblocking(&pos, Color::White));
+        let line = Plan::new(Color::White, Goal::Unblock).run(&pos, 1_000_000).expect("a helpmate");
+        assert!(mates(&pos, Color::White, &line), "{line:?}");
+        // Black's h-pawn has no White pawn in front of it: Black's plan is not this one.
+        assert!(!pawns_need_unblocking(&pos, Color::Black));
+    }
+
+    #[test]
+    fn the_defenders_bishops_go_next_to_the_corner() {
+        // Black mates with its light bishops in h1, White's dark bishops block g1 and h2.
+        let pos: Position = "8/4kb2/8/1p1p1p1p/1P1P1P1P/1bB5/3B1K2/8 w - - 0 1".parse().unwrap();
+        let corner = target(&pos, Role::King, Color::Black);
+        assert_eq!(corner, Square::H1);
+        assert!(bishop_to_corner(&pos, Move::normal(Square::C3, Square::E1), corner));
+        assert!(!bishop_to_corner(&pos, Move::normal(Square::D2, Square::C1), corner));
+        // With one bishop the reward does not apply.
+        let one: Position = "8/4kb2/8/1p1p1p1p/1P1P1P1P/1bB5/5K2/8 w - - 0 1".parse().unwrap();
+        assert!(!bishop_to_corner(&one, Move::normal(Square::C3, Square::E1), corner));
+    }
+
+    #[test]
+    fn front_spans_run_to_the_last_rank() {
+        assert_eq!(front_span(Square::E2, Color::White), Bitboard::file(Square::E2.file()) - Bitboard(0xffff));
+        assert_eq!(front_span(Square::E2, Color::Black), Bitboard::from_square(Square::E1));
+        assert_eq!(front_span(Square::A8, Color::White), Bitboard::EMPTY);
+    }
+
+    #[test]
     fn targets_follow_the_mater_and_its_bishops() {
         let pos: Position = "6nk/8/8/8/4K3/8/3B4/8 w - - 0 1".parse().unwrap();
         assert_eq!(target(&pos, Role::King, Color::White), Square::H6, "the mater's king");
