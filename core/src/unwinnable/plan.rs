@@ -218,10 +218,13 @@ struct Unblocking {
     sacrifice: Bitboard,
 }
 
-/// `true` if the unblocking plan applies from `pos` on: `mater` has pawns, each with a
-/// defender's pawn in front of it on its file, and no rook or queen.
+/// `true` if the unblocking plan may help from `pos`: one of `mater`'s pawns has a
+/// defender's pawn in front of it on its file. (The plan itself applies only where all of
+/// them have, but a pawn with none may be stuck all the same, behind its own king or
+/// pawns, until the others get through.)
 pub(super) fn pawns_need_unblocking(pos: &Position, mater: Color) -> bool {
-    Unblocking::of(pos, mater).is_some()
+    let theirs = pos.pieces(!mater, Role::Pawn);
+    pos.pieces(mater, Role::Pawn).into_iter().filter(|&pawn| (front_span(pawn, mater) & theirs).any()).count() > 0
 }
 
 impl Unblocking {
@@ -411,11 +414,14 @@ mod tests {
         // king eats one, the Black pawn behind it promotes and gives itself up to a White
         // pawn, which runs on a file of its own and queens.
         let pos: Position = "8/p1p1p3/8/8/8/6p1/P1P1PkPp/7K w - - 0 1".parse().unwrap();
-        assert!(pawns_need_unblocking(&pos, Color::White));
+        assert!(pawns_need_unblocking(&pos, Color::White) && Unblocking::of(&pos, Color::White).is_some());
         let line = Plan::new(Color::White, Goal::Unblock).run(&pos, 1_000_000).expect("a helpmate");
         assert!(mates(&pos, Color::White, &line), "{line:?}");
-        // Black's h-pawn has no White pawn in front of it: Black's plan is not this one.
-        assert!(!pawns_need_unblocking(&pos, Color::Black));
+        // Black's h-pawn has no White pawn in front of it: the search may try the plan (its
+        // other pawns are stopped), which starts as the corner plan.
+        assert!(pawns_need_unblocking(&pos, Color::Black) && Unblocking::of(&pos, Color::Black).is_none());
+        let free: Position = "4k3/8/8/8/8/8/P7/4K3 w - - 0 1".parse().unwrap();
+        assert!(!pawns_need_unblocking(&free, Color::White));
     }
 
     #[test]
