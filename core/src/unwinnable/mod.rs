@@ -14,7 +14,9 @@
 //! the helpmates of open positions, often at once), an exhaustive walk over every reachable
 //! position (the shortest helpmate, or a proof that there is none when the reachable
 //! positions are few), a depth-first search along a mating plan (`plan`: the long helpmates
-//! of bare endgames), an iterative deepening, more playouts, more walk, and more plan.
+//! of bare endgames; where the mater's pawns are all stopped by the defender's, the same
+//! search along a plan that first opens a file for one of them), an iterative deepening,
+//! more playouts, more walk, and more plan.
 //!
 //! [`helpmate_after`] carries a helpmate across a move without searching (the move was its
 //! first, or can be taken back), for callers that ask after every move of a game.
@@ -34,9 +36,9 @@ use crate::{Color, Move, Position};
 
 /// The node budget [`can_mate`] callers use when they have no reason to choose another: a
 /// node is one move played by a search. On `data/unwinnable/cases.txt`, in a release build,
-/// it decides 587 of the 600 questions (`tempo-tools unwinnable` prints the score and the
-/// times), at most about 0.6 s (on an idle core) and 60 MB a call (the walk keeps every
-/// position it has seen).
+/// it decides 595 of the 600 questions (`tempo-tools unwinnable` prints the score and the
+/// times), with at most about 0.55 s of processor time (under load) and 60 MB a call (the walk keeps
+/// every position it has seen).
 pub const DEFAULT_NODES: u64 = 1_000_000;
 
 /// Why a side can never checkmate.
@@ -94,7 +96,9 @@ impl CanMate {
 }
 
 /// Whether `mater` can checkmate its opponent from `pos` by some series of legal moves of
-/// both sides (the opponent cooperating), searching at most `nodes` moves.
+/// both sides (the opponent cooperating), searching at most `nodes` moves (and twice as
+/// many more where the mater's pawns are all stopped by the defender's and a search tries
+/// to open a file for one of them).
 ///
 /// Deterministic: the same position, side and budget give the same answer. Never panics
 /// on a legal position.

@@ -13,11 +13,18 @@
 //! nothing away otherwise. The corner's colour is that of the mater's bishops, so that they
 //! can give the check.
 //!
+//! The unblocking plan ([`Goal::Unblock`]) comes before it where the mater's pawns are all
+//! stopped by the defender's and it has no rook or queen, so that nothing can mate before a
+//! pawn gets through: the defender's king eats the mater's pawns that stop its own, its
+//! pawns run and promote, its pieces give themselves up to the mater's pawns, and the pawn
+//! that takes runs on a file of its own; once the mater has a free pawn, a rook or a queen,
+//! the corner plan takes over in the same search.
+//!
 //! Only a "yes" comes out of it, with the line it found: a search that ends without one
 //! proves nothing (its depths are bounded).
 
 use super::statics;
-use crate::attacks::knight_attacks;
+use crate::attacks::{king_attacks, knight_attacks, pawn_attacks};
 use crate::{Bitboard, Color, Move, MoveList, Position, Role, Square};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -41,9 +48,19 @@ enum Variation {
     Punish,
 }
 
+/// Which plan the search follows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Goal {
+    /// The mate in a corner, from the start.
+    Corner,
+    /// First a promotion through locked pawns (see `Unblocking`), then the mate in a corner.
+    Unblock,
+}
+
 /// The search, with its budget and transposition table.
 pub(super) struct Plan {
     mater: Color,
+    goal: Goal,
     budget: u64,
     spent: u64,
     /// Nodes of the current iteration, and its cap.
@@ -56,9 +73,10 @@ pub(super) struct Plan {
 }
 
 impl Plan {
-    pub(super) fn new(mater: Color) -> Plan {
+    pub(super) fn new(mater: Color, goal: Goal) -> Plan {
         Plan {
             mater,
+            goal,
             budget: 0,
             spent: 0,
             iteration_spent: 0,
@@ -109,8 +127,12 @@ impl Plan {
         let needs_promotion = needs_defender_promotion(pos, mater);
         let winners_turn = pos.turn() == mater;
         let plies = self.line.len();
+        let unblock = (self.goal == Goal::Unblock).then(|| Unblocking::of(pos, mater)).flatten();
         for &m in moves.iter() {
-            let mut variation = classify(pos, mater, m, winners_turn, needs_promotion);
+            let mut variation = match &unblock {
+                Some(unblocking) => unblocking.classify(pos, m, winners_turn),
+                None => classify(pos, mater, m, winners_turn, needs_promotion),
+            };
             if plies > REWARD_PLIES && variation == Variation::Reward {
                 variation = Variation::Normal;
             }
@@ -149,6 +171,7 @@ fn classify(pos: &Position, mater: Color, m: Move, winners_turn: bool, needs_pro
         }
         return Variation::Normal;
     }
+    let closer = closer || (role == Role::Bishop && bishop_to_corner(pos, m, target));
     let mut variation = Variation::Normal;
     if needs_promotion {
         let heavy = matches!(m.promotion_role(), Some(Role::Queen | Role::Rook));
@@ -161,6 +184,121 @@ fn classify(pos: &Position, mater: Color, m: Move, winners_turn: bool, needs_pro
     } else {
         variation
     }
+}
+
+/// `true` if the defender's bishop moved by `m` comes closer (in king steps) to a square
+/// next to `corner`, the defender's king's goal, that it can stand on and no other of the
+/// defender's men holds: there the bishops block the king's flight, as a mate by bishops of
+/// one colour or a mater whose king cannot come near needs. Only with two bishops or more,
+/// as the Chess Unwinnability Analyzer does: with one the plan's other moves suffice.
+fn bishop_to_corner(pos: &Position, m: Move, corner: Square) -> bool {
+    let defender = pos.turn();
+    if !pos.pieces(defender, Role::Bishop).has_more_than_one() {
+        return false;
+    }
+    let colour =
+        if Bitboard::DARK_SQUARES.contains(m.from()) { Bitboard::DARK_SQUARES } else { Bitboard::LIGHT_SQUARES };
+    let others = pos.by_color(defender).without(m.from());
+    let flights = king_attacks(corner) & colour & !others;
+    let nearest = |square: Square| flights.into_iter().map(|f| chebyshev(square, f)).min();
+    matches!((nearest(m.from()), nearest(m.to())), (Some(before), Some(after)) if after < before)
+}
+
+/// The plan through locked pawns, for a mater whose pawns are all stopped by the
+/// defender's and who has no rook or queen: the defender's king eats the mater's pawns that
+/// stand in front of its own, the defender's pawns run and promote, the pieces they become
+/// (and the defender's other pieces) give themselves up to the mater's pawns, and the pawn
+/// that takes, on a file of its own, runs to promote in turn; then the corner plan mates.
+struct Unblocking {
+    mater: Color,
+    /// The mater's pawns in front of a defender's pawn on the same file: the defender's king's
+    /// goals.
+    blockers: Bitboard,
+    /// The squares the mater's pawns attack: where the defender's pieces give themselves up.
+    sacrifice: Bitboard,
+}
+
+/// `true` if the unblocking plan may help from `pos`: one of `mater`'s pawns has a
+/// defender's pawn in front of it on its file. (The plan itself applies only where all of
+/// them have, but a pawn with none may be stuck all the same, behind its own king or
+/// pawns, until the others get through.)
+pub(super) fn pawns_need_unblocking(pos: &Position, mater: Color) -> bool {
+    let theirs = pos.pieces(!mater, Role::Pawn);
+    pos.pieces(mater, Role::Pawn).into_iter().filter(|&pawn| (front_span(pawn, mater) & theirs).any()).count() > 0
+}
+
+impl Unblocking {
+    /// The plan's state in `pos`, or `None` when the corner plan applies: the mater has a rook,
+    /// a queen, or a pawn no defender's pawn stands in front of.
+    fn of(pos: &Position, mater: Color) -> Option<Unblocking> {
+        let defender = !mater;
+        let ours = pos.by_color(mater);
+        if (ours & (pos.by_role(Role::Rook) | pos.by_role(Role::Queen))).any() {
+            return None;
+        }
+        let our_pawns = pos.pieces(mater, Role::Pawn);
+        let their_pawns = pos.pieces(defender, Role::Pawn);
+        if our_pawns.is_empty() {
+            return None;
+        }
+        let mut blockers = Bitboard::EMPTY;
+        let mut sacrifice = Bitboard::EMPTY;
+        for pawn in our_pawns {
+            if (front_span(pawn, mater) & their_pawns).is_empty() {
+                return None;
+            }
+            if (front_span(pawn, defender) & their_pawns).any() {
+                blockers = blockers.with(pawn);
+            }
+            sacrifice |= pawn_attacks(mater, pawn);
+        }
+        Some(Unblocking { mater, blockers, sacrifice })
+    }
+
+    fn classify(&self, pos: &Position, m: Move, winners_turn: bool) -> Variation {
+        let role = pos.role_at(m.from()).unwrap_or(Role::Pawn);
+        let free_push =
+            |color: Color| role == Role::Pawn && (front_span(m.from(), color) & pos.by_role(Role::Pawn)).is_empty();
+        if winners_turn {
+            return if pos.is_capture(m) || free_push(self.mater) { Variation::Reward } else { Variation::Normal };
+        }
+        match role {
+            Role::King => {
+                if pos.is_capture(m) {
+                    return if self.blockers.contains(m.to()) { Variation::Reward } else { Variation::Punish };
+                }
+                let nearest = |square: Square| self.blockers.into_iter().map(|b| chebyshev(square, b)).min();
+                match (nearest(m.from()), nearest(m.to())) {
+                    (Some(before), Some(after)) if after < before => Variation::Reward,
+                    _ => Variation::Normal,
+                }
+            }
+            Role::Pawn if m.promotion_role().is_some() || free_push(!self.mater) => Variation::Reward,
+            _ if pos.is_capture(m) => Variation::Punish,
+            Role::Pawn => Variation::Normal,
+            Role::Knight => {
+                let nearest = |square: Square| self.sacrifice.into_iter().map(|s| knight_distance(square, s)).min();
+                match (nearest(m.from()), nearest(m.to())) {
+                    (Some(before), Some(after)) if after < before => Variation::Reward,
+                    _ => Variation::Normal,
+                }
+            }
+            _ if self.sacrifice.contains(m.to()) => Variation::Reward,
+            _ => Variation::Normal,
+        }
+    }
+}
+
+/// The squares in front of a pawn of `color` on `square`, on its file, to the last rank.
+fn front_span(square: Square, color: Color) -> Bitboard {
+    let file = Bitboard::file(square.file());
+    let rank = square.rank().index();
+    let ahead = match color {
+        Color::White if rank < 7 => !0u64 << (8 * (rank + 1)),
+        Color::Black => (1u64 << (8 * rank)) - 1,
+        _ => 0,
+    };
+    file & Bitboard(ahead)
 }
 
 /// The square the plan sends a man of `role` to, for the side to move: the corner of the
@@ -266,8 +404,44 @@ mod tests {
         // Kh8, Nh7 blocking, the white king on f7 and the bishop's check on the long diagonal:
         // the plan's corner is dark, the colour of the bishop.
         let pos: Position = "6nk/8/8/8/4K3/8/3B4/8 w - - 0 1".parse().unwrap();
-        let line = Plan::new(Color::White).run(&pos, 400_000).expect("a helpmate");
+        let line = Plan::new(Color::White, Goal::Corner).run(&pos, 400_000).expect("a helpmate");
         assert!(mates(&pos, Color::White, &line), "{line:?}");
+    }
+
+    #[test]
+    fn the_defenders_king_opens_a_file_for_the_maters_pawns() {
+        // White's king is shut in on h1 and its pawns stand in front of Black's: Black's
+        // king eats one, the Black pawn behind it promotes and gives itself up to a White
+        // pawn, which runs on a file of its own and queens.
+        let pos: Position = "8/p1p1p3/8/8/8/6p1/P1P1PkPp/7K w - - 0 1".parse().unwrap();
+        assert!(pawns_need_unblocking(&pos, Color::White) && Unblocking::of(&pos, Color::White).is_some());
+        let line = Plan::new(Color::White, Goal::Unblock).run(&pos, 1_000_000).expect("a helpmate");
+        assert!(mates(&pos, Color::White, &line), "{line:?}");
+        // Black's h-pawn has no White pawn in front of it: the search may try the plan (its
+        // other pawns are stopped), which starts as the corner plan.
+        assert!(pawns_need_unblocking(&pos, Color::Black) && Unblocking::of(&pos, Color::Black).is_none());
+        let free: Position = "4k3/8/8/8/8/8/P7/4K3 w - - 0 1".parse().unwrap();
+        assert!(!pawns_need_unblocking(&free, Color::White));
+    }
+
+    #[test]
+    fn the_defenders_bishops_go_next_to_the_corner() {
+        // Black mates with its light bishops in h1, White's dark bishops block g1 and h2.
+        let pos: Position = "8/4kb2/8/1p1p1p1p/1P1P1P1P/1bB5/3B1K2/8 w - - 0 1".parse().unwrap();
+        let corner = target(&pos, Role::King, Color::Black);
+        assert_eq!(corner, Square::H1);
+        assert!(bishop_to_corner(&pos, Move::normal(Square::C3, Square::E1), corner));
+        assert!(!bishop_to_corner(&pos, Move::normal(Square::D2, Square::C1), corner));
+        // With one bishop the reward does not apply.
+        let one: Position = "8/4kb2/8/1p1p1p1p/1P1P1P1P/1bB5/5K2/8 w - - 0 1".parse().unwrap();
+        assert!(!bishop_to_corner(&one, Move::normal(Square::C3, Square::E1), corner));
+    }
+
+    #[test]
+    fn front_spans_run_to_the_last_rank() {
+        assert_eq!(front_span(Square::E2, Color::White), Bitboard::file(Square::E2.file()) - Bitboard(0xffff));
+        assert_eq!(front_span(Square::E2, Color::Black), Bitboard::from_square(Square::E1));
+        assert_eq!(front_span(Square::A8, Color::White), Bitboard::EMPTY);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! `plan`, which share the budget in the order `decide` gives.
 
 use super::guided::{Deepening, Dives};
-use super::plan::Plan;
+use super::plan::{pawns_need_unblocking, Goal, Plan};
 use super::{statics, CanMate, Impossibility};
 use crate::{Color, Move, MoveList, Position, Role, MAX_MOVES};
 use std::collections::{HashSet, VecDeque};
@@ -15,6 +15,12 @@ use std::collections::{HashSet, VecDeque};
 /// the long helpmates of bare endgames), the iterative deepening (a half: short helpmates
 /// off the plan), more dives (five eighths), the walk again (seven eighths: a "no" needs a
 /// finished walk), and the plan search with the rest.
+///
+/// Where the mater's pawns are all stopped by the defender's (see [`Goal::Unblock`]), the
+/// plan through them runs last with a budget of its own, twice `nodes`: the positions the
+/// other stages decide get the same answer at the same cost (`Game` asks after moves in
+/// blocked positions), and its nodes are cheap (no static proof but material at each), so
+/// an undecided question costs about twice the time of `nodes` alone.
 pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
     let mut dives = Dives::new(pos, mater);
     if let Some(line) = dives.run(pos, nodes / 64) {
@@ -29,7 +35,7 @@ pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
     if let Some(answer) = walk_end(walk.run(nodes / 8)) {
         return answer;
     }
-    let mut plan = Plan::new(mater);
+    let mut plan = Plan::new(mater, Goal::Corner);
     let spent = |walk: &Walk, dives: &Dives, plan: &Plan| walk.spent + dives.spent() + plan.spent();
     let share = (nodes * 3 / 8).saturating_sub(spent(&walk, &dives, &plan));
     if let Some(line) = plan.run(pos, plan.spent() + share) {
@@ -52,6 +58,11 @@ pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
     let share = nodes.saturating_sub(spent(&walk, &dives, &plan));
     if let Some(line) = plan.run(pos, plan.spent() + share) {
         return CanMate::Yes(line);
+    }
+    if pawns_need_unblocking(pos, mater) {
+        if let Some(line) = Plan::new(mater, Goal::Unblock).run(pos, nodes.saturating_mul(2)) {
+            return CanMate::Yes(line);
+        }
     }
     CanMate::Undecided
 }
