@@ -14,7 +14,7 @@
 //! the helpmates of open positions, often at once), an exhaustive walk over every reachable
 //! position (the shortest helpmate, or a proof that there is none when the reachable
 //! positions are few), a depth-first search along a mating plan (`plan`: the long helpmates
-//! of bare endgames; where the mater's pawns are all stopped by the defender's, the same
+//! of bare endgames; where a pawn of the mater's is stopped by a defender's pawn, the same
 //! search along a plan that first opens a file for one of them), an iterative deepening,
 //! more playouts, more walk, and more plan.
 //!
@@ -97,7 +97,7 @@ impl CanMate {
 
 /// Whether `mater` can checkmate its opponent from `pos` by some series of legal moves of
 /// both sides (the opponent cooperating), searching at most `nodes` moves (and twice as
-/// many more where the mater's pawns are all stopped by the defender's and a search tries
+/// many more where a pawn of the mater's is stopped by a defender's pawn and a search tries
 /// to open a file for one of them).
 ///
 /// Deterministic: the same position, side and budget give the same answer. Never panics

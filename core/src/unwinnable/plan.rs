@@ -224,7 +224,7 @@ struct Unblocking {
 /// pawns, until the others get through.)
 pub(super) fn pawns_need_unblocking(pos: &Position, mater: Color) -> bool {
     let theirs = pos.pieces(!mater, Role::Pawn);
-    pos.pieces(mater, Role::Pawn).into_iter().filter(|&pawn| (front_span(pawn, mater) & theirs).any()).count() > 0
+    pos.pieces(mater, Role::Pawn).into_iter().map(|pawn| front_span(pawn, mater) & theirs).any(|ahead| ahead.any())
 }
 
 impl Unblocking {

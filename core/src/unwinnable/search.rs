@@ -16,8 +16,8 @@ use std::collections::{HashSet, VecDeque};
 /// off the plan), more dives (five eighths), the walk again (seven eighths: a "no" needs a
 /// finished walk), and the plan search with the rest.
 ///
-/// Where the mater's pawns are all stopped by the defender's (see [`Goal::Unblock`]), the
-/// plan through them runs last with a budget of its own, twice `nodes`: the positions the
+/// Where one of the mater's pawns is stopped by a defender's pawn (see [`Goal::Unblock`]),
+/// the plan through them runs last with a budget of its own, twice `nodes`: the positions the
 /// other stages decide get the same answer at the same cost (`Game` asks after moves in
 /// blocked positions), and its nodes are cheap (no static proof but material at each), so
 /// an undecided question costs about twice the time of `nodes` alone.
