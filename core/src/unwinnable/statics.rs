@@ -201,7 +201,7 @@ fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bo
         if (pos.by_color(other) - frozen - kings).any() {
             return Bitboard::EMPTY; // the other side has a man besides its king that can move
         }
-        let other_region = flood(pos.king_of(other), open - attacked_by[color.index()], king_attacks);
+        let other_region = flood(pos.king_of(other), open - attacked_by[color.index()], Step::King);
         let flights = king_attacks_but((frozen & pos.by_color(other)) | attacked_by[color.index()]);
         stalemating_squares(other_region, flights)
     });
@@ -220,7 +220,7 @@ fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bo
             if role == Role::King {
                 let dead_ends = dead_ends[color.index()];
                 let mut king = KingRegion::flood(square, open - enemy_attacks, dead_ends);
-                let steps = steps_from(king.walked, king_attacks);
+                let steps = steps_from(king.walked, Step::King);
                 if (steps & enemy_running).any() {
                     return false; // the king could take a running pawn
                 }
@@ -239,7 +239,7 @@ fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bo
                 }
                 continue;
             }
-            let step = piece_step(role);
+            let step = Step::of(role);
             let region = flood(square, open, step);
             let prey = (enemy_frozen - kings) | enemy_running;
             if (region & enemy_pawn_attacks).any() || (steps_from(region, step) & prey).any() {
@@ -284,7 +284,7 @@ fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bo
         // The mater's king helps from a dead end only when its step there uncovers the
         // bishop's check: it came from a square it walks, on a diagonal to the mated king.
         let uncovering = mater_king.walked & bishop_attacks(square, frozen);
-        let helping = mater_king.walked | (mater_king.dead_ends & steps_from(uncovering, king_attacks));
+        let helping = mater_king.walked | (mater_king.dead_ends & steps_from(uncovering, Step::King));
         no_bishop_mate_on(square, covered, &defender_men_regions, helping)
     })
 }
@@ -310,7 +310,7 @@ impl KingRegion {
         let mut entered = Bitboard::EMPTY;
         let mut frontier = walked;
         while frontier.any() {
-            let next = steps_from(frontier, king_attacks) & (passable - walked - entered);
+            let next = steps_from(frontier, Step::King) & (passable - walked - entered);
             entered |= next & dead_ends;
             frontier = next - dead_ends;
             walked |= frontier;
@@ -498,7 +498,7 @@ fn frozen_men(pos: &Position, candidates: Bitboard) -> Bitboard {
                     front.is_some_and(|front| frozen.contains(front))
                 }
                 Role::King => (king_attacks(square) - own - attacks[(!piece.color).index()]).is_empty(),
-                role => (piece_step(role)(square) - own).is_empty(),
+                role => (Step::of(role).taken_from(square) - own).is_empty(),
             };
             if stays {
                 next |= square;
@@ -520,20 +520,61 @@ fn frozen_attacks(pos: &Position, men: Bitboard) -> Bitboard {
         attacked |= match piece.role {
             Role::Pawn => pawn_attacks(piece.color, square),
             Role::King => king_attacks(square),
-            role => piece_step(role)(square),
+            role => Step::of(role).taken_from(square),
         };
     }
     attacked
 }
 
-/// The squares a piece of `role` reaches in one step of its movement (sliders one square
-/// along each line: a slide is a series of such steps through empty squares).
-fn piece_step(role: Role) -> fn(Square) -> Bitboard {
-    match role {
-        Role::Knight => knight_attacks,
-        Role::Bishop => |s| bishop_attacks(s, Bitboard::FULL),
-        Role::Rook => |s| rook_attacks(s, Bitboard::FULL),
-        _ => king_attacks, // queen and king: one square in any direction
+/// One step of a man's movement (sliders one square along each line: a slide is a series of
+/// such steps through empty squares), taken from every square of a set at once by shifting
+/// the set: the floods below take many steps, and a step per square was most of their time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// One square in any direction: a king, and a queen one square at a time.
+    King,
+    Knight,
+    /// One square diagonally: a bishop.
+    Diagonal,
+    /// One square along a rank or file: a rook.
+    Orthogonal,
+}
+
+impl Step {
+    /// The step of a piece of `role` (a pawn has none here; it is given the king's).
+    fn of(role: Role) -> Step {
+        match role {
+            Role::Knight => Step::Knight,
+            Role::Bishop => Step::Diagonal,
+            Role::Rook => Step::Orthogonal,
+            _ => Step::King,
+        }
+    }
+
+    /// The squares one step from some square of `from`.
+    fn taken_from_set(self, from: Bitboard) -> Bitboard {
+        const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+        const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        const NOT_AB: u64 = 0xfcfc_fcfc_fcfc_fcfc;
+        const NOT_GH: u64 = 0x3f3f_3f3f_3f3f_3f3f;
+        let b = from.0;
+        let orthogonal = || (b << 8) | (b >> 8) | ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+        let diagonal = || ((b << 9) & NOT_A) | ((b << 7) & NOT_H) | ((b >> 7) & NOT_A) | ((b >> 9) & NOT_H);
+        Bitboard(match self {
+            Step::King => orthogonal() | diagonal(),
+            Step::Orthogonal => orthogonal(),
+            Step::Diagonal => diagonal(),
+            Step::Knight => {
+                let one = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+                let two = ((b << 2) & NOT_AB) | ((b >> 2) & NOT_GH);
+                (one << 16) | (one >> 16) | (two << 8) | (two >> 8)
+            }
+        })
+    }
+
+    /// The squares one step from `square`.
+    fn taken_from(self, square: Square) -> Bitboard {
+        self.taken_from_set(Bitboard::from_square(square))
     }
 }
 
@@ -549,7 +590,7 @@ fn piece_attacks(role: Role, square: Square, walls: Bitboard) -> Bitboard {
 
 /// Every square reachable from `start` by `step`s through squares of `passable`, with
 /// `start` itself.
-fn flood(start: Square, passable: Bitboard, step: fn(Square) -> Bitboard) -> Bitboard {
+fn flood(start: Square, passable: Bitboard, step: Step) -> Bitboard {
     let mut region = Bitboard::from_square(start);
     let mut frontier = region;
     while frontier.any() {
@@ -560,18 +601,38 @@ fn flood(start: Square, passable: Bitboard, step: fn(Square) -> Bitboard) -> Bit
     region
 }
 
-/// The union of `step` over `squares`.
-fn steps_from(squares: Bitboard, step: fn(Square) -> Bitboard) -> Bitboard {
-    let mut reached = Bitboard::EMPTY;
-    for square in squares {
-        reached |= step(square);
-    }
-    reached
+/// The squares one `step` from some square of `squares`.
+fn steps_from(squares: Bitboard, step: Step) -> Bitboard {
+    step.taken_from_set(squares)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_step_from_a_set_is_the_union_of_the_steps_from_its_squares() {
+        let one_by_one = |step: Step, square: Square| match step {
+            Step::King => king_attacks(square),
+            Step::Knight => knight_attacks(square),
+            Step::Diagonal => bishop_attacks(square, Bitboard::FULL),
+            Step::Orthogonal => rook_attacks(square, Bitboard::FULL),
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for step in [Step::King, Step::Knight, Step::Diagonal, Step::Orthogonal] {
+            for square in Bitboard::FULL {
+                assert_eq!(step.taken_from(square), one_by_one(step, square), "{step:?} from {square}");
+            }
+            for _ in 0..200 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let set = Bitboard(seed);
+                let union = set.into_iter().fold(Bitboard::EMPTY, |acc, sq| acc | one_by_one(step, sq));
+                assert_eq!(step.taken_from_set(set), union, "{step:?}");
+            }
+        }
+    }
 
     fn pos(fen: &str) -> Position {
         fen.parse().unwrap()
@@ -720,7 +781,7 @@ mod tests {
         }
         let p = pos("1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/8 w - - 0 1");
         let attacked = [Square::G4, Square::G5, Square::H2].into_iter().fold(Bitboard::EMPTY, |b, s| b | s);
-        let white_king = flood(Square::H3, !p.by_role(Role::Pawn) - attacked, king_attacks);
+        let white_king = flood(Square::H3, !p.by_role(Role::Pawn) - attacked, Step::King);
         assert_eq!(white_king, Bitboard::from_square(Square::H3) | Square::H4);
         let dead = stalemating_squares(white_king, |x| king_attacks(x) & white_king);
         assert!(dead.contains(Square::G5) && dead.contains(Square::H2) && dead.contains(Square::G2));
