@@ -23,10 +23,10 @@
 //! Only a "yes" comes out of it, with the line it found: a search that ends without one
 //! proves nothing (its depths are bounded).
 
+use super::hash::FastMap;
 use super::statics;
 use crate::attacks::{king_attacks, knight_attacks, pawn_attacks};
 use crate::{Bitboard, Color, Move, MoveList, Position, Role, Square};
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The nodes one iteration may spend before the next, deeper one starts: the iterations
@@ -68,7 +68,7 @@ pub(super) struct Plan {
     max_depth: i32,
     /// The most plies left each position was searched with, by Zobrist key (a collision can
     /// only hide a helpmate, never make a wrong "yes": every line found is played).
-    searched: HashMap<u64, i32>,
+    searched: FastMap<u64, i32>,
     line: Vec<Move>,
 }
 
@@ -81,7 +81,7 @@ impl Plan {
             spent: 0,
             iteration_spent: 0,
             max_depth: 1,
-            searched: HashMap::new(),
+            searched: FastMap::default(),
             line: Vec::new(),
         }
     }

@@ -3,10 +3,11 @@
 //! `plan`, which share the budget in the order `decide` gives.
 
 use super::guided::{Deepening, Dives};
+use super::hash::FastSet;
 use super::plan::{pawns_need_unblocking, Goal, Plan};
 use super::{statics, CanMate, Impossibility};
-use crate::{Color, Move, MoveList, Position, Role, MAX_MOVES};
-use std::collections::{HashSet, VecDeque};
+use crate::{Color, Move, MoveKind, MoveList, Position, Role, MAX_MOVES};
+use std::collections::VecDeque;
 
 /// Decides by search, after the static proofs said nothing. Each stage runs until the nodes
 /// spent in all reach its share of the budget: a few dives first (a sixty-fourth: most
@@ -17,7 +18,7 @@ use std::collections::{HashSet, VecDeque};
 /// finished walk), and the plan search with the rest.
 ///
 /// Where one of the mater's pawns is stopped by a defender's pawn (see [`Goal::Unblock`]),
-/// the plan through them runs last with a budget of its own, twice `nodes`: the positions the
+/// the plan through them runs last with a budget of its own, `nodes`: the positions the
 /// other stages decide get the same answer at the same cost (`Game` asks after moves in
 /// blocked positions), and its nodes are cheap (no static proof but material at each), so
 /// an undecided question costs about twice the time of `nodes` alone.
@@ -60,7 +61,7 @@ pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
         return CanMate::Yes(line);
     }
     if pawns_need_unblocking(pos, mater) {
-        if let Some(line) = Plan::new(mater, Goal::Unblock).run(pos, nodes.saturating_mul(2)) {
+        if let Some(line) = Plan::new(mater, Goal::Unblock).run(pos, nodes) {
             return CanMate::Yes(line);
         }
     }
@@ -107,7 +108,7 @@ struct Walk {
     mater: Color,
     /// Each visited position's parent (an index here) and the move that reached it.
     parents: Vec<(u32, Move)>,
-    seen: HashSet<ExactKey>,
+    seen: FastSet<ExactKey>,
     /// Positions whose moves are still to be walked, with their index in `parents`.
     queue: VecDeque<(Position, u32)>,
     /// Moves played so far.
@@ -119,7 +120,7 @@ impl Walk {
         Walk {
             mater,
             parents: vec![(u32::MAX, Move::NULL)],
-            seen: HashSet::from([ExactKey::of(root)]),
+            seen: FastSet::from_iter([ExactKey::of(root)]),
             queue: VecDeque::from([(*root, 0)]),
             spent: 0,
         }
@@ -138,6 +139,14 @@ impl Walk {
             position.legal_moves_into(&mut moves);
             for &m in moves.iter() {
                 self.spent += 1;
+                // The static proof is tried after the moves that can change its answer
+                // most: captures, pawn moves, king moves (the kings' regions and the
+                // stalemating squares follow the kings), castling and promotions. After
+                // another piece's quiet move, within the region the parent's failed proof
+                // gave it, it rarely succeeds, and it was most of the walk's time.
+                let structural = position.is_capture(m)
+                    || matches!(position.role_at(m.from()), Some(Role::Pawn | Role::King))
+                    || m.kind() != MoveKind::Normal;
                 let mut child = position;
                 child.play_unchecked(m);
                 if !self.seen.insert(ExactKey::of(&child)) {
@@ -151,7 +160,7 @@ impl Walk {
                 // A position from which a static proof shows no mate needs no walk: nothing
                 // reachable from it mates, which is all the walk has to show.
                 if statics::material_cannot_mate(&child, self.mater)
-                    || statics::frozen_pawns_prevent_mate(&child, self.mater)
+                    || (structural && statics::frozen_pawns_prevent_mate(&child, self.mater))
                 {
                     continue;
                 }
