@@ -173,9 +173,17 @@ fn knight_cannot_mate_against_queens() -> bool {
 /// The proof is tried twice: with the stuck pieces frozen, and with only pawns and kings
 /// frozen (the pieces then moving men, each in its region): a stuck piece an enemy piece
 /// could take fails the first, and a piece that must stay to wall something in the second.
+///
+/// Three widenings of the above (argued at `frozen_men_prevent_mate` and
+/// `frozen_men_attempt`): a running pawn may also run towards an enemy pawn on its file
+/// that can never be taken, the two never passing each other; a running pawn or a frozen
+/// man that a king or a piece could take is given up and the proof tried again without it;
+/// and where a running pawn of `mater`'s could check the other king, each square where it
+/// could is ruled out as a mating square by counting its flight squares against what the
+/// men of both sides could cover at once.
 pub fn frozen_pawns_prevent_mate(pos: &Position, mater: Color) -> bool {
-    // Necessary for every pawn to be frozen or run into a frozen man, and cheap: most
-    // positions stop here.
+    // Necessary for every pawn to be frozen or run into a frozen man or an enemy pawn, and
+    // cheap: most positions stop here.
     if !pawns_run_into_blocked_or_facing_pawns(pos) {
         return false;
     }
