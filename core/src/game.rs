@@ -1073,12 +1073,11 @@ mod tests {
             // A lone knight against queens: no placement is a mate (the material proof).
             ("4k3/8/8/8/8/8/3q4/4KN2 w - - 0 1", Color::Black, Termination::TimeoutVsInsufficientMaterial),
             ("4kn2/8/8/8/8/8/8/4K2Q w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
-            // python-chess's material rule calls these draws (a lone minor piece against a
-            // queen or a rook), but 6.9 draws only when the opponent cannot mate "by any
-            // possible series of legal moves", which needs a proof, and there is none: the
-            // other side's men can block the mated king's flight squares. The flag loses.
-            ("4kb2/8/8/8/8/8/8/4K1BQ w - - 0 1", Color::White, Termination::TimeForfeit),
-            ("4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1", Color::Black, Termination::TimeForfeit),
+            // A lone bishop against a rook or a queen (and bishops of its colour): the rook or
+            // queen that blocks a flight square could always take the bishop or block its
+            // check, so no placement is a mate (the material proof).
+            ("4kb2/8/8/8/8/8/8/4K1BQ w - - 0 1", Color::White, Termination::TimeoutVsInsufficientMaterial),
+            ("4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1", Color::Black, Termination::TimeoutVsInsufficientMaterial),
             // A knight against a rook, or a bishop against a knight or a pawn: a helpmate exists.
             ("4k3/8/8/8/8/8/3r4/4KN2 w - - 0 1", Color::Black, Termination::TimeForfeit),
             ("4kn2/8/8/8/8/8/8/4KB2 w - - 0 1", Color::Black, Termination::TimeForfeit),

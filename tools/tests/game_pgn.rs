@@ -91,12 +91,15 @@ fn game_flag_fall() {
     assert_eq!((v["result"].as_str(), v["termination"].as_str()), (Some("1/2-1/2"), Some("time_forfeit")));
     let v = json(&tools(&["game", "--fen", lone, "--flag", "black", "--json"]));
     assert_eq!(v["result"], "1-0");
-    // A lone bishop against a rook: python-chess's material rule calls a flag fall here a
-    // draw, but article 6.9 draws only when White cannot mate "by any possible series of
-    // legal moves", which needs a proof, and there is none (the rook can block its own
-    // king's flight squares): Black loses on time.
+    // A lone bishop against a rook: the rook that would block a flight square of its king
+    // could always take the bishop or block the check, so White can never mate, and
+    // Black's flag fall is a draw (article 6.9).
     let bishop = "4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1";
     let v = json(&tools(&["game", "--fen", bishop, "--flag", "black", "--json"]));
+    assert_eq!((v["result"].as_str(), v["termination"].as_str()), (Some("1/2-1/2"), Some("time_forfeit")));
+    // A knight against a rook can mate with the rook's help: the flag loses.
+    let knight = "4k3/8/8/8/8/8/3r4/4KN2 w - - 0 1";
+    let v = json(&tools(&["game", "--fen", knight, "--flag", "black", "--json"]));
     assert_eq!((v["result"].as_str(), v["termination"].as_str()), (Some("1-0"), Some("time_forfeit")));
     // Every pawn locked and Black's bishop shut in: Black can never mate, so White's flag
     // fall is a draw, though material alone says Black could mate.

@@ -6,9 +6,9 @@
 //! - `Deepening`: iterative deepening over every line, moves ordered by [`move_order`], for
 //!   short helpmates the dives walk past.
 
+use super::hash::{FastMap, FastSet};
 use crate::attacks::king_attacks;
 use crate::{Bitboard, Color, Move, MoveList, Position, Role, Square};
-use std::collections::{HashMap, HashSet};
 
 /// The deepest helpmate, in plies, the iterative deepening tries.
 const MAX_PLIES: u32 = 120;
@@ -27,13 +27,13 @@ pub(super) struct Deepening {
     /// The deepest remaining depth each position was searched to without finding a mate,
     /// by Zobrist key (a collision can only hide a helpmate, never make a wrong "yes": every
     /// line found is a real one).
-    searched: HashMap<u64, u32>,
+    searched: FastMap<u64, u32>,
     line: Vec<Move>,
 }
 
 impl Deepening {
     pub(super) fn new(mater: Color, budget: u64) -> Deepening {
-        Deepening { mater, budget, spent: 0, searched: HashMap::new(), line: Vec::new() }
+        Deepening { mater, budget, spent: 0, searched: FastMap::default(), line: Vec::new() }
     }
 
     /// The moves the search played.
@@ -199,7 +199,7 @@ impl Dives {
     fn dive(&mut self, root: &Position, dive: u64) -> Option<Vec<Move>> {
         let mut pos = *root;
         let mut line = Vec::new();
-        let mut visited = HashSet::new();
+        let mut visited = FastSet::default();
         let mut moves = MoveList::new();
         let random_in_16 = 1 + (dive % 8);
         for _ in 0..DIVE_PLIES {

@@ -26,6 +26,7 @@
 
 mod extend;
 mod guided;
+mod hash;
 mod plan;
 mod search;
 pub mod statics;
@@ -36,10 +37,10 @@ use crate::{Color, Move, Position};
 
 /// The node budget [`can_mate`] callers use when they have no reason to choose another: a
 /// node is one move played by a search. On `data/unwinnable/cases.txt`, in a release build,
-/// it decides 595 of the 600 questions (`tempo-tools unwinnable` prints the score and the
-/// times), with at most about 0.55 s of processor time (under load) and 60 MB a call (the walk keeps
-/// every position it has seen).
-pub const DEFAULT_NODES: u64 = 1_000_000;
+/// it decides all 600 questions (`tempo-tools unwinnable` prints the score and the times),
+/// with at most about 0.5 s of wall time on a loaded machine and 100 MB a call (the walk
+/// keeps every position it has seen).
+pub const DEFAULT_NODES: u64 = 3_000_000;
 
 /// Why a side can never checkmate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -96,7 +97,7 @@ impl CanMate {
 }
 
 /// Whether `mater` can checkmate its opponent from `pos` by some series of legal moves of
-/// both sides (the opponent cooperating), searching at most `nodes` moves (and twice as
+/// both sides (the opponent cooperating), searching at most `nodes` moves (and half as
 /// many more where a pawn of the mater's is stopped by a defender's pawn and a search tries
 /// to open a file for one of them).
 ///

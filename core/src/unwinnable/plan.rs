@@ -14,8 +14,8 @@
 //! can give the check.
 //!
 //! The unblocking plan ([`Goal::Unblock`]) comes before it where the mater's pawns are all
-//! stopped by the defender's and it has no rook or queen, so that nothing can mate before a
-//! pawn gets through: the defender's king eats the mater's pawns that stop its own, its
+//! stopped (by a pawn ahead on the file, or a man right in front) and it has no rook or
+//! queen, so that nothing can mate before a pawn gets through: the defender's king eats the mater's pawns that stop its own, its
 //! pawns run and promote, its pieces give themselves up to the mater's pawns, and the pawn
 //! that takes runs on a file of its own; once the mater has a free pawn, a rook or a queen,
 //! the corner plan takes over in the same search.
@@ -23,10 +23,10 @@
 //! Only a "yes" comes out of it, with the line it found: a search that ends without one
 //! proves nothing (its depths are bounded).
 
+use super::hash::FastMap;
 use super::statics;
 use crate::attacks::{king_attacks, knight_attacks, pawn_attacks};
 use crate::{Bitboard, Color, Move, MoveList, Position, Role, Square};
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The nodes one iteration may spend before the next, deeper one starts: the iterations
@@ -68,7 +68,7 @@ pub(super) struct Plan {
     max_depth: i32,
     /// The most plies left each position was searched with, by Zobrist key (a collision can
     /// only hide a helpmate, never make a wrong "yes": every line found is played).
-    searched: HashMap<u64, i32>,
+    searched: FastMap<u64, i32>,
     line: Vec<Move>,
 }
 
@@ -81,7 +81,7 @@ impl Plan {
             spent: 0,
             iteration_spent: 0,
             max_depth: 1,
-            searched: HashMap::new(),
+            searched: FastMap::default(),
             line: Vec::new(),
         }
     }
@@ -204,15 +204,15 @@ fn bishop_to_corner(pos: &Position, m: Move, corner: Square) -> bool {
     matches!((nearest(m.from()), nearest(m.to())), (Some(before), Some(after)) if after < before)
 }
 
-/// The plan through locked pawns, for a mater whose pawns are all stopped by the
-/// defender's and who has no rook or queen: the defender's king eats the mater's pawns that
+/// The plan through locked pawns, for a mater whose pawns are all stopped (by a pawn ahead
+/// on the file, or a man right in front) and who has no rook or queen: the defender's king eats the mater's pawns that
 /// stand in front of its own, the defender's pawns run and promote, the pieces they become
 /// (and the defender's other pieces) give themselves up to the mater's pawns, and the pawn
 /// that takes, on a file of its own, runs to promote in turn; then the corner plan mates.
 struct Unblocking {
     mater: Color,
-    /// The mater's pawns in front of a defender's pawn on the same file: the defender's king's
-    /// goals.
+    /// The mater's pawns with a defender's pawn ahead on the same file (in its way, so that
+    /// it promotes once they are gone): the defender's king's goals.
     blockers: Bitboard,
     /// The squares the mater's pawns attack: where the defender's pieces give themselves up.
     sacrifice: Bitboard,
@@ -229,7 +229,7 @@ pub(super) fn pawns_need_unblocking(pos: &Position, mater: Color) -> bool {
 
 impl Unblocking {
     /// The plan's state in `pos`, or `None` when the corner plan applies: the mater has a rook,
-    /// a queen, or a pawn no defender's pawn stands in front of.
+    /// a queen, or a free pawn (no pawn ahead on its file, the square in front empty).
     fn of(pos: &Position, mater: Color) -> Option<Unblocking> {
         let defender = !mater;
         let ours = pos.by_color(mater);
@@ -243,11 +243,16 @@ impl Unblocking {
         }
         let mut blockers = Bitboard::EMPTY;
         let mut sacrifice = Bitboard::EMPTY;
+        let occupied = pos.occupied();
         for pawn in our_pawns {
-            if (front_span(pawn, mater) & their_pawns).is_empty() {
+            // A pawn with no pawn ahead on its file is free, unless a man stands right in
+            // front of it (its own king, boxed in, as often as not).
+            let ahead = front_span(pawn, mater);
+            let in_front = ahead & Bitboard::from_square(pawn).shift_forward(mater);
+            if (ahead & pos.by_role(Role::Pawn)).is_empty() && (in_front & occupied).is_empty() {
                 return None;
             }
-            if (front_span(pawn, defender) & their_pawns).any() {
+            if (ahead & their_pawns).any() {
                 blockers = blockers.with(pawn);
             }
             sacrifice |= pawn_attacks(mater, pawn);
@@ -417,9 +422,13 @@ mod tests {
         assert!(pawns_need_unblocking(&pos, Color::White) && Unblocking::of(&pos, Color::White).is_some());
         let line = Plan::new(Color::White, Goal::Unblock).run(&pos, 1_000_000).expect("a helpmate");
         assert!(mates(&pos, Color::White, &line), "{line:?}");
-        // Black's h-pawn has no White pawn in front of it: the search may try the plan (its
-        // other pawns are stopped), which starts as the corner plan.
-        assert!(pawns_need_unblocking(&pos, Color::Black) && Unblocking::of(&pos, Color::Black).is_none());
+        // Black's h-pawn has no White pawn ahead, but White's king stands in front of it:
+        // stopped too, so the plan applies for Black as well.
+        assert!(pawns_need_unblocking(&pos, Color::Black) && Unblocking::of(&pos, Color::Black).is_some());
+        assert_eq!(Unblocking::of(&pos, Color::White).map(|u| u.blockers), Some(pos.pieces(Color::White, Role::Pawn)));
+        // A pawn free to run: the corner plan.
+        let one_free: Position = "8/p1p1p3/8/8/7P/6p1/P1P1Pk1p/7K w - - 0 1".parse().unwrap();
+        assert!(Unblocking::of(&one_free, Color::White).is_none());
         let free: Position = "4k3/8/8/8/8/8/P7/4K3 w - - 0 1".parse().unwrap();
         assert!(!pawns_need_unblocking(&free, Color::White));
     }

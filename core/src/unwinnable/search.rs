@@ -3,10 +3,11 @@
 //! `plan`, which share the budget in the order `decide` gives.
 
 use super::guided::{Deepening, Dives};
+use super::hash::FastSet;
 use super::plan::{pawns_need_unblocking, Goal, Plan};
 use super::{statics, CanMate, Impossibility};
-use crate::{Color, Move, MoveList, Position, Role, MAX_MOVES};
-use std::collections::{HashSet, VecDeque};
+use crate::{Color, Move, MoveKind, MoveList, Position, Role, MAX_MOVES};
+use std::collections::VecDeque;
 
 /// Decides by search, after the static proofs said nothing. Each stage runs until the nodes
 /// spent in all reach its share of the budget: a few dives first (a sixty-fourth: most
@@ -17,10 +18,10 @@ use std::collections::{HashSet, VecDeque};
 /// finished walk), and the plan search with the rest.
 ///
 /// Where one of the mater's pawns is stopped by a defender's pawn (see [`Goal::Unblock`]),
-/// the plan through them runs last with a budget of its own, twice `nodes`: the positions the
+/// the plan through them runs last with a budget of its own, half of `nodes`: the positions the
 /// other stages decide get the same answer at the same cost (`Game` asks after moves in
 /// blocked positions), and its nodes are cheap (no static proof but material at each), so
-/// an undecided question costs about twice the time of `nodes` alone.
+/// an undecided question plays about one and a half times `nodes` moves.
 pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
     let mut dives = Dives::new(pos, mater);
     if let Some(line) = dives.run(pos, nodes / 64) {
@@ -60,7 +61,7 @@ pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
         return CanMate::Yes(line);
     }
     if pawns_need_unblocking(pos, mater) {
-        if let Some(line) = Plan::new(mater, Goal::Unblock).run(pos, nodes.saturating_mul(2)) {
+        if let Some(line) = Plan::new(mater, Goal::Unblock).run(pos, nodes / 2) {
             return CanMate::Yes(line);
         }
     }
@@ -68,10 +69,13 @@ pub(super) fn decide(pos: &Position, mater: Color, nodes: u64) -> CanMate {
 }
 
 /// A position exactly, without the move counters (which change no legal move): two
-/// positions with equal keys have the same continuations.
+/// positions with equal keys have the same continuations. Forty bytes: the walk keeps
+/// millions, and their size was much of its time.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct ExactKey {
-    roles: [u64; 6],
+    /// Each man's role as a number from 1 to 6 (pawn 1, knight 2, bishop 3, rook 4, queen
+    /// 5, king 6), one bitboard per binary digit: an empty square is 0 in all three.
+    role_bits: [u64; 3],
     white: u64,
     /// The side to move, the castling rooks and the en passant square, packed.
     state: u64,
@@ -79,17 +83,17 @@ struct ExactKey {
 
 impl ExactKey {
     fn of(pos: &Position) -> ExactKey {
-        let mut roles = [0; 6];
-        for (i, role) in Role::ALL.iter().enumerate() {
-            roles[i] = pos.by_role(*role).0;
-        }
+        let role = |role: Role| pos.by_role(role).0;
+        let (pawns, knights, bishops) = (role(Role::Pawn), role(Role::Knight), role(Role::Bishop));
+        let (rooks, queens, kings) = (role(Role::Rook), role(Role::Queen), role(Role::King));
+        let role_bits = [pawns | bishops | queens, knights | bishops | kings, rooks | queens | kings];
         let rights = pos.castling_rights();
         let castling = rights.rooks().0;
         let ep = pos.ep_square().map_or(64, |s| s.index() as u64);
         // Castling rooks stand on the back ranks: fold the two ranks into 16 bits.
         let castling = (castling & 0xff) | ((castling >> 48) & 0xff00);
         let state = (pos.turn().index() as u64) | (ep << 1) | (castling << 8);
-        ExactKey { roles, white: pos.by_color(Color::White).0, state }
+        ExactKey { role_bits, white: pos.by_color(Color::White).0, state }
     }
 }
 
@@ -107,7 +111,7 @@ struct Walk {
     mater: Color,
     /// Each visited position's parent (an index here) and the move that reached it.
     parents: Vec<(u32, Move)>,
-    seen: HashSet<ExactKey>,
+    seen: FastSet<ExactKey>,
     /// Positions whose moves are still to be walked, with their index in `parents`.
     queue: VecDeque<(Position, u32)>,
     /// Moves played so far.
@@ -119,7 +123,7 @@ impl Walk {
         Walk {
             mater,
             parents: vec![(u32::MAX, Move::NULL)],
-            seen: HashSet::from([ExactKey::of(root)]),
+            seen: FastSet::from_iter([ExactKey::of(root)]),
             queue: VecDeque::from([(*root, 0)]),
             spent: 0,
         }
@@ -138,6 +142,14 @@ impl Walk {
             position.legal_moves_into(&mut moves);
             for &m in moves.iter() {
                 self.spent += 1;
+                // The static proof is tried after the moves that can change its answer
+                // most: captures, pawn moves, king moves (the kings' regions and the
+                // stalemating squares follow the kings), castling and promotions. After
+                // another piece's quiet move, within the region the parent's failed proof
+                // gave it, it rarely succeeds, and it was most of the walk's time.
+                let structural = position.is_capture(m)
+                    || matches!(position.role_at(m.from()), Some(Role::Pawn | Role::King))
+                    || m.kind() != MoveKind::Normal;
                 let mut child = position;
                 child.play_unchecked(m);
                 if !self.seen.insert(ExactKey::of(&child)) {
@@ -151,7 +163,7 @@ impl Walk {
                 // A position from which a static proof shows no mate needs no walk: nothing
                 // reachable from it mates, which is all the walk has to show.
                 if statics::material_cannot_mate(&child, self.mater)
-                    || statics::frozen_pawns_prevent_mate(&child, self.mater)
+                    || (structural && statics::frozen_pawns_prevent_mate(&child, self.mater))
                 {
                     continue;
                 }

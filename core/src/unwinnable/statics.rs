@@ -9,40 +9,81 @@ use crate::{Bitboard, Color, Position, Rank, Role, Square};
 /// `true` if `mater`'s material can never checkmate, whatever moves follow.
 ///
 /// The material test of article 6.9 is [`can_ever_checkmate`] (python-chess's rule). It says
-/// "cannot" in three cases, and this function accepts its verdict only where that verdict
-/// is a proof:
+/// "cannot" in these cases, each a proof:
 /// - `mater` has its king alone: a king never gives check, and a side gains men only by
 ///   promoting its own pawns;
-/// - `mater` has a lone knight and the board holds nothing else but the kings: K+N v K, a
-///   dead position the Laws recognise (the knight covers at most two of the cornered king's
-///   flight squares with its own king unable to stand next to the other, and a king away
-///   from the corner has more flight squares than the two kings and knight can take);
-/// - `mater` has bishops only, and every man on the board besides the kings is a bishop on
-///   the same colour: the mated king would be in check from a bishop, so it stands on that
-///   colour; its orthogonal neighbours, at least two, are of the other colour, where no
-///   bishop stands or attacks, so only `mater`'s king could cover them, and a king on a
-///   legal square (not next to the other king) touches at most one of them: the only
-///   squares next to two orthogonal neighbours of a square are that square and its
-///   diagonal neighbours.
-///
-/// - `mater` has a lone knight and the other side queens only (K+N v K+Q): no pawn is left
-///   to promote, so every later position has that material or less, and none is a mate
-///   (`knight_cannot_mate_against_queens`, a test, checks every placement).
-///
-/// Where the opponent has other men, [`can_ever_checkmate`]'s "cannot" is no proof: they can
-/// block the mated king's flight squares (K+B v K+R mates with the rook walled in the corner
-/// beside its king), so those positions are left to the search.
+/// - `mater` has a lone knight and the other side nothing or queens only (K+N v K, a dead
+///   position the Laws recognise, and K+N v K+Q): no pawn is left to promote, so every
+///   later position has that material or less, and none is a mate
+///   (`knight_cannot_mate_against_queens`, a test, checks every placement);
+/// - `mater` has bishops only, every bishop on the board stands on one colour, and there
+///   is no pawn or knight: the other side has rooks, queens and bishops of that colour at
+///   most, for ever (no pawn can promote). The mated king would be in check from one
+///   bishop (two bishops of one colour never give double check: a bishop that uncovers a
+///   check moves across the line it leaves, parallel to the other diagonal through the
+///   king), so it stands on that colour. Its orthogonal neighbours are of the other
+///   colour, where no bishop stands or attacks: each is off the board, attacked by
+///   `mater`'s king, or held by a man of the other side; and `mater`'s king, on a legal
+///   square (not next to the mated king), touches at most one of them (the squares next to
+///   two orthogonal neighbours of a square are that square and its diagonal neighbours).
+///   In a corner that leaves one of its two neighbours held, on an edge two of its three,
+///   elsewhere three of its four; the diagonal neighbour `d` on the line of the check is
+///   next to two of them, so in each case one held by the other side is next to `d`. The
+///   man there is a rook or a queen (a bishop cannot stand on that colour), it steps to `d`,
+///   taking the bishop or blocking its line, and it is not pinned (only a rook or a queen
+///   pins along a rank or file): the king is not mated
+///   (`bishop_cannot_mate_against_rooks_and_queens`, a test, checks every placement with
+///   one rook or queen).
 pub fn material_cannot_mate(pos: &Position, mater: Color) -> bool {
-    if can_ever_checkmate(pos, mater) {
-        return false;
+    !can_ever_checkmate(pos, mater)
+}
+
+/// `true` if no placement of a king, a bishop and a king with a rook or a queen (`role`)
+/// is a checkmate by the bishop's side: checked over every placement, for the material
+/// proof of [`material_cannot_mate`].
+///
+/// A rook or queen that is not next to the mated king only gives it more moves: a mate
+/// with it elsewhere would be a mate without it, which K+B v K has not. So it is enough to
+/// try, for each mated king `k`, bishop `b` that checks it, king `m` and the other side's
+/// piece `r` next to `k`, whether every square next to `k` is held by `r`, attacked by `b`
+/// or `m`, or is `b` defended by `m`, and `r` can neither take `b` nor step between.
+#[cfg(test)]
+fn bishop_cannot_mate_against_rooks_and_queens(role: Role) -> bool {
+    for k in Square::all() {
+        for b in bishop_attacks(k, Bitboard::EMPTY) {
+            for m in Square::all() {
+                if m == k || m == b || king_attacks(m).contains(k) {
+                    continue;
+                }
+                for r in king_attacks(k) {
+                    if r == b || r == m {
+                        continue;
+                    }
+                    let occupied = Bitboard::from_square(k) | b | m | r;
+                    if !bishop_attacks(b, occupied).contains(k) {
+                        continue;
+                    }
+                    let without_king = occupied.without(k);
+                    let flight_free = |f: Square| {
+                        if f == r {
+                            return false;
+                        }
+                        let attacked = bishop_attacks(b, without_king).contains(f) && f != b;
+                        !(attacked || king_attacks(m).contains(f))
+                    };
+                    if Iterator::any(&mut king_attacks(k).into_iter(), flight_free) {
+                        continue;
+                    }
+                    let between = bishop_attacks(k, occupied) & bishop_attacks(b, occupied);
+                    let reach = piece_attacks(role, r, occupied);
+                    if !(reach & (between | b)).any() {
+                        return false; // a mate
+                    }
+                }
+            }
+        }
     }
-    let kings = pos.by_role(Role::King);
-    let ours = pos.by_color(mater) - kings;
-    let theirs = pos.by_color(!mater) - kings;
-    let lone_knight = ours.count() == 1 && (ours & pos.by_role(Role::Knight)).any();
-    ours.is_empty()
-        || (theirs - pos.by_role(Role::Bishop)).is_empty()
-        || (lone_knight && (theirs - pos.by_role(Role::Queen)).is_empty())
+    true
 }
 
 /// `true` if no placement of a king, a knight and a king with queens is a checkmate by the
@@ -132,10 +173,18 @@ fn knight_cannot_mate_against_queens() -> bool {
 /// The proof is tried twice: with the stuck pieces frozen, and with only pawns and kings
 /// frozen (the pieces then moving men, each in its region): a stuck piece an enemy piece
 /// could take fails the first, and a piece that must stay to wall something in the second.
+///
+/// Three widenings of the above (argued at `frozen_men_prevent_mate` and
+/// `frozen_men_attempt`): a running pawn may also run towards an enemy pawn on its file
+/// that can never be taken, the two never passing each other; a running pawn or a frozen
+/// man that a king or a piece could take is given up and the proof tried again without it;
+/// and where a running pawn of `mater`'s could check the other king, each square where it
+/// could is ruled out as a mating square by counting its flight squares against what the
+/// men of both sides could cover at once.
 pub fn frozen_pawns_prevent_mate(pos: &Position, mater: Color) -> bool {
-    // Necessary for every pawn to be frozen or run into a frozen man, and cheap: most
-    // positions stop here.
-    if !pawns_run_into_blocked_pawns(pos) {
+    // Necessary for every pawn to be frozen or run into a frozen man or an enemy pawn, and
+    // cheap: most positions stop here.
+    if !pawns_run_into_blocked_or_facing_pawns(pos) {
         return false;
     }
     // A king that may still castle, and its castling rooks, are never frozen: castling moves
@@ -148,50 +197,101 @@ pub fn frozen_pawns_prevent_mate(pos: &Position, mater: Color) -> bool {
         }
     }
     let pawns_and_kings = pos.by_role(Role::Pawn) | pos.by_role(Role::King);
-    frozen_men_prevent_mate(pos, mater, frozen_men(pos, pos.occupied() - castlers))
-        || frozen_men_prevent_mate(pos, mater, frozen_men(pos, pawns_and_kings - castlers))
+    frozen_men_prevent_mate(pos, mater, pos.occupied() - castlers)
+        || frozen_men_prevent_mate(pos, mater, pawns_and_kings - castlers)
 }
 
-/// [`frozen_pawns_prevent_mate`]'s proof with the men `frozen` frozen.
-fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bool {
+/// [`frozen_pawns_prevent_mate`]'s proof with the frozen men (`frozen_men`) chosen among
+/// `candidates`.
+///
+/// The running pawns are first all assumed never taken (*kept*); where a king or a piece
+/// could step onto a kept pawn's run, that pawn is given up and the proof runs again
+/// without the assumption for it (see `Attempt::Taken`). Where a king or a piece could take
+/// a frozen man, that man is no longer a candidate (a smaller frozen set is still one, and
+/// the man, pawn or piece, then moves in its run or region, and may be taken), and the
+/// proof runs again. Each pass gives up a man or a candidate, so the passes end.
+fn frozen_men_prevent_mate(pos: &Position, mater: Color, mut candidates: Bitboard) -> bool {
     if pos.legal_ep_square().is_some() {
         return false;
     }
+    let mut given_up = Bitboard::EMPTY;
+    loop {
+        let frozen = frozen_men(pos, candidates);
+        let kept = pos.by_role(Role::Pawn) - frozen - given_up;
+        match frozen_men_attempt(pos, mater, frozen, kept) {
+            Attempt::Proved => return true,
+            Attempt::Failed => return false,
+            Attempt::Taken(taken) => given_up |= taken,
+            Attempt::TakenFrozen(taken) => {
+                candidates = candidates - taken;
+                given_up |= taken;
+            }
+        }
+    }
+}
+
+/// What one pass of [`frozen_men_prevent_mate`] found.
+enum Attempt {
+    Proved,
+    Failed,
+    /// These running pawns, assumed kept, could be taken by a king or a piece.
+    Taken(Bitboard),
+    /// These frozen men could be taken by a king or a piece.
+    TakenFrozen(Bitboard),
+}
+
+/// One pass of the proof, with the running pawns `kept` assumed never taken.
+///
+/// A running pawn's run ends before the first frozen man or kept enemy pawn on its file:
+/// the two never capture (the proof requires it), so neither leaves the file, and a kept
+/// pawn is there for ever, so the pawn below it can never pass the square it stands on now
+/// (it only comes closer). Pawns that may be taken by a king or a piece (not by a pawn:
+/// the proof rules out every pawn capture) are passed over, as if gone. The assumption is
+/// checked in the pass: if any man could step onto a kept pawn's run, the pass answers
+/// `Taken`, and the next pass assumes less. By induction, while no kept pawn has been
+/// taken, every man stays in the region the pass computed, so no man can ever take one:
+/// the first capture of one would be a step from such a region onto its run.
+///
+/// The other king may then be checked by a running pawn of `mater`'s as well as by its
+/// pieces: each square of its region where that could happen is ruled out as a mating
+/// square by counting (`short_of_cover`).
+fn frozen_men_attempt(pos: &Position, mater: Color, frozen: Bitboard, kept: Bitboard) -> Attempt {
     let attacks_of = |color: Color| frozen_attacks(pos, frozen & pos.by_color(color));
     let attacked_by = [attacks_of(Color::White), attacks_of(Color::Black)];
-    // Each side's pawns that are not frozen (they must run into a frozen man), and their
-    // pawn attacks, with those of the frozen pawns.
-    let mut runners: [Vec<Bitboard>; 2] = [Vec::new(), Vec::new()];
+    // Each side's pawns that are not frozen (they must run into a frozen man or a kept
+    // enemy pawn), and their pawn attacks, with those of the frozen pawns.
+    let mut runners: [Vec<(Square, Bitboard)>; 2] = [Vec::new(), Vec::new()];
     let mut running = [Bitboard::EMPTY; 2];
     let mut pawn_attacks_ever = [Bitboard::EMPTY; 2];
     for color in [Color::White, Color::Black] {
         let mut pawn_attacks_now = Bitboard::EMPTY;
+        let stoppers = frozen | (kept & pos.by_color(!color));
         for square in pos.pieces(color, Role::Pawn) {
             pawn_attacks_now |= pawn_attacks(color, square);
             if frozen.contains(square) {
                 pawn_attacks_ever[color.index()] |= pawn_attacks(color, square);
                 continue;
             }
-            let Some(path) = pawn_run(square, color, frozen) else { return false };
-            runners[color.index()].push(path);
+            let Some(path) = pawn_run(square, color, stoppers) else { return Attempt::Failed };
+            runners[color.index()].push((square, path));
             running[color.index()] |= path;
             for on in path {
                 pawn_attacks_ever[color.index()] |= pawn_attacks(color, on);
             }
         }
         if (pawn_attacks_now & pos.by_color(!color)).any() {
-            return false; // a pawn can capture
+            return Attempt::Failed; // a pawn can capture
         }
     }
     for color in [Color::White, Color::Black] {
         let enemy_frozen = frozen & pos.by_color(!color);
         if (pawn_attacks_ever[color.index()] & (enemy_frozen | running[(!color).index()])).any() {
-            return false; // a pawn could take a frozen man or a running pawn (en passant too)
+            return Attempt::Failed; // a pawn could take a frozen man or a running pawn (en passant too)
         }
     }
     let defender_king = pos.king_of(!mater);
     if attacked_by[mater.index()].contains(defender_king) {
-        return false; // in check from a frozen man now
+        return Attempt::Failed; // in check from a frozen man now
     }
     let open = !frozen;
     let kings = pos.by_role(Role::King);
@@ -205,31 +305,31 @@ fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bo
         let flights = king_attacks_but((frozen & pos.by_color(other)) | attacked_by[color.index()]);
         stalemating_squares(other_region, flights)
     });
-    // Each of mater's moving pieces (kings aside), with the squares it could ever attack.
-    let mut mater_reach = Vec::new();
+    // Each of mater's moving pieces (kings aside), with its region and role.
+    let mut mater_pieces = Vec::new();
     let mut mater_king = KingRegion::still(pos.king_of(mater));
     let mut defender_king_region = Bitboard::from_square(defender_king);
     let mut defender_men_regions = Vec::new();
+    // The squares where a man could step onto a running pawn of each side.
+    let mut stepped_on = [Bitboard::EMPTY; 2];
     for color in [Color::White, Color::Black] {
         let enemy_frozen = frozen & pos.by_color(!color);
         let enemy_attacks = attacked_by[(!color).index()];
         let enemy_pawn_attacks = pawn_attacks_ever[(!color).index()];
-        let enemy_running = running[(!color).index()];
         for square in pos.by_color(color) - frozen - pos.by_role(Role::Pawn) {
             let role = pos.role_at(square).unwrap_or(Role::King);
             if role == Role::King {
+                // A king may stand where a running pawn will attack (it keeps away while
+                // the pawn does); the defender's is checked by counting below.
                 let dead_ends = dead_ends[color.index()];
                 let mut king = KingRegion::flood(square, open - enemy_attacks, dead_ends);
                 let steps = steps_from(king.walked, Step::King);
-                if (steps & enemy_running).any() {
-                    return false; // the king could take a running pawn
-                }
-                if color != mater && ((king.walked | king.dead_ends) & enemy_pawn_attacks).any() {
-                    return false; // a pawn could check the king, or take a flight square
-                }
+                // A king never steps where a frozen enemy man attacks.
+                stepped_on[(!color).index()] |= steps - enemy_attacks;
                 let takes = steps & (enemy_frozen - enemy_attacks - kings);
                 if (takes - dead_ends).any() {
-                    return false; // the king can take an undefended frozen man, and play on
+                    // The king can take an undefended frozen man, and play on.
+                    return Attempt::TakenFrozen(takes - dead_ends);
                 }
                 king.dead_ends |= takes;
                 if color == mater {
@@ -241,54 +341,155 @@ fn frozen_men_prevent_mate(pos: &Position, mater: Color, frozen: Bitboard) -> bo
             }
             let step = Step::of(role);
             let region = flood(square, open, step);
-            let prey = (enemy_frozen - kings) | enemy_running;
-            if (region & enemy_pawn_attacks).any() || (steps_from(region, step) & prey).any() {
-                return false; // a pawn could take the piece, or the piece a frozen man or a pawn
+            let steps = steps_from(region, step);
+            if (region & enemy_pawn_attacks).any() {
+                return Attempt::Failed; // a pawn could take the piece
             }
+            if (steps & (enemy_frozen - kings)).any() {
+                return Attempt::TakenFrozen(steps & (enemy_frozen - kings));
+            }
+            stepped_on[(!color).index()] |= steps;
             if color == mater {
-                let mut reach = Bitboard::EMPTY;
-                for from in region {
-                    reach |= piece_attacks(role, from, frozen);
-                }
-                mater_reach.push((square, reach));
+                mater_pieces.push((role, region));
             } else {
                 defender_men_regions.push(region);
             }
         }
     }
+    // A kept pawn whose run a man could step onto is given up.
+    let mut taken = Bitboard::EMPTY;
+    for color in [Color::White, Color::Black] {
+        for &(square, path) in &runners[color.index()] {
+            if kept.contains(square) && (path & stepped_on[color.index()]).any() {
+                taken |= square;
+            }
+        }
+    }
+    if taken.any() {
+        return Attempt::Taken(taken);
+    }
     // The defender's running pawns block like its pieces, each on one square of its run.
-    defender_men_regions.extend_from_slice(&runners[(!mater).index()]);
-    // The pieces that could ever attack a square of the other king's region: only they can
-    // check, or take a flight square from the king.
-    let mut checks = Bitboard::EMPTY;
-    let mut attackers = Bitboard::EMPTY;
-    for (square, reach) in mater_reach {
+    defender_men_regions.extend(runners[(!mater).index()].iter().map(|&(_, path)| path));
+    // The squares of the other king's region that a moving man of `mater`'s could ever
+    // attack: only there can it be checked (a frozen man never checks it: its region
+    // leaves their attacks out, and it is not in check from one now).
+    let mut checks = pawn_attacks_ever[mater.index()] & defender_king_region;
+    let pawn_checks = checks;
+    let mut attacking = Vec::new();
+    for &(role, region) in &mater_pieces {
+        let mut reach = Bitboard::EMPTY;
+        for from in region {
+            reach |= piece_attacks(role, from, frozen);
+        }
         if (reach & defender_king_region).any() {
             checks |= reach & defender_king_region;
-            attackers |= square;
+            attacking.push((role, region));
         }
     }
     if checks.is_empty() {
-        return true;
+        return Attempt::Proved;
     }
-    let bishops = attackers & pos.by_role(Role::Bishop);
-    let one_colour = (bishops & Bitboard::LIGHT_SQUARES).is_empty() || (bishops & Bitboard::DARK_SQUARES).is_empty();
-    if attackers != bishops || !one_colour {
-        return false;
-    }
-    // Only bishops of one colour can check: see `no_bishop_mate_on`. The defender's king
-    // never stands on a frozen man (its own, or one of `mater`'s next to its region, which
-    // are defended) nor on a square `mater`'s frozen men attack.
+    let mater_runs: Vec<Bitboard> = runners[mater.index()].iter().map(|&(_, path)| path).collect();
+    let cover = Cover {
+        frozen,
+        mater,
+        flights: open - attacked_by[mater.index()],
+        mater_pieces: &mater_pieces,
+        mater_runs: &mater_runs,
+        mater_king: mater_king.walked | mater_king.dead_ends,
+        blockers: &defender_men_regions,
+    };
+    // Where only bishops of one colour can check, `no_bishop_mate_on` applies.
+    let bishops_rule = pawn_checks.is_empty() && {
+        let mut squares = Bitboard::EMPTY;
+        let mut all_bishops = true;
+        for &(role, region) in &attacking {
+            all_bishops &= role == Role::Bishop;
+            squares |= region;
+        }
+        all_bishops && ((squares & Bitboard::LIGHT_SQUARES).is_empty() || (squares & Bitboard::DARK_SQUARES).is_empty())
+    };
+    // The defender's king never stands on a frozen man (its own, or one of `mater`'s next
+    // to its region, which are defended) nor on a square `mater`'s frozen men attack.
     let covered = attacked_by[mater.index()] | frozen;
-    checks.into_iter().all(|square| {
-        // The mater's king helps from a dead end only when its step there uncovers the
-        // bishop's check: it came from a square it walks, on a diagonal to the mated king.
-        let uncovering = mater_king.walked & bishop_attacks(square, frozen);
-        let helping = mater_king.walked | (mater_king.dead_ends & steps_from(uncovering, Step::King));
-        no_bishop_mate_on(square, covered, &defender_men_regions, helping)
-    })
+    let proved = checks.into_iter().all(|square| {
+        if bishops_rule {
+            // Only bishops of one colour can check: see `no_bishop_mate_on`. The mater's
+            // king helps from a dead end only when its step there uncovers the bishop's
+            // check: it came from a square it walks, on a diagonal to the mated king.
+            let uncovering = mater_king.walked & bishop_attacks(square, frozen);
+            let helping = mater_king.walked | (mater_king.dead_ends & steps_from(uncovering, Step::King));
+            if no_bishop_mate_on(square, covered, &defender_men_regions, helping) {
+                return true;
+            }
+        }
+        cover.short_of_cover(square)
+    });
+    if proved {
+        Attempt::Proved
+    } else {
+        Attempt::Failed
+    }
 }
 
+/// What could cover the flight squares of the defender's king, for the counting argument
+/// of [`frozen_men_attempt`].
+struct Cover<'a> {
+    /// The men that never move: walls for sliders' lines.
+    frozen: Bitboard,
+    /// The squares the defender's king may ever step to: neither a frozen man nor attacked
+    /// by a frozen man of `mater`'s.
+    flights: Bitboard,
+    /// `mater`'s moving pieces, kings aside: role and region.
+    mater_pieces: &'a [(Role, Bitboard)],
+    /// The side that would mate.
+    mater: Color,
+    /// The runs of `mater`'s running pawns.
+    mater_runs: &'a [Bitboard],
+    /// The squares `mater`'s king may stand on.
+    mater_king: Bitboard,
+    /// The regions of the defender's moving men, kings aside.
+    blockers: &'a [Bitboard],
+}
+
+impl Cover<'_> {
+    /// `true` if the defender's king can never be mated on `square`: it has more flight
+    /// squares there than the men of both sides could ever take away at once.
+    ///
+    /// In a mate every square next to the king that is not a wall or attacked by a frozen
+    /// man of `mater`'s (those are `flights` here) is attacked by a moving man of
+    /// `mater`'s or holds a man of the defender's (a man of `mater`'s standing there needs
+    /// another to defend it, which then attacks the square). So the flights number at most
+    /// the sum, over the men, of how many of them each could attack or block from one
+    /// square of its region: a piece's attacks with only frozen men in the way (more men
+    /// only cut its lines), a running pawn's two attacks, the king's neighbours from a
+    /// square not next to the mated king, one square for a defender's man. If the flights
+    /// outnumber that, there is no mate on `square`.
+    fn short_of_cover(&self, square: Square) -> bool {
+        let flights = king_attacks(square) & self.flights;
+        let needed = flights.count();
+        let mut covered = 0;
+        let best = |squares: Bitboard, attacks: &dyn Fn(Square) -> Bitboard| {
+            squares.into_iter().map(|from| (attacks(from) & flights).count()).max().unwrap_or(0)
+        };
+        for &(role, region) in self.mater_pieces {
+            covered += best(region, &|from| piece_attacks(role, from, self.frozen));
+            if covered >= needed {
+                return false;
+            }
+        }
+        for &run in self.mater_runs {
+            covered += best(run, &|from| pawn_attacks(self.mater, from));
+            if covered >= needed {
+                return false;
+            }
+        }
+        let near = king_attacks(square).with(square);
+        covered += best(self.mater_king - near, &king_attacks);
+        covered += self.blockers.iter().filter(|region| (**region & flights).any()).count() as u32;
+        covered < needed
+    }
+}
 /// The squares a king may ever stand on: those it walks on (and may leave), and those it can
 /// step to where the game then ends at once (see `stalemating_squares`).
 #[derive(Clone, Copy)]
@@ -447,6 +648,38 @@ pub fn pawns_run_into_blocked_pawns(pos: &Position) -> bool {
     }
     let stoppers = ((white_run << 8) | (black_run >> 8)) & occupied;
     stoppers & !blocked == 0 && (white_run & RANK_8) | (black_run & RANK_1) == 0 && no_pawn_capture(pos)
+}
+
+/// [`pawns_run_into_blocked_pawns`] with one more way for a pushing pawn to stop: at an
+/// enemy pawn on its file, which may be pushing towards it (the frozen-men proof then
+/// bounds both runs, or fails). Necessary for that proof, and nearly as cheap.
+fn pawns_run_into_blocked_or_facing_pawns(pos: &Position) -> bool {
+    const RANK_1: u64 = 0xff;
+    const RANK_8: u64 = 0xff << 56;
+    let white = pos.pieces(Color::White, Role::Pawn).0;
+    let black = pos.pieces(Color::Black, Role::Pawn).0;
+    let occupied = pos.occupied().0;
+    let white_blocked = white & (occupied >> 8);
+    let black_blocked = black & (occupied << 8);
+    let blocked = white_blocked | black_blocked;
+    if blocked == 0 || pos.ep_square().is_some() {
+        return false;
+    }
+    let empty = !occupied;
+    let (mut white_run, mut black_run) = (white & !white_blocked, black & !black_blocked);
+    let (mut north, mut south) = (empty, empty);
+    for shift in [8, 16, 32] {
+        white_run |= north & (white_run << shift);
+        black_run |= south & (black_run >> shift);
+        north &= north << shift;
+        south &= south >> shift;
+    }
+    let white_stoppers = (white_run << 8) & occupied;
+    let black_stoppers = (black_run >> 8) & occupied;
+    white_stoppers & !(blocked | black) == 0
+        && black_stoppers & !(blocked | white) == 0
+        && (white_run & RANK_8) | (black_run & RANK_1) == 0
+        && no_pawn_capture(pos)
 }
 
 /// `true` if no pawn attacks an enemy man (en passant aside).
@@ -646,11 +879,23 @@ mod tests {
         assert!(cannot("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", Color::Black), "a bare king");
         assert!(cannot("4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", Color::White), "bishops on dark squares only");
         assert!(cannot("4k3/8/8/8/8/8/3q4/4KN2 w - - 0 1", Color::White), "K+N v K+Q");
-        // can_ever_checkmate says no, but the other side's men could block: not a proof.
-        assert!(!cannot("4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1", Color::White), "K+B v K+R");
+        assert!(cannot("4k3/8/8/8/8/8/3r4/4KB2 w - - 0 1", Color::White), "K+B v K+R");
+        assert!(cannot("rr6/rk6/8/8/8/2K5/2B5/8 b - - 0 1", Color::White), "K+B v K+5R");
+        assert!(cannot("3kqb2/8/8/8/8/3KB3/8/8 w - - 0 1", Color::White), "K+B v K+Q+B, one colour");
+        // A knight, or a bishop of the other colour, can block where a rook could not.
+        assert!(!cannot("3kqn2/8/8/8/8/3KB3/8/8 w - - 0 1", Color::White), "K+B v K+Q+N");
+        assert!(!cannot("3kqb2/8/8/8/8/3K1B2/8/8 w - - 0 1", Color::White), "K+B v K+Q+B, two colours");
         // Enough material.
         assert!(!cannot("4kb2/8/8/8/8/8/8/3BK3 w - - 0 1", Color::White), "bishops on both colours");
         assert!(!cannot("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", Color::White), "a pawn");
+    }
+
+    #[test]
+    fn a_lone_bishop_never_mates_against_a_rook_or_a_queen() {
+        assert!(bishop_cannot_mate_against_rooks_and_queens(Role::Rook));
+        assert!(bishop_cannot_mate_against_rooks_and_queens(Role::Queen));
+        // With a knight to block, there are mates: the check finds them.
+        assert!(!bishop_cannot_mate_against_rooks_and_queens(Role::Knight));
     }
 
     #[test]
@@ -767,6 +1012,24 @@ mod tests {
             }
         }
         assert!(passed > 0 && passed < checked, "{passed} of {checked}");
+    }
+
+    #[test]
+    fn pawns_that_run_towards_each_other() {
+        let frozen = |fen: &str, mater| frozen_pawns_prevent_mate(&pos(fen), mater);
+        // a2 and c2 run up while a5 and c5 run down: neither pair can ever pass. White's
+        // king may eat a5 and c5 (then a2 and c2 run on to the locked sixth rank), and
+        // Black's pawns may check it, but never with too few squares left to flee.
+        let facing = "4k3/p1p1p1p1/P1P1P1P1/p1p5/8/8/P1P5/3K4 w - - 0 1";
+        assert!(!pawns_run_into_blocked_pawns(&pos(facing)) && pawns_run_into_blocked_or_facing_pawns(&pos(facing)));
+        assert!(frozen(facing, Color::White) && frozen(facing, Color::Black));
+        // White's king can reach d5 and take the locked e5 pawn: e4 then runs to e5.
+        let taken = "4k3/p1p1p1p1/P1P1P1P1/p1p1p3/4P3/8/P1P5/3K4 w - - 0 1";
+        assert!(frozen(taken, Color::White) && frozen(taken, Color::Black));
+        // h2 and h5 run towards each other, but White's king can take Black's pawn and let
+        // h2 through to promote: not a proof (White can mate).
+        let through = "4k3/p1p1p1p1/P1P1P1P1/7p/8/8/7P/3K4 w - - 0 1";
+        assert!(pawns_run_into_blocked_or_facing_pawns(&pos(through)) && !frozen(through, Color::White));
     }
 
     #[test]
