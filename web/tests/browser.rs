@@ -191,9 +191,15 @@ fn the_page_plays_loads_and_evaluates_in_chromium() {
         "document.getElementById('mode').value = 'analysis'; document.getElementById('mode').onchange()",
         json!([]),
     );
-    wait_for(&browser, "return document.querySelectorAll('#lines-out li').length", Duration::from_secs(30), |v| {
-        v.as_u64().is_some_and(|n| n >= 3)
-    });
+    // Three rows from the start (placeholders until the engine reports), so the panel keeps
+    // its height and the controls below it do not move under the pointer.
+    assert_eq!(browser.execute("return document.querySelectorAll('#lines-out li').length", json!([])), json!(3));
+    wait_for(
+        &browser,
+        "return document.querySelectorAll('#lines-out li:not(.pending)').length",
+        Duration::from_secs(30),
+        |v| v.as_u64().is_some_and(|n| n >= 3),
+    );
     std::thread::sleep(Duration::from_secs(2));
     browser.execute("window.scrollTo(0, 0)", json!([]));
     std::fs::write(artifacts.join("analysis.png"), browser.screenshot()).expect("writing the screenshot");

@@ -271,12 +271,7 @@ function showInfo(info) {
   state.latestEval = info;
   if (state.mode === 'analysis') {
     state.lines[info.multipv - 1] = info;
-    const out = $('lines-out');
-    out.replaceChildren(...state.lines.filter(Boolean).map((line) => {
-      const li = document.createElement('li');
-      li.textContent = `${line.score}  d${line.depth}  ${line.pv_san.join(' ')}`;
-      return li;
-    }));
+    renderLines();
   }
   if (info.multipv === 1) drawEval(info);
 }
@@ -288,11 +283,34 @@ function drawEval(info) {
   $('eval-text').textContent = info.score;
 }
 
+// One row per line asked for, from the start: a row not yet reported holds a placeholder, and
+// each row is one text line, so the panel keeps its height while the engine reports and the
+// controls below it stay where the pointer is.
+function renderLines() {
+  const rows = [];
+  for (let i = 0; i < Number($('lines').value); i++) {
+    const line = state.lines[i];
+    const li = document.createElement('li');
+    if (line) {
+      li.textContent = `${line.score}  d${line.depth}  ${line.pv_san.join(' ')}`;
+      li.title = li.textContent;
+    } else {
+      li.textContent = '…';
+      li.className = 'pending';
+    }
+    rows.push(li);
+  }
+  $('lines-out').replaceChildren(...rows);
+}
+
 async function analyse() {
   const game = state.game;
   state.lines = [];
-  $('lines-out').replaceChildren();
-  if (status().result) return;
+  if (status().result) {
+    $('lines-out').replaceChildren();
+    return;
+  }
+  renderLines();
   const fens = game.fens();
   const view = state.view === null ? fens.length - 1 : state.view;
   await engine.search({ startFen: game.startFen(), moves: game.uciMoves().slice(0, view), limits: { depth: 60 }, level: 10, lines: Number($('lines').value), chess960: game.isChess960() }, showInfo).catch((e) => showError(e.message));
