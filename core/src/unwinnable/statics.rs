@@ -623,63 +623,70 @@ fn pawn_run(square: Square, color: Color, frozen: Bitboard) -> Option<Bitboard> 
 /// still move ([`pawns_blocked`] screens the positions where none can): a game with a
 /// pawn free to run to promotion, or with no blocked pawn, fails it.
 pub fn pawns_run_into_blocked_pawns(pos: &Position) -> bool {
-    const RANK_1: u64 = 0xff;
-    const RANK_8: u64 = 0xff << 56;
-    let white = pos.pieces(Color::White, Role::Pawn).0;
-    let black = pos.pieces(Color::Black, Role::Pawn).0;
-    let occupied = pos.occupied().0;
-    let white_blocked = white & (occupied >> 8);
-    let black_blocked = black & (occupied << 8);
-    let blocked = white_blocked | black_blocked;
-    // A pushing pawn must run into a blocked one: without any, most positions stop here.
-    if blocked == 0 || pos.ep_square().is_some() {
-        return false;
-    }
-    // Each pushing pawn's file ahead through empty squares (a fill in three doubling steps),
-    // then the man that stops it.
-    let empty = !occupied;
-    let (mut white_run, mut black_run) = (white & !white_blocked, black & !black_blocked);
-    let (mut north, mut south) = (empty, empty);
-    for shift in [8, 16, 32] {
-        white_run |= north & (white_run << shift);
-        black_run |= south & (black_run >> shift);
-        north &= north << shift;
-        south &= south >> shift;
-    }
-    let stoppers = ((white_run << 8) | (black_run >> 8)) & occupied;
-    stoppers & !blocked == 0 && (white_run & RANK_8) | (black_run & RANK_1) == 0 && no_pawn_capture(pos)
+    let Some(runs) = PawnRuns::of(pos) else { return false };
+    let stoppers = ((runs.white << 8) | (runs.black >> 8)) & runs.occupied;
+    stoppers & !runs.blocked == 0 && !runs.reach_last_rank() && no_pawn_capture(pos)
 }
 
 /// [`pawns_run_into_blocked_pawns`] with one more way for a pushing pawn to stop: at an
 /// enemy pawn on its file, which may be pushing towards it (the frozen-men proof then
 /// bounds both runs, or fails). Necessary for that proof, and nearly as cheap.
 fn pawns_run_into_blocked_or_facing_pawns(pos: &Position) -> bool {
-    const RANK_1: u64 = 0xff;
-    const RANK_8: u64 = 0xff << 56;
-    let white = pos.pieces(Color::White, Role::Pawn).0;
-    let black = pos.pieces(Color::Black, Role::Pawn).0;
-    let occupied = pos.occupied().0;
-    let white_blocked = white & (occupied >> 8);
-    let black_blocked = black & (occupied << 8);
-    let blocked = white_blocked | black_blocked;
-    if blocked == 0 || pos.ep_square().is_some() {
-        return false;
-    }
-    let empty = !occupied;
-    let (mut white_run, mut black_run) = (white & !white_blocked, black & !black_blocked);
-    let (mut north, mut south) = (empty, empty);
-    for shift in [8, 16, 32] {
-        white_run |= north & (white_run << shift);
-        black_run |= south & (black_run >> shift);
-        north &= north << shift;
-        south &= south >> shift;
-    }
-    let white_stoppers = (white_run << 8) & occupied;
-    let black_stoppers = (black_run >> 8) & occupied;
-    white_stoppers & !(blocked | black) == 0
-        && black_stoppers & !(blocked | white) == 0
-        && (white_run & RANK_8) | (black_run & RANK_1) == 0
+    let Some(runs) = PawnRuns::of(pos) else { return false };
+    let white_stoppers = (runs.white << 8) & runs.occupied;
+    let black_stoppers = (runs.black >> 8) & runs.occupied;
+    white_stoppers & !(runs.blocked | runs.black_pawns) == 0
+        && black_stoppers & !(runs.blocked | runs.white_pawns) == 0
+        && !runs.reach_last_rank()
         && no_pawn_capture(pos)
+}
+
+/// The squares each side's pushing pawns can run over on their files, for the two screens
+/// above: each pushing pawn's file ahead through empty squares.
+struct PawnRuns {
+    white: u64,
+    black: u64,
+    white_pawns: u64,
+    black_pawns: u64,
+    /// Pawns with a man on the square in front of them.
+    blocked: u64,
+    occupied: u64,
+}
+
+impl PawnRuns {
+    /// `None` where no pawn is blocked (a pushing pawn must run into one, so most positions
+    /// stop here) or where an en passant capture is possible.
+    #[inline]
+    fn of(pos: &Position) -> Option<PawnRuns> {
+        let white_pawns = pos.pieces(Color::White, Role::Pawn).0;
+        let black_pawns = pos.pieces(Color::Black, Role::Pawn).0;
+        let occupied = pos.occupied().0;
+        let white_blocked = white_pawns & (occupied >> 8);
+        let black_blocked = black_pawns & (occupied << 8);
+        let blocked = white_blocked | black_blocked;
+        if blocked == 0 || pos.ep_square().is_some() {
+            return None;
+        }
+        // A fill in three doubling steps.
+        let empty = !occupied;
+        let (mut white, mut black) = (white_pawns & !white_blocked, black_pawns & !black_blocked);
+        let (mut north, mut south) = (empty, empty);
+        for shift in [8, 16, 32] {
+            white |= north & (white << shift);
+            black |= south & (black >> shift);
+            north &= north << shift;
+            south &= south >> shift;
+        }
+        Some(PawnRuns { white, black, white_pawns, black_pawns, blocked, occupied })
+    }
+
+    /// `true` if some run reaches the promotion rank.
+    #[inline]
+    fn reach_last_rank(&self) -> bool {
+        const RANK_1: u64 = 0xff;
+        const RANK_8: u64 = 0xff << 56;
+        (self.white & RANK_8) | (self.black & RANK_1) != 0
+    }
 }
 
 /// `true` if no pawn attacks an enemy man (en passant aside).
