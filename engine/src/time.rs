@@ -52,10 +52,10 @@ impl TimeBudget {
         // as much as the increment, the clock would otherwise drain move after move.
         let pool = (time.as_micros() as u64 + inc_us * (mtg - 1)).saturating_sub(overhead_us * (mtg + 2));
         let mut soft = pool / mtg;
-        // Below a reserve of twenty increments and twenty overheads, spend progressively
-        // less than the increment so that the clock climbs back instead of draining: on a
-        // loaded machine a single scheduling hiccup can cost more than a bullet increment.
-        let reserve = 20 * inc_us + 20 * overhead_us;
+        // Below a reserve of some increments and overheads, spend progressively less than
+        // the increment so that the clock climbs back instead of draining: on a loaded
+        // machine a single scheduling hiccup can cost more than a bullet increment.
+        let reserve = param::tm_reserve_incs() as u64 * inc_us + param::tm_reserve_overheads() as u64 * overhead_us;
         let time_us = time.as_micros() as u64;
         if time_us < reserve {
             soft = soft * time_us / reserve.max(1);
