@@ -54,9 +54,9 @@ impl<const H: usize> Accumulator<H> {
 
     /// Sets `self` to the accumulators of `child`, the position after the move whose changes
     /// are `delta` in the position of `parent`'s accumulators. A perspective whose king
-    /// crossed between files d and e in a network with mirrored inputs sees every piece on
-    /// another square: its accumulator is computed from scratch; every other is `parent`'s
-    /// changed by `delta`.
+    /// moved so that its view changed (crossing between files d and e with mirrored inputs,
+    /// or into another king bucket) sees every piece as another feature: its accumulator is
+    /// computed from scratch; every other is `parent`'s changed by `delta`.
     #[inline]
     pub(crate) fn update_from(
         &mut self,
@@ -66,8 +66,9 @@ impl<const H: usize> Accumulator<H> {
         network: &NetworkOf<H>,
         simd: Simd,
     ) {
-        let crossed = delta.king_move().is_some_and(|(from, to)| network.input_mapping().needs_refresh(from, to));
         let mover = !child.turn();
+        let crossed =
+            delta.king_move().is_some_and(|(from, to)| network.input_mapping().needs_refresh(mover, from, to));
         for perspective in Color::ALL {
             let i = perspective.index();
             let view = view_of(network, child, perspective);

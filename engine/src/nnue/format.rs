@@ -17,8 +17,13 @@ use std::fmt;
 use std::str::FromStr;
 use tempo_core::{Color, Piece, Position, Role, Square};
 
-/// Input features per perspective: 2 colours x 6 roles x 64 squares.
+/// Input features per perspective and king bucket: 2 colours x 6 roles x 64 squares. A
+/// mapping has [`InputMapping::inputs`] in all, this many per king bucket.
 pub const INPUTS: usize = 768;
+/// The king bucket of each rank of a perspective's own king, seen from its own side (rank 1
+/// first) under [`InputMapping::KingBuckets4`]: the back rank and the next each have their
+/// own, the king stepping up to ranks 3 and 4 another, and the rest of the board the last.
+const KING_RANK_BUCKETS: [usize; 8] = [0, 1, 2, 2, 3, 3, 3, 3];
 /// At most this many features are active per perspective (one per piece).
 pub const MAX_ACTIVE: usize = 32;
 /// Quantisation of the first layer (and of the activations): 1.0 is stored as 255.
@@ -69,17 +74,24 @@ pub enum InputMapping {
     /// Also with the files flipped while the perspective's own king stands on files e to h,
     /// so that each side sees its king on files a to d (version 3, code 1).
     Mirrored,
+    /// [`InputMapping::Mirrored`] with 4 king buckets, 4 x 768 inputs (version 3, code 2): a
+    /// separate set of 768 features for each bucket of the rank of the perspective's own
+    /// king, seen from its own side (rank 1: bucket 0, rank 2: 1, ranks 3 and 4: 2, ranks 5
+    /// to 8: 3). Feature = bucket x 768 + the mirrored feature, so that the weights of a
+    /// piece can depend on where the own king stands.
+    KingBuckets4,
 }
 
 impl InputMapping {
     /// Every mapping, in code order.
-    pub const ALL: [InputMapping; 2] = [InputMapping::Plain, InputMapping::Mirrored];
+    pub const ALL: [InputMapping; 3] = [InputMapping::Plain, InputMapping::Mirrored, InputMapping::KingBuckets4];
 
     /// The mapping's code in version 3 files (and the trainer's checkpoints).
     pub const fn code(self) -> u32 {
         match self {
             InputMapping::Plain => 0,
             InputMapping::Mirrored => 1,
+            InputMapping::KingBuckets4 => 2,
         }
     }
 
@@ -88,38 +100,67 @@ impl InputMapping {
         match code {
             0 => Some(InputMapping::Plain),
             1 => Some(InputMapping::Mirrored),
+            2 => Some(InputMapping::KingBuckets4),
             _ => None,
         }
     }
 
-    /// The mapping's name: `plain` or `mirrored`.
+    /// The mapping's name: `plain`, `mirrored` or `king-buckets4`.
     pub const fn name(self) -> &'static str {
         match self {
             InputMapping::Plain => "plain",
             InputMapping::Mirrored => "mirrored",
+            InputMapping::KingBuckets4 => "king-buckets4",
         }
+    }
+
+    /// The number of king buckets: sets of [`INPUTS`] features, one chosen by where the
+    /// perspective's own king stands.
+    pub const fn king_buckets(self) -> usize {
+        match self {
+            InputMapping::Plain | InputMapping::Mirrored => 1,
+            InputMapping::KingBuckets4 => 4,
+        }
+    }
+
+    /// The number of input features per perspective: [`INPUTS`] per king bucket (the first
+    /// layer has this many rows).
+    pub const fn inputs(self) -> usize {
+        INPUTS * self.king_buckets()
+    }
+
+    /// Whether the view flips the files while the own king stands on files e to h, so that a
+    /// position and its file mirror (without castling rights) have the same features.
+    pub const fn mirrors_files(self) -> bool {
+        matches!(self, InputMapping::Mirrored | InputMapping::KingBuckets4)
     }
 
     /// How `perspective`, whose king stands on `king`, sees the board.
     #[inline]
     pub fn view(self, perspective: Color, king: Square) -> View {
         let ranks = if perspective == Color::White { 0 } else { 56 };
-        let files = if self == InputMapping::Mirrored && king_side(king) { 7 } else { 0 };
-        View { perspective, flip: ranks ^ files }
+        let files = if self.mirrors_files() && king_side(king) { 7 } else { 0 };
+        let offset = match self {
+            InputMapping::Plain | InputMapping::Mirrored => 0,
+            // The king's rank from its own side: `ranks` flips Black's.
+            InputMapping::KingBuckets4 => KING_RANK_BUCKETS[(king.index() ^ ranks) >> 3] * INPUTS,
+        };
+        View { perspective, flip: ranks ^ files, offset }
     }
 
-    /// The feature (below [`INPUTS`]) that `piece` on `square` activates in the accumulator
-    /// of `perspective`, whose king stands on `king`.
+    /// The feature (below [`InputMapping::inputs`]) that `piece` on `square` activates in the
+    /// accumulator of `perspective`, whose king stands on `king`.
     #[inline]
     pub fn feature(self, perspective: Color, piece: Piece, square: Square, king: Square) -> usize {
         self.view(perspective, king).index(piece, square)
     }
 
-    /// Whether a king move from `from` to `to` changes how its own side sees every piece, so
-    /// that its accumulator must be computed from scratch rather than updated.
+    /// Whether a move of `perspective`'s king from `from` to `to` changes how that side sees
+    /// every piece (its view flips the files, or the king changes bucket), so that its
+    /// accumulator must be computed from scratch rather than updated.
     #[inline]
-    pub fn needs_refresh(self, from: Square, to: Square) -> bool {
-        self == InputMapping::Mirrored && king_side(from) != king_side(to)
+    pub fn needs_refresh(self, perspective: Color, from: Square, to: Square) -> bool {
+        self.view(perspective, from) != self.view(perspective, to)
     }
 
     /// The active features of `pos` for `perspective`, written into `out` in a fixed order
@@ -147,9 +188,9 @@ impl fmt::Display for InputMapping {
     }
 }
 
-/// An input mapping name other than `plain` and `mirrored`.
+/// An input mapping name other than `plain`, `mirrored` and `king-buckets4`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown input mapping {0:?}; the format knows \"plain\" and \"mirrored\"")]
+#[error("unknown input mapping {0:?}; the format knows \"plain\", \"mirrored\" and \"king-buckets4\"")]
 pub struct ParseInputMappingError(String);
 
 impl FromStr for InputMapping {
@@ -173,6 +214,8 @@ pub struct View {
     perspective: Color,
     /// XORed into a square's index: 56 flips the ranks, 7 the files.
     flip: usize,
+    /// The first feature of the king's bucket: its number times [`INPUTS`].
+    offset: usize,
 }
 
 impl View {
@@ -181,7 +224,7 @@ impl View {
     #[inline]
     pub fn index(self, piece: Piece, square: Square) -> usize {
         let side = if piece.color == self.perspective { 0 } else { 6 };
-        (side + piece.role.index()) * 64 + (square.index() ^ self.flip)
+        (side + piece.role.index()) * 64 + (square.index() ^ self.flip) + self.offset
     }
 
     /// [`View::index`] of a [`packed`] piece and square, in a few integer operations (for
@@ -191,7 +234,7 @@ impl View {
         // White's plain view is the packing itself; Black's swaps the colour halves.
         let packed = usize::from(packed);
         let swapped = if self.perspective == Color::White { packed } else { (packed + INPUTS / 2) % INPUTS };
-        swapped ^ self.flip
+        (swapped ^ self.flip) + self.offset
     }
 }
 
@@ -220,9 +263,14 @@ pub enum NetworkError {
     /// A format version other than 1, 2 and 3.
     #[error("network format version {0} is not supported; this build reads versions 1 to {VERSION}")]
     Version(u32),
-    /// An input count other than 768.
-    #[error("network has {0} input features; the format has {INPUTS}")]
-    Inputs(u32),
+    /// An input count other than the input mapping's (768 per king bucket).
+    #[error("network has {found} input features; its input mapping ({mapping}) has {}", mapping.inputs())]
+    Inputs {
+        /// The count in the file.
+        found: u32,
+        /// The input mapping the file declares (plain before version 3).
+        mapping: InputMapping,
+    },
     /// A hidden layer of no neurons.
     #[error("network has no hidden neurons")]
     NoHidden,
@@ -255,9 +303,9 @@ pub enum NetworkError {
     /// A version 1 header whose reserved field is not zero.
     #[error("network header's reserved field is {0}; it must be 0 in version 1")]
     Reserved(u32),
-    /// An input mapping other than 0 (plain) and 1 (mirrored), version 3.
+    /// An input mapping other than 0 (plain), 1 (mirrored) and 2 (king buckets), version 3.
     #[error(
-        "network input mapping {0} is not supported; the format knows 0 (plain) and 1 (mirrored by the king's file)"
+        "network input mapping {0} is not supported; the format knows 0 (plain), 1 (mirrored by the king's file) and 2 (mirrored, 4 buckets by the king's rank)"
     )]
     InputMapping(u32),
     /// An output bucket count other than 1, 2, 4 and 8 (versions 2 and 3).
@@ -347,8 +395,8 @@ impl Header {
     pub fn file_size(&self) -> Option<usize> {
         let (h, b) = (self.hidden, self.buckets);
         let scales = if self.version >= 3 { 4 * b } else { 0 };
-        // 2 * 768 * H (W1) + 2 * H (b1) + B * (4 * H (W2) + 4 (b2)) + the QB list.
-        let weights = h.checked_mul(2 * INPUTS + 2 + 4 * b)?;
+        // 2 * inputs * H (W1) + 2 * H (b1) + B * (4 * H (W2) + 4 (b2)) + the QB list.
+        let weights = h.checked_mul(2 * self.mapping.inputs() + 2 + 4 * b)?;
         weights.checked_add(self.len() + 4 * b + scales)
     }
 
@@ -356,10 +404,11 @@ impl Header {
     ///
     /// # Errors
     /// A [`NetworkError`] naming the first problem: a file shorter than the header, a wrong
-    /// magic, version, input count, activation, `QA` or `SCALE`, no hidden neurons, a `QB`
+    /// magic or version, no hidden neurons, a wrong activation, `QA` or `SCALE`, a `QB`
     /// outside 64 to 4096 (or, in version 3, a header `QB` other than 0), an output bucket
     /// count other than 1, 2, 4 or 8 (versions 2 and 3) or a non-zero reserved field (version
-    /// 1), or an input mapping other than 0 and 1 (version 3).
+    /// 1), an input mapping other than 0, 1 and 2 (version 3), or an input count other than
+    /// the mapping's.
     pub fn parse(bytes: &[u8]) -> Result<Header, NetworkError> {
         if bytes.len() < HEADER_BYTES {
             return Err(NetworkError::TooShort(bytes.len()));
@@ -373,10 +422,8 @@ impl Header {
         if !(1..=VERSION).contains(&version) {
             return Err(NetworkError::Version(version));
         }
+        // Checked once the mapping (at the end of a version 3 header) is known.
         let inputs = r.u32();
-        if inputs as usize != INPUTS {
-            return Err(NetworkError::Inputs(inputs));
-        }
         let hidden = r.u32();
         if hidden == 0 {
             return Err(NetworkError::NoHidden);
@@ -411,13 +458,16 @@ impl Header {
         } else {
             InputMapping::Plain
         };
+        if inputs as usize != mapping.inputs() {
+            return Err(NetworkError::Inputs { found: inputs, mapping });
+        }
         Ok(Header { version, hidden: hidden as usize, buckets, mapping, shared_qb })
     }
 
     /// Appends the header's bytes to `out`.
     pub fn write(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&MAGIC);
-        for field in [self.version, INPUTS as u32, self.hidden as u32, SCRELU] {
+        for field in [self.version, self.mapping.inputs() as u32, self.hidden as u32, SCRELU] {
             out.extend_from_slice(&field.to_le_bytes());
         }
         for constant in [QA, self.shared_qb, SCALE] {
@@ -471,7 +521,8 @@ pub struct QuantisedNet {
     pub hidden: usize,
     /// How each perspective sees the board.
     pub mapping: InputMapping,
-    /// `W1q`, feature-major: the H weights of feature `f` at `[f*H .. f*H + H)`.
+    /// `W1q`, feature-major: the H weights of feature `f` at `[f*H .. f*H + H)`, for the
+    /// mapping's [`InputMapping::inputs`] features.
     pub w1: Vec<i16>,
     /// `b1q`, H entries.
     pub b1: Vec<i16>,
@@ -526,7 +577,7 @@ impl QuantisedNet {
             return Err(NetworkError::Size { found: bytes.len(), expected, version, hidden, buckets });
         }
         let mut r = Reader { bytes: &bytes[header.len()..] };
-        let w1 = r.i16s(INPUTS * hidden);
+        let w1 = r.i16s(mapping.inputs() * hidden);
         let b1 = r.i16s(hidden);
         let w2 = r.i16s(buckets * 2 * hidden);
         let b2 = r.i32s(buckets);
@@ -551,7 +602,10 @@ impl QuantisedNet {
     pub fn to_bytes(&self) -> Vec<u8> {
         let (h, b) = (self.hidden, self.buckets());
         assert!(
-            self.w1.len() == INPUTS * h && self.b1.len() == h && self.w2.len() == 2 * h * b && self.qb.len() == b,
+            self.w1.len() == self.mapping.inputs() * h
+                && self.b1.len() == h
+                && self.w2.len() == 2 * h * b
+                && self.qb.len() == b,
             "a network's weights match its shape"
         );
         let header = self.header();
@@ -587,7 +641,7 @@ impl QuantisedNet {
     /// number chooses the output bucket.
     ///
     /// # Panics
-    /// If a feature is not below [`INPUTS`].
+    /// If a feature is not below the mapping's [`InputMapping::inputs`].
     pub fn evaluate_features(&self, stm: &[u16], other: &[u16]) -> i32 {
         let h = self.hidden;
         let accumulator = |features: &[u16]| -> Vec<i16> {
@@ -632,12 +686,12 @@ mod tests {
         // Black's king on e8: own king on e1 for Black, opponent's king on e8 for White.
         assert_eq!(plain(Color::Black, black_king, Square::E8), 5 * 64 + 4);
         assert_eq!(plain(Color::White, black_king, Square::E8), 11 * 64 + 60);
-        // Every (perspective, piece, square) has its own index below 768 in each perspective,
-        // under each mapping and wherever the king stands.
+        // Every (perspective, piece, square) has its own index in each perspective, under each
+        // mapping and wherever the king stands: the 768 of one king bucket.
         for mapping in InputMapping::ALL {
-            for king in [Square::A1, Square::E1, Square::H8] {
+            for king in [Square::A1, Square::E1, Square::H8, Square::new(27).unwrap()] {
                 for perspective in Color::ALL {
-                    let mut seen = vec![false; INPUTS];
+                    let mut seen = vec![false; mapping.inputs()];
                     for color in Color::ALL {
                         for role in Role::ALL {
                             for sq in Square::all() {
@@ -647,7 +701,9 @@ mod tests {
                             }
                         }
                     }
-                    assert!(seen.iter().all(|&s| s));
+                    let bucket = seen.iter().position(|&s| s).unwrap() / INPUTS;
+                    assert!(seen[bucket * INPUTS..(bucket + 1) * INPUTS].iter().all(|&s| s));
+                    assert_eq!(seen.iter().filter(|&&s| s).count(), INPUTS);
                 }
             }
         }
@@ -662,9 +718,42 @@ mod tests {
         assert_eq!(mirrored.feature(Color::White, white_pawn, e2, Square::G1), 11);
         assert_eq!(mirrored.feature(Color::Black, white_pawn, e2, Square::E8), 6 * 64 + 51);
         assert_eq!(mirrored.feature(Color::White, white_pawn, e2, Square::D1), 12);
-        assert!(mirrored.needs_refresh(Square::D1, Square::E1) && mirrored.needs_refresh(Square::E8, Square::C8));
-        assert!(!mirrored.needs_refresh(Square::E1, Square::G1) && !mirrored.needs_refresh(Square::A8, Square::D7));
-        assert!(!InputMapping::Plain.needs_refresh(Square::D1, Square::E1));
+        let (white, black) = (Color::White, Color::Black);
+        assert!(mirrored.needs_refresh(white, Square::D1, Square::E1));
+        assert!(mirrored.needs_refresh(black, Square::E8, Square::C8));
+        assert!(!mirrored.needs_refresh(white, Square::E1, Square::G1));
+        assert!(!mirrored.needs_refresh(black, Square::A8, Square::D7));
+        assert!(!InputMapping::Plain.needs_refresh(white, Square::D1, Square::E1));
+    }
+
+    #[test]
+    fn king_buckets_follow_the_rank_of_the_own_king_from_its_own_side() {
+        let kb = InputMapping::KingBuckets4;
+        let white_pawn = Piece::new(Color::White, Role::Pawn);
+        let e2 = Square::new(12).unwrap();
+        let sq = |name: &str| name.parse::<Square>().unwrap();
+        // The mirrored feature of the pawn (e2 seen as d2, 11) in the bucket of the king.
+        for (king, bucket) in [("g1", 0), ("g2", 1), ("g3", 2), ("h4", 2), ("e5", 3), ("f8", 3)] {
+            assert_eq!(kb.feature(Color::White, white_pawn, e2, sq(king)), bucket * INPUTS + 11, "{king}");
+        }
+        // Black's ranks count from the eighth; on files a to d nothing is mirrored.
+        for (king, bucket) in [("c8", 0), ("c7", 1), ("b6", 2), ("a5", 2), ("d4", 3), ("a1", 3)] {
+            assert_eq!(kb.feature(Color::Black, white_pawn, e2, sq(king)), bucket * INPUTS + 6 * 64 + 52, "{king}");
+        }
+        assert_eq!(kb.inputs(), 4 * 768);
+        let (white, black) = (Color::White, Color::Black);
+        for (perspective, from, to, refresh) in [
+            (white, "e1", "e2", true),  // bucket 0 to 1
+            (white, "e3", "f4", false), // bucket 2, files e to h
+            (white, "d3", "e4", true),  // bucket 2, the files flip
+            (white, "c5", "d8", false), // bucket 3
+            (black, "e8", "e7", true),  // bucket 0 to 1
+            (black, "e2", "e1", false), // Black's rank 7 and 8: bucket 3
+            (black, "d5", "d4", true),  // bucket 2 to 3
+        ] {
+            assert_eq!(kb.needs_refresh(perspective, sq(from), sq(to)), refresh, "{perspective:?} {from}{to}");
+        }
+        assert!(!InputMapping::Mirrored.needs_refresh(white, sq("e1"), sq("e2")));
     }
 
     #[test]
@@ -697,9 +786,13 @@ mod tests {
             assert_eq!(InputMapping::from_code(mapping.code()), Some(mapping));
             assert_eq!(mapping.to_string().parse(), Ok(mapping));
         }
-        assert_eq!(InputMapping::from_code(2), None);
+        assert_eq!(InputMapping::from_code(3), None);
         let err = "king".parse::<InputMapping>().unwrap_err();
-        assert_eq!(err.to_string(), "unknown input mapping \"king\"; the format knows \"plain\" and \"mirrored\"");
+        assert_eq!(
+            err.to_string(),
+            "unknown input mapping \"king\"; the format knows \"plain\", \"mirrored\" and \"king-buckets4\""
+        );
+        assert_eq!(InputMapping::ALL.map(InputMapping::inputs), [768, 768, 3072]);
     }
 
     /// A small network of any width reads back, in the version its contents need.
@@ -709,12 +802,13 @@ mod tests {
             (8, 1, InputMapping::Plain, vec![64], 2),
             (24, 4, InputMapping::Plain, vec![64, 128, 64, 64], 3),
             (16, 2, InputMapping::Mirrored, vec![256, 256], 3),
+            (8, 8, InputMapping::KingBuckets4, vec![64; 8], 3),
         ] {
             let weight = |k: usize| (k as i16 % 255) - 127;
             let net = QuantisedNet {
                 hidden,
                 mapping,
-                w1: (0..INPUTS * hidden).map(weight).collect(),
+                w1: (0..mapping.inputs() * hidden).map(weight).collect(),
                 b1: (0..hidden).map(weight).collect(),
                 w2: (0..2 * hidden * buckets).map(weight).collect(),
                 b2: (0..buckets as i32).map(|b| b * 1000 - 7).collect(),

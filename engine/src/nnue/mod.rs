@@ -6,7 +6,10 @@
 //! buckets, the constants, the file's reader and writer and the integer evaluation. The
 //! trainer calls that module; nothing of the contract is written twice.
 //!
-//! # Architecture: `(768 -> H) x 2 -> B`, perspective network, SCReLU, output buckets
+//! # Architecture: `(768 K -> H) x 2 -> B`, perspective network, SCReLU, output buckets
+//!
+//! `K` is the input mapping's number of king buckets: 1 for plain and mirrored inputs, 4 for
+//! king buckets (below).
 //!
 //! `H` is a compile-time constant of the engine, [`HIDDEN`] (256). The trainer may train any
 //! `H` and writes it in the file header ([`QuantisedNet`] reads any); the engine rejects a
@@ -40,6 +43,20 @@
 //! so each perspective sees its king on files a to d, and the weights need not learn every
 //! pattern on both wings. A king move between files d and e changes every feature of its
 //! side's view: that accumulator is computed from scratch.
+//!
+//! A network with *king buckets* (version 3, input mapping 2, 4 x 768 = 3072 inputs) has
+//! the mirrored features of the previous paragraph once per bucket of the rank of `p`'s own
+//! king, counted from `p`'s side:
+//!
+//! ```text
+//! index(p, c, r, s) = k_p * 768 + mirrored index(p, c, r, s)
+//! k_p = [0, 1, 2, 2, 3, 3, 3, 3][rank of p's king from p's side, 0 = its first rank]
+//!     = [0, 1, 2, 2, 3, 3, 3, 3][(king square ^ (if p == White { 0 } else { 56 })) >> 3]
+//! ```
+//!
+//! so the weights of a piece can depend on whether its side's king is at home, one step up,
+//! or out in the open. A king move into another bucket (or between files d and e) changes
+//! every feature of its side's view, and that accumulator is computed from scratch.
 //!
 //! ## Output buckets
 //!
@@ -90,28 +107,33 @@
 //!
 //! ## File format, version 3 (all integers little-endian)
 //!
+//! `I` is the input mapping's number of input features: 768 for plain and mirrored inputs,
+//! 3072 for king buckets.
+//!
 //! ```text
 //! offset  type            field
 //! 0       [u8; 8]         magic b"TEMPONNU"
 //! 8       u32             format version = 3
-//! 12      u32             input features = 768
+//! 12      u32             input features I = 768 x king buckets
 //! 16      u32             hidden size H
 //! 20      u32             activation: 1 = SCReLU (the only one supported)
 //! 24      i32             QA = 255
 //! 28      i32             0 (each bucket's QB follows the weights)
 //! 32      i32             SCALE = 400
 //! 36      u32             output buckets B: 1, 2, 4 or 8
-//! 40      u32             input mapping: 0 = plain, 1 = mirrored by the own king's file
-//! 44      i16[768 * H]    W1q, feature-major: the H weights of feature f at [f*H .. f*H + H)
+//! 40      u32             input mapping: 0 = plain, 1 = mirrored by the own king's file,
+//!                         2 = mirrored and 4 king buckets by the own king's rank
+//! 44      i16[I * H]      W1q, feature-major: the H weights of feature f at [f*H .. f*H + H)
 //!         i16[H]          b1q
 //!         i16[B * 2 * H]  W2q, bucket by bucket: H for the side to move's accumulator, then
 //!                         H for the other's
 //!         i32[B]          b2q
 //!         i32[B]          QB of each bucket, 64 to 4096
-//! total size = 44 + 2*768*H + 2*H + B*(4*H + 8) bytes; any other size is an error.
+//! total size = 44 + 2*I*H + 2*H + B*(4*H + 8) bytes; any other size is an error.
 //! ```
 //!
-//! Version 2 is the same without the input mapping (plain inputs, the weights at offset 40)
+//! An input count other than the mapping's is an error. Version 2 is the same without the
+//! input mapping (plain inputs, I = 768, the weights at offset 40)
 //! and with one `QB` for every bucket at offset 28 instead of the list; version 1 is version
 //! 2 with one bucket and the field at offset 36 reserved (0). Both are still read, and a
 //! network with plain inputs and one `QB` is written as version 2.
@@ -121,13 +143,14 @@
 //!
 //! # How the engine uses it
 //!
-//! The accumulators are the expensive part (768 x H weights) and change little from move
+//! The accumulators are the expensive part (768 x H weights per king bucket) and change little from move
 //! to move: a quiet move lifts one piece and puts it down elsewhere, so the child's
 //! accumulator is the parent's minus one weight row plus another. The search keeps one pair
 //! of accumulators per ply (`stack`) and updates the next ply's by the move's feature
 //! changes whenever it makes a move (measured faster than deferring the update until an
 //! evaluation is needed; `engine/nets/README.md` has the measurement). Only the root is computed from scratch (and, with
-//! mirrored inputs, the view of a king that crosses between files d and e); a null move
+//! mirrored inputs, the view of a king that crosses between files d and e or, with king
+//! buckets, changes bucket); a null move
 //! copies. The output layer (2 x H multiply-adds) runs at every evaluation.
 //!
 //! Layout, one job per module: [`format`](mod@format) (the contract: features, buckets, constants, the

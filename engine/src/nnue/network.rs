@@ -1,7 +1,7 @@
 //! The engine's network: a [`QuantisedNet`] of a fixed hidden size (this build's [`HIDDEN`]
 //! in the search), laid out for the vector kernels.
 
-use super::format::{InputMapping, NetworkError, QuantisedNet, INPUTS};
+use super::format::{InputMapping, NetworkError, QuantisedNet};
 use super::simd::Row;
 use super::HIDDEN;
 use std::fmt;
@@ -12,13 +12,14 @@ pub type Network = NetworkOf<HIDDEN>;
 /// A quantised network of `H` hidden neurons, ready for inference. The search uses
 /// [`Network`]; other widths serve the tests that hold the kernels to the format.
 ///
-/// The first layer's 768 x `H` weights (about 200 KB) live on the heap, one 64-byte
-/// aligned row per input feature, so that adding a feature's weights to an accumulator is a
-/// run of aligned vector additions. Share a network between threads with an `Arc`.
+/// The first layer's weights (768 x `H` per king bucket of the input mapping, about 200 KB
+/// per bucket at 256 neurons) live on the heap, one 64-byte aligned row per input feature,
+/// so that adding a feature's weights to an accumulator is a run of aligned vector
+/// additions. Share a network between threads with an `Arc`.
 #[derive(Clone, PartialEq, Eq)]
 pub struct NetworkOf<const H: usize> {
-    /// `W1q`: the weights of feature `f` are row `f`.
-    w1: Box<[Row<H>; INPUTS]>,
+    /// `W1q`: the weights of feature `f` are row `f`, one per input of the mapping.
+    w1: Box<[Row<H>]>,
     /// `b1q`.
     b1: Row<H>,
     /// `W2q` of each output bucket: `[0]` for the side to move's accumulator, `[1]` for the
@@ -36,7 +37,7 @@ impl<const H: usize> fmt::Debug for NetworkOf<H> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Two hundred thousand weights help nobody; the shape and the output bias identify it.
         f.debug_struct("Network")
-            .field("inputs", &INPUTS)
+            .field("inputs", &self.w1.len())
             .field("hidden", &H)
             .field("buckets", &self.b2.len())
             .field("mapping", &self.mapping)
@@ -75,9 +76,9 @@ impl<const H: usize> NetworkOf<H> {
             return Err(NetworkError::Hidden { found: net.hidden, expected: H });
         }
         let row = |weights: &[i16]| Row(weights.try_into().expect("H weights"));
-        // Built in a vector, not on the stack: the rows take 768 x 2 x H bytes.
-        let w1: Vec<Row<H>> = net.w1.chunks_exact(H).map(row).collect();
-        let w1: Box<[Row<H>; INPUTS]> = w1.into_boxed_slice().try_into().expect("exactly INPUTS rows");
+        // Built in a vector, not on the stack: the rows take 768 x 2 x H bytes per bucket.
+        let w1: Box<[Row<H>]> = net.w1.chunks_exact(H).map(row).collect();
+        assert_eq!(w1.len(), net.mapping.inputs(), "a row per input feature");
         let w2 = net.w2.chunks_exact(2 * H).map(|bucket| [row(&bucket[..H]), row(&bucket[H..])]);
         Ok(NetworkOf {
             w1,
@@ -120,7 +121,8 @@ impl<const H: usize> NetworkOf<H> {
         self.mapping
     }
 
-    /// The first layer's weights for input feature `feature` (below 768).
+    /// The first layer's weights for input feature `feature` (below the mapping's
+    /// [`InputMapping::inputs`]).
     #[inline]
     pub(crate) fn feature_weights(&self, feature: usize) -> &Row<H> {
         &self.w1[feature]

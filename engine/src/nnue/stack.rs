@@ -6,7 +6,8 @@
 //! calls [`AccumulatorStack::push_move`], which computes the next ply's accumulators from
 //! this ply's and the move's [`Delta`] (one to four weight rows added or subtracted per
 //! perspective). Only the root is computed from scratch, and, in a network with mirrored
-//! inputs, the accumulator of a side whose king crosses between files d and e; a null move
+//! inputs, the accumulator of a side whose king crosses between files d and e (or, with
+//! king buckets, changes bucket); a null move
 //! changes no piece, so its entry is a copy of the previous one.
 //!
 //! Eager, not deferred until an evaluation asks: updating right after the move overlaps with

@@ -12,7 +12,10 @@ use super::{
 use crate::score::MATE_BOUND;
 use std::sync::Arc;
 use tempo_core::opening::SplitMix;
-use tempo_core::{CastlingMode, Color, Move, Position, Role};
+use tempo_core::{CastlingMode, Color, Move, Piece, Position, Role};
+
+/// Any piece: its feature's king bucket is the view's.
+const PAWN: Piece = Piece::new(Color::White, Role::Pawn);
 
 /// Uniform in `lo..=hi`.
 fn range(rng: &mut SplitMix, lo: i32, hi: i32) -> i32 {
@@ -45,11 +48,16 @@ impl Weights {
 
     /// [`Weights::random`] of `hidden` neurons and `buckets` output buckets.
     fn random_of(hidden: usize, buckets: usize, seed: u64) -> QuantisedNet {
+        Weights::random_mapped(InputMapping::Plain, hidden, buckets, seed)
+    }
+
+    /// [`Weights::random_of`] under `mapping` (which sizes the first layer).
+    fn random_mapped(mapping: InputMapping, hidden: usize, buckets: usize, seed: u64) -> QuantisedNet {
         let mut rng = SplitMix::new(seed);
         QuantisedNet {
             hidden,
-            mapping: InputMapping::Plain,
-            w1: (0..INPUTS * hidden).map(|_| range(&mut rng, -90, 90) as i16).collect(),
+            mapping,
+            w1: (0..mapping.inputs() * hidden).map(|_| range(&mut rng, -90, 90) as i16).collect(),
             b1: (0..hidden).map(|_| range(&mut rng, -100, 300) as i16).collect(),
             w2: (0..buckets * 2 * hidden).map(|_| range(&mut rng, -127, 127) as i16).collect(),
             b2: (0..buckets).map(|_| range(&mut rng, -200_000, 200_000)).collect(),
@@ -60,6 +68,11 @@ impl Weights {
     /// [`Weights::random`] with mirrored inputs.
     fn random_mirrored(seed: u64) -> QuantisedNet {
         QuantisedNet { mapping: InputMapping::Mirrored, ..Weights::random(seed) }
+    }
+
+    /// [`Weights::random`] with 4 king buckets (4 x 768 inputs).
+    fn random_king_buckets(seed: u64) -> QuantisedNet {
+        Weights::random_mapped(InputMapping::KingBuckets4, HIDDEN, 8, seed)
     }
 }
 
@@ -98,13 +111,23 @@ impl TestNet for QuantisedNet {
             for j in 0..HIDDEN {
                 acc[p][j] = i32::from(self.b1[j]);
             }
-            let king_file = pos.king_of(perspective).index() % 8;
-            let files = if self.mapping == InputMapping::Mirrored && king_file >= 4 { 7 } else { 0 };
+            let king = pos.king_of(perspective).index();
+            let mirrored = matches!(self.mapping, InputMapping::Mirrored | InputMapping::KingBuckets4);
+            let files = if mirrored && king % 8 >= 4 { 7 } else { 0 };
+            // King buckets: the king's rank counted from its own side, 1 | 2 | 3-4 | 5-8.
+            let own_rank = if perspective == Color::White { king / 8 } else { 7 - king / 8 };
+            let bucket = match (self.mapping, own_rank) {
+                (InputMapping::KingBuckets4, 0) => 0,
+                (InputMapping::KingBuckets4, 1) => 1,
+                (InputMapping::KingBuckets4, 2 | 3) => 2,
+                (InputMapping::KingBuckets4, _) => 3,
+                _ => 0,
+            };
             for sq in pos.occupied() {
                 let piece = pos.piece_at(sq).unwrap();
                 let own = if piece.color == perspective { 0 } else { 6 };
                 let s = if perspective == Color::White { sq.index() } else { sq.index() ^ 56 } ^ files;
-                let f = (own + piece.role as usize) * 64 + s;
+                let f = bucket * 768 + (own + piece.role as usize) * 64 + s;
                 for j in 0..HIDDEN {
                     acc[p][j] += i32::from(self.w1[f * HIDDEN + j]);
                 }
@@ -189,6 +212,8 @@ struct Played {
     nulls: usize,
     /// King moves between files d and e (which change a mirrored network's view).
     crossings: usize,
+    /// King moves into another king bucket (which change a king-bucketed network's view).
+    bucket_changes: usize,
 }
 
 /// A random move of `pos`, preferring castling, en passant and promotions when there are any.
@@ -278,15 +303,19 @@ fn a_mirrored_network_is_a_version_3_file() {
     let mut plain = bytes.clone();
     put_u32(&mut plain, 40, 0);
     assert_eq!(Network::from_bytes(&plain).unwrap().to_bytes(), Weights::random(1).to_bytes());
-    for mapping in [2, 7, u32::MAX] {
+    for mapping in [3, 7, u32::MAX] {
         put_u32(&mut plain, 40, mapping);
         let err = Network::from_bytes(&plain).unwrap_err();
         assert_eq!(err, NetworkError::InputMapping(mapping));
     }
     assert_eq!(
-        NetworkError::InputMapping(2).to_string(),
-        "network input mapping 2 is not supported; the format knows 0 (plain) and 1 (mirrored by the king's file)"
+        NetworkError::InputMapping(3).to_string(),
+        "network input mapping 3 is not supported; the format knows 0 (plain), 1 (mirrored by the king's file) and 2 (mirrored, 4 buckets by the king's rank)"
     );
+    // King buckets (code 2) with the 768 inputs of one bucket.
+    put_u32(&mut plain, 40, 2);
+    let err = Network::from_bytes(&plain).unwrap_err();
+    assert_eq!(err, NetworkError::Inputs { found: 768, mapping: InputMapping::KingBuckets4 });
     // A version 3 file cut inside its longer header.
     for len in [40, 43] {
         assert_eq!(Network::from_bytes(&bytes[..len]).unwrap_err(), NetworkError::TooShort(len));
@@ -299,6 +328,71 @@ fn a_mirrored_network_is_a_version_3_file() {
     put_u32(&mut v2_body, 40, 1);
     let found = v2_body.len();
     assert_eq!(Network::from_bytes(&v2_body).unwrap_err(), size_error(found, 3, 8));
+}
+
+/// A network with king buckets is a version 3 file with input mapping 2 and 4 x 768 inputs:
+/// its first layer four times as large, read and written back byte for byte; a file cut
+/// short, grown, or with a header that does not match its first layer is a typed error.
+#[test]
+fn a_king_bucket_network_is_a_version_3_file_of_four_times_the_inputs() {
+    let weights = Weights::random_king_buckets(34);
+    let bytes = weights.to_bytes();
+    // Counted from the format: the header, W1 of 4 x 768 rows, b1, per bucket W2, b2 and QB.
+    let expected = 44 + 2 * 4 * 768 * HIDDEN + 2 * HIDDEN + 8 * (4 * HIDDEN + 4 + 4);
+    assert_eq!(bytes.len(), expected);
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    assert_eq!((word(8), word(12), word(40)), (3, 3072, 2));
+    let network = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(network.input_mapping(), InputMapping::KingBuckets4);
+    assert_eq!(network.to_bytes(), bytes);
+    assert_eq!(QuantisedNet::from_bytes(&bytes).unwrap(), weights);
+
+    let size = |found| NetworkError::Size { found, expected, version: 3, hidden: HIDDEN, buckets: 8 };
+    for len in [44, 2 * 768 * HIDDEN + 44, expected - 1] {
+        assert_eq!(Network::from_bytes(&bytes[..len]).unwrap_err(), size(len));
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert_eq!(Network::from_bytes(&longer).unwrap_err(), size(expected + 1));
+    // The header's input count must be the mapping's, whichever is wrong.
+    for (inputs, code, mapping) in
+        [(768, 2, InputMapping::KingBuckets4), (3072, 1, InputMapping::Mirrored), (3072, 0, InputMapping::Plain)]
+    {
+        let mut damaged = bytes.clone();
+        put_u32(&mut damaged, 12, inputs);
+        put_u32(&mut damaged, 40, code);
+        assert_eq!(Network::from_bytes(&damaged).unwrap_err(), NetworkError::Inputs { found: inputs, mapping });
+    }
+    assert_eq!(
+        NetworkError::Inputs { found: 768, mapping: InputMapping::KingBuckets4 }.to_string(),
+        "network has 768 input features; its input mapping (king-buckets4) has 3072"
+    );
+    // A mirrored file's body under a king-bucket header: too short for its first layer.
+    let mut mirrored = Weights::random_mirrored(34).to_bytes();
+    put_u32(&mut mirrored, 12, 3072);
+    put_u32(&mut mirrored, 40, 2);
+    let found = mirrored.len();
+    assert_eq!(Network::from_bytes(&mirrored).unwrap_err(), size(found));
+}
+
+/// A king-bucket network whose four buckets hold the same weights is the mirrored network of
+/// those weights, position by position (what the trainer's `--init` from a mirrored parent
+/// relies on); different weights per bucket make it another network.
+#[test]
+fn king_buckets_of_one_mirrored_layer_evaluate_as_the_mirrored_network() {
+    let parent = Weights::random_mirrored(35);
+    let copied = QuantisedNet { mapping: InputMapping::KingBuckets4, w1: parent.w1.repeat(4), ..parent.clone() };
+    let (parent_net, copied_net) = (parent.network(), copied.network());
+    let other = Weights::random_king_buckets(35).network();
+    let (mut count, mut differ) = (0, 0);
+    random_walks(36, 1, |_, _, _, child| {
+        let value = nnue_evaluate(&parent_net, child);
+        assert_eq!(nnue_evaluate(&copied_net, child), value, "{}", child.fen());
+        assert_eq!(copied.evaluate(child), value, "{}", child.fen());
+        differ += usize::from(nnue_evaluate(&other, child) != value);
+        count += 1;
+    });
+    assert!(count > 500 && differ > count / 2, "{count} positions, {differ} differ");
 }
 
 /// Each bucket's output quantisation follows the weights in version 3; every one is checked.
@@ -389,9 +483,12 @@ fn every_header_field_is_checked() {
     let err = NetworkError::Version(4);
     assert_eq!(err.to_string(), "network format version 4 is not supported; this build reads versions 1 to 3");
 
-    let err = with_header(&|h| put_u32(h, 12, 769)).unwrap_err();
-    assert_eq!(err, NetworkError::Inputs(769));
-    assert_eq!(err.to_string(), "network has 769 input features; the format has 768");
+    for inputs in [769, 3072] {
+        let err = with_header(&|h| put_u32(h, 12, inputs)).unwrap_err();
+        assert_eq!(err, NetworkError::Inputs { found: inputs, mapping: InputMapping::Plain });
+    }
+    let err = NetworkError::Inputs { found: 769, mapping: InputMapping::Plain };
+    assert_eq!(err.to_string(), "network has 769 input features; its input mapping (plain) has 768");
 
     let wide = 2 * HIDDEN;
     let err = with_header(&|h| put_u32(h, 16, wide as u32)).unwrap_err();
@@ -607,6 +704,7 @@ fn evaluation_matches_the_naive_formula_and_colour_symmetry() {
     for weights in [
         Weights::random(5),
         Weights::random_mirrored(5),
+        Weights::random_king_buckets(5),
         QuantisedNet { qb: vec![1024; 8], ..Weights::random(5) },
         per_bucket,
     ] {
@@ -703,6 +801,11 @@ fn check_incremental(weights: &QuantisedNet, simd_label: &str) -> Played {
                 played.captures += usize::from(parent.is_capture(m));
                 let king = |pos: &Position| pos.king_of(parent.turn()).index() % 8 >= 4;
                 played.crossings += usize::from(king(parent) != king(child));
+                let (from, to) = (parent.king_of(parent.turn()), child.king_of(parent.turn()));
+                played.bucket_changes += usize::from(
+                    InputMapping::KingBuckets4.view(parent.turn(), from).index(PAWN, from) / INPUTS
+                        != InputMapping::KingBuckets4.view(parent.turn(), to).index(PAWN, from) / INPUTS,
+                );
                 stack.push_move(ply, parent, m, child);
             }
             None => {
@@ -724,7 +827,11 @@ fn check_incremental(weights: &QuantisedNet, simd_label: &str) -> Played {
 
 #[test]
 fn incremental_accumulators_equal_from_scratch_ones() {
-    for (label, weights) in [("random", Weights::random(9)), ("mirrored", Weights::random_mirrored(9))] {
+    for (label, weights) in [
+        ("random", Weights::random(9)),
+        ("mirrored", Weights::random_mirrored(9)),
+        ("king buckets", Weights::random_king_buckets(9)),
+    ] {
         let played = check_incremental(&weights, label);
         assert!(
             played.castles > 20
@@ -733,7 +840,8 @@ fn incremental_accumulators_equal_from_scratch_ones() {
                 && played.promotions > 20
                 && played.captures > 100
                 && played.nulls > 50
-                && played.crossings > 50,
+                && played.crossings > 50
+                && played.bucket_changes > 50,
             "{label}: {played:?}"
         );
     }
@@ -792,9 +900,12 @@ fn avx2_and_scalar_kernels_agree() {
         eprintln!("skipped: this CPU has no AVX2");
         return;
     };
-    for (label, weights) in
-        [("random", Weights::random(12)), ("extreme", extreme_weights(13)), ("mirrored", Weights::random_mirrored(12))]
-    {
+    for (label, weights) in [
+        ("random", Weights::random(12)),
+        ("extreme", extreme_weights(13)),
+        ("mirrored", Weights::random_mirrored(12)),
+        ("king buckets", Weights::random_king_buckets(12)),
+    ] {
         let network = weights.network();
         let mut positions = 0;
         random_walks(14, 2, |_, parent, m, child| {
@@ -826,15 +937,11 @@ fn avx2_and_scalar_kernels_agree() {
     assert_eq!(Simd::detect(), avx2);
 }
 
-/// A network of `H` neurons (mirrored inputs, four buckets of their own `QB`) as the kernels
+/// A network of `H` neurons (`mapping`, four buckets of their own `QB`) as the kernels
 /// compute it, scalar and AVX2, from scratch and move by move, equals the format's reference
 /// on random games: the kernels are not tied to the search's width.
-fn check_width<const H: usize>(seed: u64) {
-    let reference = QuantisedNet {
-        mapping: InputMapping::Mirrored,
-        qb: vec![64, 128, 512, 4096],
-        ..Weights::random_of(H, 4, seed)
-    };
+fn check_width<const H: usize>(mapping: InputMapping, seed: u64) {
+    let reference = QuantisedNet { qb: vec![64, 128, 512, 4096], ..Weights::random_mapped(mapping, H, 4, seed) };
     let network = super::NetworkOf::<H>::from_bytes(&reference.to_bytes()).unwrap();
     let kernels: Vec<Simd> = [Some(Simd::SCALAR), Simd::avx2()].into_iter().flatten().collect();
     let mut positions = 0;
@@ -857,8 +964,9 @@ fn check_width<const H: usize>(seed: u64) {
 
 #[test]
 fn the_kernels_equal_the_reference_at_other_widths() {
-    check_width::<16>(41);
-    check_width::<128>(42);
+    check_width::<16>(InputMapping::Mirrored, 41);
+    check_width::<128>(InputMapping::Mirrored, 42);
+    check_width::<16>(InputMapping::KingBuckets4, 43);
 }
 
 /// Weights at the edges of what the format allows: every output weight is -127 or 127 and
