@@ -27,9 +27,9 @@ pub struct Generation {
     pub soft_nodes: u64,
     pub seed: u64,
     pub hidden: u32,
-    /// The input mapping (`--inputs plain|mirrored`; default mirrored, the shipped
-    /// network's): plain inputs train with random file mirroring (`--mirror`), which
-    /// mirrored ones make pointless.
+    /// The input mapping (`--inputs plain|mirrored|king-buckets4`; default mirrored, the
+    /// shipped network's): plain inputs train with random file mirroring (`--mirror`), which
+    /// mirrored ones (king buckets included) make pointless.
     pub inputs: String,
     pub epochs: u32,
     pub wdl: f64,
@@ -79,8 +79,8 @@ impl Generation {
                 None => engine_hidden()?,
             },
             inputs: match value("--inputs").unwrap_or("mirrored") {
-                inputs @ ("plain" | "mirrored") => inputs.to_owned(),
-                other => bail!("--inputs is plain or mirrored, not {other:?}"),
+                inputs @ ("plain" | "mirrored" | "king-buckets4") => inputs.to_owned(),
+                other => bail!("--inputs is plain, mirrored or king-buckets4, not {other:?}"),
             },
             epochs: num(value("--epochs"), "--epochs", 30)?,
             wdl: num(value("--wdl"), "--wdl", 0.3)?,
@@ -278,5 +278,7 @@ mod tests {
         assert_eq!(Generation::from_flags(&["--gen", "3"]).unwrap().inputs, "mirrored");
         assert_eq!(Generation::from_flags(&["--gen", "3", "--inputs", "plain"]).unwrap().inputs, "plain");
         assert!(Generation::from_flags(&["--gen", "3", "--inputs", "king"]).is_err());
+        let buckets = Generation::from_flags(&["--gen", "3", "--inputs", "king-buckets4"]).unwrap();
+        assert_eq!(buckets.inputs, "king-buckets4");
     }
 }

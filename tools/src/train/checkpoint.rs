@@ -1,7 +1,8 @@
 //! Float checkpoints: everything needed to continue a run exactly where it stopped.
 //!
 //! Layout (little-endian): magic `b"TEMPOCKP"`, `u32` version 3, `u32` H, `u32` output
-//! buckets B, `u32` input mapping (0 plain, 1 mirrored), `u32` activation code, `u32` epochs
+//! buckets B, `u32` input mapping (0 plain, 1 mirrored, 2 king buckets: the mapping sizes the
+//! first layer), `u32` activation code, `u32` epochs
 //! done, `u64` optimiser steps, `u32` best epoch, `f64` best loss, `u32` number of epoch
 //! records followed by that many `(f64 train loss, f64 validation loss or NaN, f64
 //! positions/s, f64 learning rate)`; then four `f32` vectors of the parameter count: the
@@ -180,7 +181,7 @@ mod tests {
 
     #[test]
     fn a_checkpoint_reads_back_as_written() {
-        for inputs in [InputMapping::Plain, InputMapping::Mirrored] {
+        for inputs in InputMapping::ALL {
             a_checkpoint_of_these_inputs_reads_back(inputs);
         }
     }
@@ -244,8 +245,11 @@ mod tests {
         assert_eq!(Checkpoint::from_bytes(&v1).unwrap(), checkpoint);
         // An unknown input mapping is an error.
         let mut bad = checkpoint.to_bytes();
+        bad[20..24].copy_from_slice(&3u32.to_le_bytes());
+        assert!(Checkpoint::from_bytes(&bad).unwrap_err().to_string().contains("input mapping 3"));
+        // King buckets (2) declared over a plain network's vectors: too short for its rows.
         bad[20..24].copy_from_slice(&2u32.to_le_bytes());
-        assert!(Checkpoint::from_bytes(&bad).unwrap_err().to_string().contains("input mapping 2"));
+        assert!(Checkpoint::from_bytes(&bad).unwrap_err().to_string().contains("truncated"));
     }
 
     proptest::proptest! {

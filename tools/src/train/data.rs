@@ -449,34 +449,51 @@ mod tests {
     }
 
     #[test]
-    fn stored_positions_give_their_features_under_either_mapping() {
+    fn stored_positions_give_their_features_under_every_mapping() {
+        // Kings on every rank, on both wings (every king bucket of both sides), either side
+        // to move.
         let fens = [
             "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
             "2k5/1p6/8/3q4/8/5N2/6P1/6K1 b - - 3 40",
             "7k/8/8/8/8/8/8/K7 w - - 0 1",
             "k7/8/8/8/8/8/8/7K b - - 0 1",
+            "8/5k2/8/8/8/8/1K6/8 w - - 0 1",
+            "8/8/2k5/8/8/6K1/8/8 b - - 0 1",
+            "8/8/8/1p2k3/8/8/8/K7 w - - 0 1",
+            "8/8/8/3K4/5k2/8/8/8 b - - 0 1",
+            "8/6K1/8/8/8/8/2k5/8 w - - 0 1",
+            "3K4/8/8/8/8/8/8/6k1 b - - 0 1",
         ];
         let mut set = Dataset::new();
         for fen in fens {
             set.push(&fen.parse().unwrap(), 0, 0.5);
         }
-        for (i, fen) in fens.iter().enumerate() {
-            let pos: Position = fen.parse().unwrap();
-            for inputs in [InputMapping::Plain, InputMapping::Mirrored] {
+        let mut buckets = std::collections::HashSet::new();
+        for inputs in InputMapping::ALL {
+            let indices: Vec<u32> = (0..set.len() as u32).collect();
+            let gathered = set.gather(&indices, None, inputs, 0.0);
+            for ((i, fen), (gathered_stm, gathered_other, _)) in fens.iter().enumerate().zip(gathered.positions()) {
+                let pos: Position = fen.parse().unwrap();
                 let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
                 let (mut expect_stm, mut expect_other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
                 let n = set.fill(i, false, inputs, &mut stm, &mut other);
                 inputs.position_features(&pos, pos.turn(), &mut expect_stm);
                 inputs.position_features(&pos, !pos.turn(), &mut expect_other);
                 assert_eq!((&stm[..n], &other[..n]), (&expect_stm[..n], &expect_other[..n]), "{fen} {inputs:?}");
+                assert_eq!((gathered_stm, gathered_other), (&stm[..n], &other[..n]), "{fen} {inputs:?}");
+                if inputs == InputMapping::KingBuckets4 {
+                    buckets.insert((pos.turn(), stm[0] / INPUTS as u16));
+                    buckets.insert((!pos.turn(), other[0] / INPUTS as u16));
+                }
                 // The file mirror of a position changes no mirrored feature.
-                if inputs == InputMapping::Mirrored && set.mirrorable(i) {
+                if inputs.mirrors_files() && set.mirrorable(i) {
                     let (mut stm2, mut other2) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
                     set.fill(i, true, inputs, &mut stm2, &mut other2);
                     assert_eq!((stm, other), (stm2, other2), "{fen}");
                 }
             }
         }
+        assert_eq!(buckets.len(), 8, "{buckets:?}");
     }
 
     #[test]

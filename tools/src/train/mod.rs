@@ -1,9 +1,9 @@
 //! `tempo-tools train`: Tempo's CPU trainer for NNUE networks.
 //!
 //! # The network
-//! `(768 -> H) x 2 -> B`, a "perspective" network: one accumulator of H neurons for the side
+//! `(768 K -> H) x 2 -> B`, a "perspective" network: one accumulator of H neurons for the side
 //! to move and one for the other side, computed by the same first layer from each side's 768
-//! piece-square features (the engine's `tempo_engine::nnue::format::InputMapping` gives the
+//! piece-square features (in one of K king buckets) (the engine's `tempo_engine::nnue::format::InputMapping` gives the
 //! feature index, for the engine and the trainer alike), then SCReLU (`clamp(x, 0, 1)^2`)
 //! and one output neuron over both accumulators, side to move's first, out of `B` output
 //! buckets (`--output-buckets`) chosen by the number of pieces on the board. The output
@@ -56,7 +56,10 @@
 //!   inputs may start a run of mirrored ones: its weights, read through the mirrored
 //!   mapping, judge each position as the plain network judges its file mirror (the same
 //!   position for the game without castling rights, and for a network trained with
-//!   `--mirror` about the same value).
+//!   `--mirror` about the same value). A network of one king bucket (plain or mirrored)
+//!   may start a run of king buckets: its first layer is copied into each bucket
+//!   (`model::Network::with_inputs`), so that a mirrored parent's child starts at exactly
+//!   the parent's evaluation and each bucket then learns its own weights.
 
 mod checkpoint;
 pub mod data;
@@ -100,8 +103,9 @@ pub struct TrainArgs {
     /// Output buckets (1, 2, 4 or 8), chosen by the number of pieces on the board.
     #[arg(long, default_value_t = 8)]
     output_buckets: usize,
-    /// How each side's features see the board: from its own side (plain), or also with
-    /// the files flipped while its king stands on files e to h (mirrored).
+    /// How each side's features see the board: from its own side (plain), also with the
+    /// files flipped while its king stands on files e to h (mirrored), or mirrored in 4
+    /// buckets by the rank of its king (king-buckets4: 1, 2, 3-4, 5-8 from its own side).
     #[arg(long, default_value_t = InputMapping::Plain)]
     inputs: InputMapping,
     /// Hidden activation; the file format supports only SCReLU (CReLU runs write checkpoints
@@ -284,11 +288,10 @@ fn initial_state(args: &TrainArgs, train: &Dataset, val: &Dataset) -> Result<Che
         Some(path) => {
             let best = initial_network(path)?;
             // The input mapping may change (see the module documentation); the sizes may not.
-            let resized = Shape { inputs: args.inputs, ..best.shape() };
-            if resized != args.shape() {
+            let Some(net) = best.with_inputs(args.inputs).filter(|net| net.shape() == args.shape()) else {
                 bail!("{} has {:?}; this run asks for {:?}", path.display(), best.shape(), args.shape());
-            }
-            Network::from_params(args.shape(), args.activation, best.params().to_vec())
+            };
+            Network::from_params(args.shape(), args.activation, net.params().to_vec())
         }
         None => Network::random(args.shape(), args.activation, args.seed),
     };
@@ -362,8 +365,11 @@ pub fn run(args: &TrainArgs) -> Result<bool> {
     if args.batch == 0 || !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.val) {
         bail!("--batch must be positive, --wdl in [0, 1], --val in [0, 1)");
     }
-    if args.mirror && args.inputs == InputMapping::Mirrored {
-        bail!("--mirror changes nothing with --inputs mirrored (a position and its mirror have the same features)");
+    if args.mirror && args.inputs.mirrors_files() {
+        bail!(
+            "--mirror changes nothing with --inputs {} (a position and its mirror have the same features)",
+            args.inputs
+        );
     }
     let threads = args.threads.unwrap_or_else(num_threads).max(1);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("starting threads")?;
@@ -645,6 +651,98 @@ mod tests {
         let summary = read_summary(&out);
         assert_eq!((summary["format_version"].as_u64(), summary["inputs"].as_str()), (Some(3), Some("mirrored")));
         assert!(run(&args(&format!("{line} --mirror"))).unwrap_err().to_string().contains("--mirror"));
+    }
+
+    #[test]
+    fn king_buckets_train_into_a_file_the_engine_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data.txt");
+        synthetic_file(&data, 30, 5);
+        let out = dir.path().join("net.nnue");
+        let hidden = tempo_engine::HIDDEN;
+        let line = format!(
+            "{} --out {} --hidden {hidden} --inputs king-buckets4 --epochs 3 --batch 64 --lr 0.005 --threads 2",
+            data.display(),
+            out.display()
+        );
+        assert!(run(&args(&line)).unwrap());
+        let file = std::fs::read(&out).unwrap();
+        let header = tempo_engine::nnue::format::Header::parse(&file).unwrap();
+        assert_eq!((header.version, header.hidden, header.mapping), (3, hidden, InputMapping::KingBuckets4));
+        let network = tempo_engine::Network::from_bytes(&file).unwrap();
+        assert_eq!(network.input_mapping(), InputMapping::KingBuckets4);
+        let summary = read_summary(&out);
+        assert_eq!(summary["inputs"].as_str(), Some("king-buckets4"));
+        assert_eq!(summary["architecture"].as_str(), Some(format!("(3072 -> {hidden})x2 -> 8").as_str()));
+        let epochs = summary["epochs"].as_array().unwrap();
+        let loss = |i: usize| epochs[i]["train_loss"].as_f64().unwrap();
+        assert!(loss(2) < loss(0), "{summary}");
+        let err = run(&args(&format!("{line} --mirror"))).unwrap_err().to_string();
+        assert!(err.contains("--mirror") && err.contains("king-buckets4"), "{err}");
+    }
+
+    /// `--init` from a mirrored network (its file or its checkpoint) into king buckets starts
+    /// exactly at the parent's evaluation: the file written before any training evaluates
+    /// every position as the parent's does, in the format's integers and in the engine.
+    #[test]
+    fn king_buckets_from_a_mirrored_parent_evaluate_as_the_parent() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data.txt");
+        synthetic_file(&data, 20, 6);
+        let parent = dir.path().join("parent.nnue");
+        let common = "--hidden 32 --batch 64 --lr 0.01 --threads 2";
+        let line = format!("{} --out {} --inputs mirrored --epochs 2 {common}", data.display(), parent.display());
+        run(&args(&line)).unwrap();
+        let parent_net = tempo_engine::QuantisedNet::from_bytes(&std::fs::read(&parent).unwrap()).unwrap();
+        let positions: Vec<tempo_core::Position> = {
+            let mut rng = Rng::new(6);
+            let mut positions = Vec::new();
+            while positions.len() < 300 {
+                let mut pos = tempo_core::Position::startpos();
+                for _ in 0..rng.below(150) {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.play_unchecked(moves[rng.below(moves.len())]);
+                }
+                positions.push(pos);
+            }
+            positions
+        };
+        for init in [parent.clone(), dir.path().join("parent-epoch2.ckpt")] {
+            let child = dir.path().join("child.nnue");
+            let line = format!(
+                "{} --out {} --inputs king-buckets4 --epochs 0 --init {} {common}",
+                data.display(),
+                child.display(),
+                init.display()
+            );
+            run(&args(&line)).unwrap();
+            let bytes = std::fs::read(&child).unwrap();
+            let child_net = tempo_engine::QuantisedNet::from_bytes(&bytes).unwrap();
+            assert_eq!(child_net.mapping, InputMapping::KingBuckets4);
+            assert_eq!((&child_net.qb, &child_net.w2, &child_net.b2), (&parent_net.qb, &parent_net.w2, &parent_net.b2));
+            let engine = tempo_engine::NetworkOf::<32>::from_bytes(&bytes).unwrap();
+            let mut buckets = std::collections::HashSet::new();
+            for pos in &positions {
+                let expected = parent_net.evaluate(pos);
+                assert_eq!(child_net.evaluate(pos), expected, "{}: {}", init.display(), pos.fen());
+                assert_eq!(tempo_engine::nnue_evaluate(&engine, pos), expected, "{}: {}", init.display(), pos.fen());
+                let mut features = [0; tempo_engine::nnue::format::MAX_ACTIVE];
+                InputMapping::KingBuckets4.position_features(pos, pos.turn(), &mut features);
+                buckets.insert(usize::from(features[0]) / data::INPUTS);
+            }
+            assert_eq!(buckets.len(), 4, "the positions put the king in every bucket");
+        }
+        // Nothing goes from king buckets back to one set of features.
+        let line = format!(
+            "{} --out {} --inputs mirrored --epochs 0 --init {} {common}",
+            data.display(),
+            dir.path().join("back.nnue").display(),
+            dir.path().join("child.nnue").display()
+        );
+        assert!(run(&args(&line)).is_err());
     }
 
     #[test]

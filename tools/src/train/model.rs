@@ -1,4 +1,5 @@
-//! The float network, `(768 -> H) x 2 -> B`, and its forward and backward passes.
+//! The float network, `(I -> H) x 2 -> B`, and its forward and backward passes (`I` the
+//! input mapping's number of features: 768, or 768 per king bucket).
 //!
 //! ```text
 //! acc_p[j] = b1[j] + sum over active features f of W1[f][j]          (j in 0..H, p = stm, other)
@@ -13,7 +14,7 @@
 //! output weights, so that the opening and the endgame are judged by different sums of the
 //! same features. The loss of one position is `(sigmoid(out) - target)^2`.
 //!
-//! Parameters live in one flat `f32` vector, `[W1 (768 x H, feature-major) | b1 (H) | W2 (B x
+//! Parameters live in one flat `f32` vector, `[W1 (I x H, feature-major) | b1 (H) | W2 (B x
 //! 2H, bucket-major) | b2 (B)]`, and so do gradients and optimiser moments. Only the rows of `W1` of active
 //! features are read in the forward pass and written in the backward pass. The H-length loops
 //! work on 32-byte-aligned eights of floats (H must be a multiple of 8) that the compiler
@@ -101,7 +102,8 @@ impl Act for Crelu {
 
 /// The architecture of a network: hidden neurons per accumulator (a positive multiple of
 /// 8), output buckets (1, 2, 4 or 8: see [`tempo_engine::output_bucket`]) and the input
-/// mapping (which changes which weights a position uses, not how many there are).
+/// mapping (which weights a position uses, and with its king buckets how many rows the
+/// first layer has).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     /// Hidden neurons per accumulator, H.
@@ -120,12 +122,12 @@ impl Shape {
 
     /// Number of parameters.
     pub fn param_count(self) -> usize {
-        INPUTS * self.hidden + self.hidden + self.buckets * (2 * self.hidden + 1)
+        self.inputs.inputs() * self.hidden + self.hidden + self.buckets * (2 * self.hidden + 1)
     }
 
     /// Index in the flat parameters of the first output weight.
     pub fn output_start(self) -> usize {
-        (INPUTS + 1) * self.hidden
+        (self.inputs.inputs() + 1) * self.hidden
     }
 }
 
@@ -181,17 +183,18 @@ impl PartialEq for Flat {
 /// buckets' biases).
 fn split_flat(params: &[f32], shape: Shape) -> (&[f32], &[f32], &[f32], &[f32]) {
     let h = shape.hidden;
-    let (w1, rest) = params.split_at(INPUTS * h);
+    let (w1, rest) = params.split_at(shape.inputs.inputs() * h);
     let (b1, rest) = rest.split_at(h);
     let (w2, b2) = rest.split_at(2 * h * shape.buckets);
     (w1, b1, w2, b2)
 }
 
-/// `(W1, b1, W2, b2)` of a parameter vector in eights, `hv = H / 8` of them per row: `W2` is
-/// every bucket's `2 * hv` eights, `b2` one eight holding the (at most 8) buckets' biases.
+/// `(W1, b1, W2, b2)` of a parameter vector in eights, `hv = H / 8` of them per row and
+/// `inputs` rows in `W1`: `W2` is every bucket's `2 * hv` eights, `b2` one eight holding the
+/// (at most 8) buckets' biases.
 #[inline(always)]
-fn split(params: &[F32x8], hv: usize, buckets: usize) -> (&[F32x8], &[F32x8], &[F32x8], &F32x8) {
-    let (w1, rest) = params.split_at(INPUTS * hv);
+fn split(params: &[F32x8], (hv, buckets, inputs): Dims) -> (&[F32x8], &[F32x8], &[F32x8], &F32x8) {
+    let (w1, rest) = params.split_at(inputs.inputs() * hv);
     let (b1, rest) = rest.split_at(hv);
     let (w2, b2) = rest.split_at(2 * hv * buckets);
     (w1, b1, w2, &b2[0])
@@ -200,14 +203,17 @@ fn split(params: &[F32x8], hv: usize, buckets: usize) -> (&[F32x8], &[F32x8], &[
 #[inline(always)]
 fn split_mut(
     params: &mut [F32x8],
-    hv: usize,
-    buckets: usize,
+    (hv, buckets, inputs): Dims,
 ) -> (&mut [F32x8], &mut [F32x8], &mut [F32x8], &mut F32x8) {
-    let (w1, rest) = params.split_at_mut(INPUTS * hv);
+    let (w1, rest) = params.split_at_mut(inputs.inputs() * hv);
     let (b1, rest) = rest.split_at_mut(hv);
     let (w2, b2) = rest.split_at_mut(2 * hv * buckets);
     (w1, b1, w2, &mut b2[0])
 }
+
+/// What the inner loops need of a [`Shape`]: `H / 8` (eights per row), the output buckets and
+/// the input mapping.
+type Dims = (usize, usize, InputMapping);
 
 /// The float network.
 #[derive(Clone, Debug, PartialEq)]
@@ -219,7 +225,9 @@ pub struct Network {
 
 impl Network {
     /// A network with random weights: every parameter of a layer uniform in
-    /// `±1/sqrt(fan-in)` (768 for the first layer, 2H for the output).
+    /// `±1/sqrt(fan-in)` (768 for the first layer, 2H for the output). The first layer's
+    /// bound is 768's under every mapping: king buckets add rows, of which a position
+    /// activates as many as without them.
     ///
     /// # Panics
     /// If the shape is not valid ([`Shape::is_valid`]).
@@ -244,6 +252,30 @@ impl Network {
         assert!(shape.is_valid(), "invalid shape {shape:?}");
         assert_eq!(params.len(), shape.param_count(), "parameter count");
         Network { shape, activation, params: Flat::from_slice(&params) }
+    }
+
+    /// The same weights under the input mapping `inputs`, to start a run of other inputs
+    /// (`train --init`): a mapping of as many king buckets keeps every weight where it is; a
+    /// mapping of more, from a network of one, gets the parent's first layer copied into each
+    /// of its buckets, so that under the same view (a mirrored parent, king-bucketed child)
+    /// every position activates the parent's weights and evaluates exactly as before. `None`
+    /// for any other change (fewer buckets: no copy of the layer would be right).
+    pub fn with_inputs(&self, inputs: InputMapping) -> Option<Network> {
+        let (from, to) = (self.shape.inputs.king_buckets(), inputs.king_buckets());
+        let shape = Shape { inputs, ..self.shape };
+        if from == to {
+            return Some(Network { shape, ..self.clone() });
+        }
+        if from != 1 {
+            return None;
+        }
+        let (w1, b1, w2, b2) = self.parts();
+        let mut params = Vec::with_capacity(shape.param_count());
+        for _ in 0..to {
+            params.extend_from_slice(w1);
+        }
+        params.extend(b1.iter().chain(w2).chain(b2));
+        Some(Network::from_params(shape, self.activation, params))
     }
 
     /// Hidden neurons per accumulator and output buckets.
@@ -281,7 +313,7 @@ impl Network {
     /// mapping.
     pub fn output(&self, stm: &[u16], other: &[u16]) -> f32 {
         let hv = self.hidden() / 8;
-        let (w1, b1, w2, b2) = split(&self.params.lanes, hv, self.shape.buckets);
+        let (w1, b1, w2, b2) = split(&self.params.lanes, (hv, self.shape.buckets, self.shape.inputs));
         let mut acc = vec![F32x8::default(); 2 * hv];
         let (acc_stm, acc_other) = acc.split_at_mut(hv);
         accumulate(acc_stm, b1, w1, stm);
@@ -432,14 +464,14 @@ fn forward<A: Act>(
 /// loss.
 #[inline(always)]
 fn gradient_body<A: Act>(
-    (hv, buckets, inputs): (usize, usize, InputMapping),
+    (hv, buckets, inputs): Dims,
     params: &[F32x8],
     batch: Batch<'_>,
     scale: f32,
     grad: &mut [F32x8],
 ) -> f64 {
-    let (w1, b1, w2, b2) = split(params, hv, buckets);
-    let (gw1, gb1, gw2, gb2) = split_mut(grad, hv, buckets);
+    let (w1, b1, w2, b2) = split(params, (hv, buckets, inputs));
+    let (gw1, gb1, gw2, gb2) = split_mut(grad, (hv, buckets, inputs));
     let mut scratch = vec![F32x8::default(); 4 * hv];
     let (acc, delta) = scratch.split_at_mut(2 * hv);
     let (acc_stm, acc_other) = acc.split_at_mut(hv);
@@ -473,8 +505,8 @@ fn gradient_body<A: Act>(
 
 /// The summed loss of a batch, forward passes only.
 #[inline(always)]
-fn loss_body<A: Act>((hv, buckets, inputs): (usize, usize, InputMapping), params: &[F32x8], batch: Batch<'_>) -> f64 {
-    let (w1, b1, w2, b2) = split(params, hv, buckets);
+fn loss_body<A: Act>((hv, buckets, inputs): Dims, params: &[F32x8], batch: Batch<'_>) -> f64 {
+    let (w1, b1, w2, b2) = split(params, (hv, buckets, inputs));
     let mut acc = vec![F32x8::default(); 2 * hv];
     let (acc_stm, acc_other) = acc.split_at_mut(hv);
     let gathered = batch.data.gather(batch.indices, batch.mirror, inputs, batch.wdl);
@@ -490,19 +522,13 @@ fn loss_body<A: Act>((hv, buckets, inputs): (usize, usize, InputMapping), params
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn gradient_avx2<A: Act>(
-    hv: (usize, usize, InputMapping),
-    params: &[F32x8],
-    batch: Batch<'_>,
-    scale: f32,
-    grad: &mut [F32x8],
-) -> f64 {
+unsafe fn gradient_avx2<A: Act>(hv: Dims, params: &[F32x8], batch: Batch<'_>, scale: f32, grad: &mut [F32x8]) -> f64 {
     gradient_body::<A>(hv, params, batch, scale, grad)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn loss_avx2<A: Act>(hv: (usize, usize, InputMapping), params: &[F32x8], batch: Batch<'_>) -> f64 {
+unsafe fn loss_avx2<A: Act>(hv: Dims, params: &[F32x8], batch: Batch<'_>) -> f64 {
     loss_body::<A>(hv, params, batch)
 }
 
@@ -600,6 +626,7 @@ mod tests {
             (72, 1, InputMapping::Plain, Activation::Screlu),
             (16, 8, InputMapping::Plain, Activation::Screlu),
             (16, 8, InputMapping::Mirrored, Activation::Screlu),
+            (16, 8, InputMapping::KingBuckets4, Activation::Screlu),
         ] {
             for mirror in [None, Some(5)] {
                 let net = tiny(hidden, buckets, inputs, activation);
@@ -634,7 +661,7 @@ mod tests {
 
     #[test]
     fn the_float_eval_is_the_output_times_the_scale_from_the_side_to_move() {
-        for inputs in [InputMapping::Plain, InputMapping::Mirrored] {
+        for inputs in InputMapping::ALL {
             let net = tiny(72, 8, inputs, Activation::Screlu);
             let white: Position = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".parse().unwrap();
             // The same position with colours swapped and Black to move: the same for the mover.
@@ -654,5 +681,39 @@ mod tests {
         assert_eq!(net.float_eval_cp(&a), net.float_eval_cp(&b));
         let plain = tiny(72, 8, InputMapping::Plain, Activation::Screlu);
         assert_ne!(plain.float_eval_cp(&a), plain.float_eval_cp(&b));
+    }
+
+    /// A network of one king bucket becomes a king-bucketed one with its first layer in every
+    /// bucket: a mirrored parent's evaluation is unchanged everywhere; the shape grows by
+    /// the three new buckets' rows only.
+    #[test]
+    fn king_buckets_start_as_copies_of_the_parents_first_layer() {
+        let parent = tiny(16, 8, InputMapping::Mirrored, Activation::Screlu);
+        let child = parent.with_inputs(InputMapping::KingBuckets4).unwrap();
+        assert_eq!(child.shape(), Shape { inputs: InputMapping::KingBuckets4, ..parent.shape() });
+        assert_eq!(child.params().len(), parent.params().len() + 3 * 768 * 16);
+        let (w1, b1, w2, b2) = child.parts();
+        let (parent_w1, parent_b1, parent_w2, parent_b2) = parent.parts();
+        assert!(w1.chunks(parent_w1.len()).all(|bucket| bucket == parent_w1));
+        assert_eq!((b1, w2, b2), (parent_b1, parent_w2, parent_b2));
+        // Kings on every rank of both sides (every bucket), pieces on both wings.
+        for fen in [
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+            "8/5k2/2p5/8/8/8/1K4N1/8 b - - 0 1",
+            "8/8/2k5/8/3Q4/6K1/8/8 w - - 0 1",
+            "8/1r6/8/3K4/5k2/8/8/8 b - - 0 1",
+            "3K4/8/8/8/8/8/1B3n2/6k1 w - - 0 1",
+        ] {
+            let pos: Position = fen.parse().unwrap();
+            assert_eq!(child.float_eval_cp(&pos), parent.float_eval_cp(&pos), "{fen}");
+        }
+        // A plain parent starts king buckets as it starts mirrored inputs; nothing goes back.
+        let plain = tiny(16, 8, InputMapping::Plain, Activation::Screlu);
+        let from_plain = plain.with_inputs(InputMapping::KingBuckets4).unwrap();
+        assert_eq!(from_plain.params(), child.params());
+        assert_eq!(plain.with_inputs(InputMapping::Mirrored).unwrap().params(), parent.params());
+        assert_eq!(child.with_inputs(InputMapping::KingBuckets4).as_ref(), Some(&child));
+        assert!(child.with_inputs(InputMapping::Mirrored).is_none());
+        assert!(child.with_inputs(InputMapping::Plain).is_none());
     }
 }

@@ -202,19 +202,21 @@ mod tests {
             (128, 1, InputMapping::Plain),
             (16, 8, InputMapping::Plain),
             (16, 8, InputMapping::Mirrored),
+            (16, 4, InputMapping::KingBuckets4),
         ] {
             let net = network(Shape { hidden, buckets, inputs }, 3, 0.25, 1.98);
             let file = write(&net).unwrap();
             let (version, start, listed) =
-                if inputs == InputMapping::Mirrored { (3, 44, 4 * buckets) } else { (2, 40, 0) };
-            assert_eq!(file.len(), start + 2 * 768 * hidden + 2 * hidden + buckets * (4 * hidden + 4) + listed);
+                if inputs == InputMapping::Plain { (2, 40, 0) } else { (3, 44, 4 * buckets) };
+            let features = if inputs == InputMapping::KingBuckets4 { 4 * 768 } else { 768 };
+            assert_eq!(file.len(), start + 2 * features * hidden + 2 * hidden + buckets * (4 * hidden + 4) + listed);
             assert_eq!(Header::parse(&file).unwrap().file_size(), Some(file.len()));
             assert_eq!(&file[..8], b"TEMPONNU");
             let header: Vec<u32> = (8..start).step_by(4).map(|at| u32_at(&file, at)).collect();
             let qb = if version == 3 { 0 } else { 64 };
-            let mut expected = vec![version, 768, hidden as u32, 1, 255, qb, 400, buckets as u32];
+            let mut expected = vec![version, features as u32, hidden as u32, 1, 255, qb, 400, buckets as u32];
             if version == 3 {
-                expected.push(1);
+                expected.push(inputs.code());
                 let scales: Vec<u32> =
                     (file.len() - listed..file.len()).step_by(4).map(|at| u32_at(&file, at)).collect();
                 assert_eq!(scales, vec![64; buckets]);
@@ -223,8 +225,8 @@ mod tests {
             // First weights and last field at their offsets.
             let (w1, b1, w2, b2) = net.parts();
             assert_eq!(i16_at(&file, start), (w1[0] * 255.0).round() as i16);
-            assert_eq!(i16_at(&file, start + 2 * 768 * hidden), (b1[0] * 255.0).round() as i16);
-            assert_eq!(i16_at(&file, start + 2 * 769 * hidden + 2), (w2[1] * 64.0).round() as i16);
+            assert_eq!(i16_at(&file, start + 2 * features * hidden), (b1[0] * 255.0).round() as i16);
+            assert_eq!(i16_at(&file, start + 2 * (features + 1) * hidden + 2), (w2[1] * 64.0).round() as i16);
             assert_eq!(i32_at(&file, file.len() - 4 - listed), (b2[buckets - 1] * 255.0 * 64.0).round() as i32);
         }
         let crelu = Network::random(Shape { hidden: 8, buckets: 1, inputs: InputMapping::Plain }, Activation::Crelu, 1);
@@ -259,6 +261,8 @@ mod tests {
             (128, 4, InputMapping::Mirrored, 16),
             (32, 4, InputMapping::Plain, 12),
             (32, 4, InputMapping::Mirrored, 15),
+            (tempo_engine::HIDDEN, 8, InputMapping::KingBuckets4, 18),
+            (32, 4, InputMapping::KingBuckets4, 19),
         ] {
             let shape = Shape { hidden, buckets, inputs };
             let positions = random_positions(300, seed);
@@ -370,9 +374,12 @@ mod tests {
 
     #[test]
     fn reading_a_file_gives_back_the_network_on_the_quantisation_grid() {
-        for (hidden, buckets, inputs, seed) in
-            [(16, 8, InputMapping::Plain, 21), (32, 1, InputMapping::Plain, 22), (16, 4, InputMapping::Mirrored, 23)]
-        {
+        for (hidden, buckets, inputs, seed) in [
+            (16, 8, InputMapping::Plain, 21),
+            (32, 1, InputMapping::Plain, 22),
+            (16, 4, InputMapping::Mirrored, 23),
+            (16, 2, InputMapping::KingBuckets4, 24),
+        ] {
             let net = snapped(&network(Shape { hidden, buckets, inputs }, seed, 0.25, 1.98));
             let file = write(&net).unwrap();
             assert_eq!(read(&file).unwrap(), net);
@@ -410,8 +417,20 @@ mod tests {
             assert!(read(&mirrored[..cut]).is_err(), "{cut} bytes");
         }
         let mut damaged = mirrored.clone();
-        damaged[40..44].copy_from_slice(&2u32.to_le_bytes());
-        assert!(read(&damaged).unwrap_err().to_string().contains("input mapping 2"));
+        damaged[40..44].copy_from_slice(&3u32.to_le_bytes());
+        assert!(read(&damaged).unwrap_err().to_string().contains("input mapping 3"));
+        // King buckets under a header of mirrored inputs, and a mirrored file cut to look like
+        // the start of a king-bucketed one.
+        let buckets =
+            write(&network(Shape { hidden: 16, buckets: 2, inputs: InputMapping::KingBuckets4 }, 5, 0.25, 1.98))
+                .unwrap();
+        for cut in [44, mirrored.len(), buckets.len() - 1] {
+            assert!(read(&buckets[..cut]).unwrap_err().to_string().contains("bytes"), "{cut} bytes");
+        }
+        let mut damaged = buckets.clone();
+        damaged[40..44].copy_from_slice(&1u32.to_le_bytes());
+        let err = read(&damaged).unwrap_err().to_string();
+        assert!(err.contains("3072 input features; its input mapping (mirrored) has 768"), "{err}");
     }
 
     proptest::proptest! {
@@ -425,7 +444,7 @@ mod tests {
             let mut prefixed = tempo_engine::nnue::format::MAGIC.to_vec();
             prefixed.extend_from_slice(&noise);
             let _ = read(&prefixed);
-            let inputs = if word % 2 == 0 { InputMapping::Plain } else { InputMapping::Mirrored };
+            let inputs = InputMapping::ALL[word % 3];
             let mut file = write(&network(Shape { hidden: 8, buckets: 2, inputs }, 7, 0.25, 1.98)).unwrap();
             file[8 + 4 * word..12 + 4 * word].copy_from_slice(&value.to_le_bytes());
             let cut = cut % (file.len() + 1);

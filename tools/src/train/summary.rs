@@ -22,7 +22,7 @@ pub struct Summary {
     pub suggested_name: Option<String>,
     /// The file's format version.
     pub format_version: u32,
-    /// `(768 -> H)x2 -> B`.
+    /// `(I -> H)x2 -> B`, I the input mapping's features (768, or 3072 with king buckets).
     pub architecture: String,
     pub hidden: usize,
     pub output_buckets: usize,
@@ -133,7 +133,7 @@ impl Summary {
             sha256,
             suggested_name,
             format_version: quantise::quantise(&state.best).header().version,
-            architecture: format!("(768 -> {})x2 -> {}", args.hidden, args.output_buckets),
+            architecture: format!("({} -> {})x2 -> {}", args.inputs.inputs(), args.hidden, args.output_buckets),
             hidden: args.hidden,
             output_buckets: args.output_buckets,
             inputs: args.inputs.name(),
