@@ -160,7 +160,13 @@ impl InputMapping {
     /// accumulator must be computed from scratch rather than updated.
     #[inline]
     pub fn needs_refresh(self, perspective: Color, from: Square, to: Square) -> bool {
-        self.view(perspective, from) != self.view(perspective, to)
+        // Spelled out per mapping rather than comparing the two views: the search asks at
+        // every king move, and the default network's answer needs no view.
+        match self {
+            InputMapping::Plain => false,
+            InputMapping::Mirrored => king_side(from) != king_side(to),
+            InputMapping::KingBuckets4 => self.view(perspective, from) != self.view(perspective, to),
+        }
     }
 
     /// The active features of `pos` for `perspective`, written into `out` in a fixed order
