@@ -1,6 +1,7 @@
 //! A position's pair of accumulators (one per perspective): computed from scratch, updated by
 //! a move's feature changes, and turned into an evaluation by the output layer.
 
+use super::cache::RefreshCache;
 use super::features::{placements, view_of, Delta, Placement};
 use super::format::{output_bucket, View, QA, SCALE};
 use super::network::NetworkOf;
@@ -53,10 +54,11 @@ impl<const H: usize> Accumulator<H> {
     }
 
     /// Sets `self` to the accumulators of `child`, the position after the move whose changes
-    /// are `delta` in the position of `parent`'s accumulators. A perspective whose king
-    /// moved so that its view changed (crossing between files d and e with mirrored inputs,
-    /// or into another king bucket) sees every piece as another feature: its accumulator is
-    /// computed from scratch; every other is `parent`'s changed by `delta`.
+    /// are `delta` in the position of `parent`'s accumulators: each perspective's is
+    /// `parent`'s changed by `delta`, except that of a side whose king moved so that its view
+    /// changed (crossing between files d and e with mirrored inputs, or into another king
+    /// bucket), which sees every piece as another feature: that one is computed from `cache`'s
+    /// accumulator of the new view.
     #[inline]
     pub(crate) fn update_from(
         &mut self,
@@ -65,17 +67,35 @@ impl<const H: usize> Accumulator<H> {
         child: &Position,
         network: &NetworkOf<H>,
         simd: Simd,
+        cache: &mut RefreshCache<H>,
     ) {
+        if let Some(perspective) = self.update_unless_refreshed(parent, delta, child, network, simd) {
+            let view = view_of(network, child, perspective);
+            cache.refresh(&mut self.0[perspective.index()], network, child, perspective, view, simd);
+        }
+    }
+
+    /// [`Accumulator::update_from`] but for the refresh, which it leaves to the caller: returns
+    /// the perspective whose view changed, if one did, without setting its accumulator. (Kept
+    /// apart so that the search's common path compiles as it did without the cache.)
+    #[inline]
+    fn update_unless_refreshed(
+        &mut self,
+        parent: &Accumulator<H>,
+        delta: &Delta,
+        child: &Position,
+        network: &NetworkOf<H>,
+        simd: Simd,
+    ) -> Option<Color> {
         let mover = !child.turn();
         let crossed =
             delta.king_move().is_some_and(|(from, to)| network.input_mapping().needs_refresh(mover, from, to));
         for perspective in Color::ALL {
             let i = perspective.index();
-            let view = view_of(network, child, perspective);
             if crossed && perspective == mover {
-                Accumulator::refresh_view(&mut self.0[i], network, child, view, simd);
                 continue;
             }
+            let view = view_of(network, child, perspective);
             let rows = |placements: &[Placement]| -> [&Row<H>; 2] {
                 let mut rows = [network.biases(); 2];
                 for (row, &(piece, square)) in rows.iter_mut().zip(placements) {
@@ -86,6 +106,7 @@ impl<const H: usize> Accumulator<H> {
             let (added, removed) = (delta.added(), delta.removed());
             simd.update(&mut self.0[i], &parent.0[i], &rows(added)[..added.len()], &rows(removed)[..removed.len()]);
         }
+        crossed.then_some(mover)
     }
 
     /// The output layer: the evaluation in centipawns for the side to move of `pos`, the

@@ -156,7 +156,9 @@
 //! Layout, one job per module: [`format`](mod@format) (the contract: features, buckets, constants, the
 //! file, [`QuantisedNet`] and its reference evaluation), `network` (the weights laid out for
 //! the kernels), `features` (a move's changes and a position's views), `accumulator` (a pair
-//! of accumulators, from scratch or by a move's changes, and the output layer), `simd` (the vector kernels, AVX2
+//! of accumulators, from scratch or by a move's changes, and the output layer), `cache` (each
+//! view's last accumulator, from which a king move that changes its side's view is computed
+//! by the pieces that differ), `simd` (the vector kernels, AVX2
 //! chosen at run time with a portable fallback), `stack` (the search's per-ply
 //! accumulators).
 //!
@@ -166,6 +168,7 @@
 //! the hand-crafted evaluation, which remains as the source of the first generation's games.
 
 mod accumulator;
+mod cache;
 mod features;
 pub mod format;
 mod network;

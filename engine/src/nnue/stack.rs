@@ -7,7 +7,8 @@
 //! this ply's and the move's [`Delta`] (one to four weight rows added or subtracted per
 //! perspective). Only the root is computed from scratch, and, in a network with mirrored
 //! inputs, the accumulator of a side whose king crosses between files d and e (or, with
-//! king buckets, changes bucket); a null move
+//! king buckets, changes bucket), which starts from the last accumulator of its new view
+//! (`cache`); a null move
 //! changes no piece, so its entry is a copy of the previous one.
 //!
 //! Eager, not deferred until an evaluation asks: updating right after the move overlaps with
@@ -17,6 +18,7 @@
 //! Debug builds check every evaluated accumulator against one computed from scratch.
 
 use super::accumulator::Accumulator;
+use super::cache::RefreshCache;
 use super::features::Delta;
 use super::network::Network;
 use super::simd::Simd;
@@ -30,6 +32,8 @@ pub(crate) struct AccumulatorStack {
     simd: Simd,
     /// Indexed by ply: entry `n` belongs to the position the search is at on ply `n`.
     entries: Box<[Accumulator]>,
+    /// Each view's last accumulator, for the king moves that change a side's view.
+    cache: RefreshCache,
 }
 
 impl AccumulatorStack {
@@ -39,6 +43,7 @@ impl AccumulatorStack {
             network,
             simd: Simd::detect(),
             entries: vec![Accumulator::ZERO; MAX_PLY + 1].into_boxed_slice(),
+            cache: RefreshCache::new(),
         }
     }
 
@@ -58,7 +63,7 @@ impl AccumulatorStack {
     pub(crate) fn push_move(&mut self, ply: usize, pos: &Position, m: Move, child: &Position) {
         let delta = Delta::of_move(pos, m);
         let (below, above) = self.entries.split_at_mut(ply + 1);
-        above[0].update_from(&below[ply], &delta, child, &self.network, self.simd);
+        above[0].update_from(&below[ply], &delta, child, &self.network, self.simd, &mut self.cache);
     }
 
     /// The search passes at `ply` (null move): the pieces at `ply + 1` are those at `ply`.

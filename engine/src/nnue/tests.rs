@@ -2,6 +2,7 @@
 //! independent, naive implementation of the contract written here.
 
 use super::accumulator::Accumulator;
+use super::cache::RefreshCache;
 use super::features::Delta;
 use super::format::{grouped, InputMapping, QuantisedNet, INPUTS, QA, SCALE};
 use super::simd::Simd;
@@ -847,6 +848,45 @@ fn incremental_accumulators_equal_from_scratch_ones() {
     }
 }
 
+/// The refresh cache gives the from-scratch accumulator of any position in any view, from
+/// whatever position it last held for that view: here every position of random games (one
+/// cache across all of them, so that an entry often comes from another game), both
+/// perspectives, with each kernel; wrapping weights included.
+#[test]
+fn the_refresh_cache_gives_the_from_scratch_accumulator() {
+    let kernels: Vec<Simd> = [Some(Simd::SCALAR), Simd::avx2()].into_iter().flatten().collect();
+    for (label, weights) in [
+        ("random", Weights::random(17)),
+        ("mirrored", Weights::random_mirrored(17)),
+        ("king buckets", Weights::random_king_buckets(17)),
+        (
+            "extreme king buckets",
+            QuantisedNet {
+                mapping: InputMapping::KingBuckets4,
+                w1: (17..21).flat_map(|seed| extreme_weights(seed).w1).collect(),
+                ..extreme_weights(17)
+            },
+        ),
+    ] {
+        let network = weights.network();
+        for &simd in &kernels {
+            let mut cache = RefreshCache::new();
+            let mut positions = 0;
+            random_walks(18, 1, |_, _, _, child| {
+                let expected = Accumulator::refresh(&network, child, simd);
+                for perspective in Color::ALL {
+                    let view = network.input_mapping().view(perspective, child.king_of(perspective));
+                    let mut row = *expected.perspective(!perspective);
+                    cache.refresh(&mut row, &network, child, perspective, view, simd);
+                    assert_eq!(&row, expected.perspective(perspective), "{label} {simd:?}: {}", child.fen());
+                }
+                positions += 1;
+            });
+            assert!(positions > 500, "{positions}");
+        }
+    }
+}
+
 /// Weights at the extremes of i16: accumulators overflow and wrap, identically whichever
 /// way they are computed.
 #[test]
@@ -908,6 +948,7 @@ fn avx2_and_scalar_kernels_agree() {
     ] {
         let network = weights.network();
         let mut positions = 0;
+        let (mut scalar_cache, mut vector_cache) = (RefreshCache::new(), RefreshCache::new());
         random_walks(14, 2, |_, parent, m, child| {
             let scalar = Accumulator::refresh(&network, child, Simd::SCALAR);
             let vector = Accumulator::refresh(&network, child, avx2);
@@ -925,8 +966,8 @@ fn avx2_and_scalar_kernels_agree() {
                 let delta = Delta::of_move(parent, m);
                 let mut by_scalar = Accumulator::ZERO;
                 let mut by_vector = Accumulator::ZERO;
-                by_scalar.update_from(&parent_acc, &delta, child, &network, Simd::SCALAR);
-                by_vector.update_from(&parent_acc, &delta, child, &network, avx2);
+                by_scalar.update_from(&parent_acc, &delta, child, &network, Simd::SCALAR, &mut scalar_cache);
+                by_vector.update_from(&parent_acc, &delta, child, &network, avx2, &mut vector_cache);
                 assert_eq!(by_scalar, by_vector, "{label}: {}", child.fen());
                 assert_eq!(by_scalar, scalar, "{label}: {}", child.fen());
             }
@@ -945,15 +986,16 @@ fn check_width<const H: usize>(mapping: InputMapping, seed: u64) {
     let network = super::NetworkOf::<H>::from_bytes(&reference.to_bytes()).unwrap();
     let kernels: Vec<Simd> = [Some(Simd::SCALAR), Simd::avx2()].into_iter().flatten().collect();
     let mut positions = 0;
+    let mut caches = vec![RefreshCache::new(); kernels.len()];
     random_walks(seed, 1, |_, parent, m, child| {
         let expected = reference.evaluate(child);
-        for &simd in &kernels {
+        for (&simd, cache) in kernels.iter().zip(&mut caches) {
             let scratch = Accumulator::refresh(&network, child, simd);
             assert_eq!(scratch.evaluate(&network, child, simd), expected, "H {H} {simd:?}: {}", child.fen());
             if let Some(m) = m {
                 let mut updated = Accumulator::ZERO;
                 let parent_acc = Accumulator::refresh(&network, parent, simd);
-                updated.update_from(&parent_acc, &Delta::of_move(parent, m), child, &network, simd);
+                updated.update_from(&parent_acc, &Delta::of_move(parent, m), child, &network, simd, cache);
                 assert_eq!(updated, scratch, "H {H} {simd:?}: {}", child.fen());
             }
         }
