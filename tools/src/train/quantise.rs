@@ -301,6 +301,38 @@ mod tests {
         }
     }
 
+    /// Every mirrored network of the lineage, read, copied into king buckets
+    /// ([`Network::with_inputs`], what `train --init` does) and written again, keeps each
+    /// bucket's `QB` and evaluates every position exactly as the network itself.
+    #[test]
+    fn shipped_mirrored_networks_copied_into_king_buckets_evaluate_as_themselves() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/nets");
+        let positions = random_positions(300, 31);
+        let mut checked = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "nnue") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let parent = QuantisedNet::from_bytes(&bytes).unwrap();
+            if parent.mapping != InputMapping::Mirrored {
+                continue;
+            }
+            let child = read(&bytes).unwrap().with_inputs(InputMapping::KingBuckets4).unwrap();
+            let child = QuantisedNet::from_bytes(&write(&child).unwrap()).unwrap();
+            assert_eq!(
+                (child.mapping, &child.qb, &child.w2, &child.b2),
+                (InputMapping::KingBuckets4, &parent.qb, &parent.w2, &parent.b2)
+            );
+            for pos in &positions {
+                assert_eq!(child.evaluate(pos), parent.evaluate(pos), "{}: {}", path.display(), pos.fen());
+            }
+            checked += 1;
+        }
+        assert!(checked >= 1, "no mirrored network in engine/nets");
+    }
+
     /// The trainer's integer evaluation is the engine's, and what `rounding_error` reports is
     /// the mean of the float-to-integer differences.
     #[test]
