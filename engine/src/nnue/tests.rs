@@ -1052,15 +1052,19 @@ fn roles_are_in_contract_order() {
     assert_eq!(Role::ALL.map(Role::index), [0, 1, 2, 3, 4, 5]);
 }
 
-/// Valid files of one and eight buckets, and of mirrored inputs, to damage.
-fn valid_files() -> [Vec<u8>; 3] {
-    let mut one = Weights::random(31);
-    one.w2.truncate(2 * HIDDEN);
-    one.b2.truncate(1);
-    one.qb.truncate(1);
-    let mut scaled = Weights::random_mirrored(33);
-    scaled.qb[2] = 512;
-    [one.to_bytes(), Weights::random(32).to_bytes(), scaled.to_bytes()]
+/// Valid files of one and eight buckets, of mirrored inputs and of king buckets, to damage:
+/// made once (the king buckets' first layer is 1.5 MB of random weights).
+fn valid_files() -> &'static [Vec<u8>; 4] {
+    static FILES: std::sync::OnceLock<[Vec<u8>; 4]> = std::sync::OnceLock::new();
+    FILES.get_or_init(|| {
+        let mut one = Weights::random(31);
+        one.w2.truncate(2 * HIDDEN);
+        one.b2.truncate(1);
+        one.qb.truncate(1);
+        let mut scaled = Weights::random_mirrored(33);
+        scaled.qb[2] = 512;
+        [one.to_bytes(), Weights::random(32).to_bytes(), scaled.to_bytes(), Weights::random_king_buckets(34).to_bytes()]
+    })
 }
 
 proptest::proptest! {
@@ -1072,7 +1076,7 @@ proptest::proptest! {
     #[test]
     fn network_files_never_panic(
         noise in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200),
-        which in 0usize..3,
+        which in 0usize..4,
         word in 0usize..11,
         value in proptest::prelude::any::<u32>(),
         at in proptest::prelude::any::<usize>(),
