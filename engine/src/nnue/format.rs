@@ -765,9 +765,10 @@ mod tests {
     #[test]
     fn packed_pieces_give_the_same_features() {
         for mapping in InputMapping::ALL {
-            for (perspective, king) in
-                [(Color::White, Square::E1), (Color::Black, Square::C8), (Color::Black, Square::G8)]
-            {
+            // Kings on both wings, and (for king buckets) in each bucket of both sides.
+            let kings = ["e1", "c8", "g8", "b2", "f7", "g3", "d5", "c6", "h4", "e7", "c2"];
+            for (k, king) in kings.iter().enumerate() {
+                let (perspective, king) = ([Color::White, Color::Black][k % 2], king.parse::<Square>().unwrap());
                 let view = mapping.view(perspective, king);
                 for color in Color::ALL {
                     for role in Role::ALL {
