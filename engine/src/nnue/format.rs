@@ -157,7 +157,7 @@ impl InputMapping {
 
     /// Whether a move of `perspective`'s king from `from` to `to` changes how that side sees
     /// every piece (its view flips the files, or the king changes bucket), so that its
-    /// accumulator must be computed from scratch rather than updated.
+    /// accumulator must be recomputed rather than updated by the move.
     #[inline]
     pub fn needs_refresh(self, perspective: Color, from: Square, to: Square) -> bool {
         // Spelled out per mapping rather than comparing the two views: the search asks at
