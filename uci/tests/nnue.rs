@@ -74,8 +74,9 @@ fn bad_network_files_are_reported_and_the_engine_keeps_running() {
     let mut bad_magic = good.clone();
     bad_magic[..8].copy_from_slice(b"NOTANNUE");
     let wide_message = format!("network has {} hidden neurons; this build expects {HIDDEN}", 2 * HIDDEN);
-    let short_message =
-        format!("file is 1,234 bytes; a version 1 file of a {HIDDEN}-neuron network with 1 output bucket is ");
+    let short_message = format!(
+        "file is 1,234 bytes; a version 1 file of a {HIDDEN}-neuron network with plain inputs and 1 output bucket is "
+    );
     let cases = [
         (write(dir.path(), "wide.nnue", &network_file(2 * HIDDEN, 2)), wide_message.as_str()),
         (write(dir.path(), "short.nnue", &truncated), short_message.as_str()),

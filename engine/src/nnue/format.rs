@@ -319,7 +319,7 @@ pub enum NetworkError {
     OutputBuckets(u32),
     /// The file is not exactly the size its header implies.
     #[error(
-        "file is {} bytes; a version {version} file of a {hidden}-neuron network with {buckets} output bucket{} is {} bytes",
+        "file is {} bytes; a version {version} file of a {hidden}-neuron network with {mapping} inputs and {buckets} output bucket{} is {} bytes",
         grouped(*found),
         if *buckets == 1 { "" } else { "s" },
         grouped(*expected)
@@ -335,6 +335,8 @@ pub enum NetworkError {
         hidden: usize,
         /// The output buckets its header declares.
         buckets: usize,
+        /// The input mapping its header declares (plain before version 3).
+        mapping: InputMapping,
     },
     /// An output weight outside `-127..=127` (the trainer clips `W2` to 1.98, i.e. 127 after
     /// quantisation; larger values would overflow the 16-bit product of the output layer).
@@ -580,7 +582,7 @@ impl QuantisedNet {
         let Header { version, hidden, buckets, mapping, shared_qb } = header;
         let expected = header.file_size().unwrap_or(usize::MAX);
         if bytes.len() != expected {
-            return Err(NetworkError::Size { found: bytes.len(), expected, version, hidden, buckets });
+            return Err(NetworkError::Size { found: bytes.len(), expected, version, hidden, buckets, mapping });
         }
         let mut r = Reader { bytes: &bytes[header.len()..] };
         let w1 = r.i16s(mapping.inputs() * hidden);

@@ -268,9 +268,9 @@ fn file_size(version: u32, buckets: usize) -> usize {
     bytes_of_format(HIDDEN, buckets) + if version >= 3 { 4 + 4 * buckets } else { 0 }
 }
 
-/// The error of a file of `found` bytes whose header says `version` and `buckets`.
-fn size_error(found: usize, version: u32, buckets: usize) -> NetworkError {
-    NetworkError::Size { found, expected: file_size(version, buckets), version, hidden: HIDDEN, buckets }
+/// The error of a file of `found` bytes whose header says `version`, `buckets` and `mapping`.
+fn size_error(found: usize, version: u32, buckets: usize, mapping: InputMapping) -> NetworkError {
+    NetworkError::Size { found, expected: file_size(version, buckets), version, hidden: HIDDEN, buckets, mapping }
 }
 
 #[test]
@@ -328,7 +328,7 @@ fn a_mirrored_network_is_a_version_3_file() {
     put_u32(&mut v2_body, 28, 0);
     put_u32(&mut v2_body, 40, 1);
     let found = v2_body.len();
-    assert_eq!(Network::from_bytes(&v2_body).unwrap_err(), size_error(found, 3, 8));
+    assert_eq!(Network::from_bytes(&v2_body).unwrap_err(), size_error(found, 3, 8, InputMapping::Mirrored));
 }
 
 /// A network with king buckets is a version 3 file with input mapping 2 and 4 x 768 inputs:
@@ -348,7 +348,14 @@ fn a_king_bucket_network_is_a_version_3_file_of_four_times_the_inputs() {
     assert_eq!(network.to_bytes(), bytes);
     assert_eq!(QuantisedNet::from_bytes(&bytes).unwrap(), weights);
 
-    let size = |found| NetworkError::Size { found, expected, version: 3, hidden: HIDDEN, buckets: 8 };
+    let size = |found| NetworkError::Size {
+        found,
+        expected,
+        version: 3,
+        hidden: HIDDEN,
+        buckets: 8,
+        mapping: InputMapping::KingBuckets4,
+    };
     for len in [44, 2 * 768 * HIDDEN + 44, expected - 1] {
         assert_eq!(Network::from_bytes(&bytes[..len]).unwrap_err(), size(len));
     }
@@ -522,7 +529,7 @@ fn every_header_field_is_checked() {
     assert_eq!(err.to_string(), "network has 7 output buckets; the format allows 1, 2, 4 or 8");
     // A header claiming fewer buckets than the body holds: a size error naming the buckets.
     let err = with_header(&|h| put_u32(h, 36, 4)).unwrap_err();
-    assert_eq!(err, size_error(file_size(2, 8), 2, 4));
+    assert_eq!(err, size_error(file_size(2, 8), 2, 4, InputMapping::Plain));
 }
 
 #[test]
@@ -535,23 +542,23 @@ fn the_size_must_be_exact() {
     assert_eq!(NetworkError::TooShort(39).to_string(), "file is 39 bytes, too short for the header of a network file");
     for len in [40, 1234, bytes.len() - 4, bytes.len() - 1] {
         let err = Network::from_bytes(&bytes[..len]).unwrap_err();
-        assert_eq!(err, size_error(len, 2, 8));
+        assert_eq!(err, size_error(len, 2, 8, InputMapping::Plain));
     }
     let mut longer = bytes.clone();
     longer.push(0);
     let err = Network::from_bytes(&longer).unwrap_err();
-    assert_eq!(err, size_error(bytes.len() + 1, 2, 8));
+    assert_eq!(err, size_error(bytes.len() + 1, 2, 8, InputMapping::Plain));
     assert_eq!(
-        size_error(1234, 2, 1).to_string(),
+        size_error(1234, 2, 1, InputMapping::Plain).to_string(),
         format!(
-            "file is 1,234 bytes; a version 2 file of a {HIDDEN}-neuron network with 1 output bucket is {} bytes",
+            "file is 1,234 bytes; a version 2 file of a {HIDDEN}-neuron network with plain inputs and 1 output bucket is {} bytes",
             grouped(file_size(2, 1))
         )
     );
     assert_eq!(
-        size_error(1_234_567, 3, 8).to_string(),
+        size_error(1_234_567, 3, 8, InputMapping::Mirrored).to_string(),
         format!(
-            "file is 1,234,567 bytes; a version 3 file of a {HIDDEN}-neuron network with 8 output buckets is {} bytes",
+            "file is 1,234,567 bytes; a version 3 file of a {HIDDEN}-neuron network with mirrored inputs and 8 output buckets is {} bytes",
             grouped(file_size(3, 8))
         )
     );
