@@ -694,22 +694,7 @@ mod tests {
         let line = format!("{} --out {} --inputs mirrored --epochs 2 {common}", data.display(), parent.display());
         run(&args(&line)).unwrap();
         let parent_net = tempo_engine::QuantisedNet::from_bytes(&std::fs::read(&parent).unwrap()).unwrap();
-        let positions: Vec<tempo_core::Position> = {
-            let mut rng = Rng::new(6);
-            let mut positions = Vec::new();
-            while positions.len() < 300 {
-                let mut pos = tempo_core::Position::startpos();
-                for _ in 0..rng.below(150) {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    pos.play_unchecked(moves[rng.below(moves.len())]);
-                }
-                positions.push(pos);
-            }
-            positions
-        };
+        let positions = super::quantise::tests::random_positions(300, 6);
         for init in [parent.clone(), dir.path().join("parent-epoch2.ckpt")] {
             let child = dir.path().join("child.nnue");
             let line = format!(

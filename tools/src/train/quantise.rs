@@ -126,7 +126,7 @@ pub fn read(bytes: &[u8]) -> Result<Network> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rng::Rng;
     use crate::train::data::{InputMapping, MAX_ACTIVE};
@@ -146,7 +146,7 @@ mod tests {
     }
 
     /// Positions from random games (uniform legal moves), a few hundred.
-    fn random_positions(count: usize, seed: u64) -> Vec<Position> {
+    pub(in crate::train) fn random_positions(count: usize, seed: u64) -> Vec<Position> {
         let mut rng = Rng::new(seed);
         let mut positions = Vec::new();
         while positions.len() < count {
