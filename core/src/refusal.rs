@@ -239,7 +239,9 @@ impl Position {
     }
 
     /// The side of a castle that a king's move from `from` to `to` means: onto its own
-    /// castling rook, or two files along its back rank.
+    /// castling rook, or two files along its back rank onto the castled king's file (`e1g1`).
+    /// In Chess960 a king on g8 going to e8 moves two files but is no castle: the long castle
+    /// takes it to c8.
     fn castling_side_of(&self, from: Square, to: Square) -> Option<CastlingSide> {
         let us = self.turn();
         if let Some(side) =
@@ -248,11 +250,12 @@ impl Position {
             return Some(side);
         }
         let on_back_rank = from.rank() == us.back_rank() && to.rank() == from.rank();
-        match (to.file() as i32) - (from.file() as i32) {
-            2 if on_back_rank => Some(CastlingSide::KingSide),
-            -2 if on_back_rank => Some(CastlingSide::QueenSide),
-            _ => None,
-        }
+        let side = match (to.file() as i32) - (from.file() as i32) {
+            2 => CastlingSide::KingSide,
+            -2 => CastlingSide::QueenSide,
+            _ => return None,
+        };
+        (on_back_rank && to.file() == side.king_to_file()).then_some(side)
     }
 
     /// The refusals that the board's geometry explains: the piece does not move that way, or
@@ -437,5 +440,17 @@ mod tests {
         assert_eq!(why(no_right, "e1", "g1"), "white may no longer castle kingside (the king or that rook has moved)");
         let check = "r3k2r/8/8/4r3/8/8/8/R3K2R w KQkq - 0 1";
         assert_eq!(why(check, "e1", "g1"), "the king may not castle out of check");
+    }
+
+    #[test]
+    fn a_chess960_king_moving_two_files_away_from_its_castled_square_is_no_castle() {
+        // The long castle (legal here) takes the king from g8 to c8; g8e8 is a king move
+        // that the king cannot make, whatever the castle may do.
+        let fen = "bq3rkr/pp3ppp/1n1ppn2/b1p5/4PP2/P2P1B2/NPP3PP/B1Q1NRKR b KQkq - 4 11";
+        let pos = Position::from_fen(fen, crate::CastlingMode::Chess960).unwrap();
+        let why = |from: &str, to: &str| pos.refusal(from.parse().unwrap(), to.parse().unwrap()).map(|r| r.to_string());
+        assert_eq!(why("g8", "e8").as_deref(), Some("the king on g8 cannot move to e8"));
+        assert_eq!(why("g8", "c8"), None);
+        assert_eq!(why("g8", "f8"), None);
     }
 }
