@@ -1214,10 +1214,18 @@ mod tests {
             ][start];
             let mut g = game(fen);
             for c in choices {
-                assert_list_matches_acceptance(&g);
+                // A game that has ended (fivefold, seventy-five moves) lists no claim and
+                // takes no claim with a move.
                 if g.outcome().is_some() {
+                    proptest::prop_assert!(g.claimable().is_empty());
+                    let any = g.position().legal_moves().first().copied();
+                    if let Some(m) = any {
+                        let refused = g.clone().claim_draw_with_move(m);
+                        proptest::prop_assert!(matches!(refused, Err(GameError::GameOver(_))));
+                    }
                     break;
                 }
+                assert_list_matches_acceptance(&g);
                 let legal = g.position().legal_moves();
                 g.play(legal[c % legal.len()]).unwrap();
             }
