@@ -701,3 +701,81 @@ fn time_flags_take_units_and_a_bare_number_is_milliseconds() {
     }
     assert!(help.contains("with bare numbers in seconds (`10+0.1`"), "{help}");
 }
+
+/// Ctrl-C at a terminal (SIGINT to the runner's whole process group): the game in progress
+/// ends on the board, since the engines run in process groups of their own; then the games
+/// played are reported as a finished match's are, the run says it was interrupted, and
+/// `--resume` continues it. No game is scored that did not end.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_lets_the_game_in_progress_end_reports_and_resumes() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+
+    let engine = engine();
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/openings/openings.epd");
+    let args = |games: usize| {
+        let mut args = vec!["--engine".to_owned(), engine.to_str().unwrap().to_owned()];
+        for a in ["--depth", "4", "--max-moves", "60", "--openings", openings, "--pgn", pgn.to_str().unwrap()] {
+            args.push(a.to_owned());
+        }
+        args.extend(["--games".to_owned(), games.to_string()]);
+        args
+    };
+    let mut child = Command::new(tools())
+        .arg("match")
+        .args(args(400))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        stderr.read_to_string(&mut text).unwrap();
+        text
+    });
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut out = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let second = line.starts_with("Game 2/");
+        out.push(line);
+        if second {
+            break;
+        }
+    }
+    // Into the third game, so that an engine in the runner's group would die mid-game.
+    std::thread::sleep(std::time::Duration::from_millis(250));
+    let group = format!("-{}", child.id());
+    assert!(Command::new("kill").args(["-s", "INT", "--", &group]).status().unwrap().success());
+    out.extend(lines.map(Result::unwrap));
+    let status = child.wait().unwrap();
+    let (out, err) = (out.join("\n"), err.join().unwrap());
+    assert!(!status.success(), "{out}");
+    let played = out.lines().filter(|l| l.starts_with("Game ")).count();
+    assert!((2..400).contains(&played), "{out}");
+    assert!(
+        err.contains(&format!("interrupted after {played} of 400 scheduled games: --resume continues it")),
+        "{err}"
+    );
+    assert!(out.contains(&format!(": {played} games, W/D/L")), "{out}");
+    // Each engine's line: the interrupt killed neither in the middle of a game.
+    let incidents: Vec<&str> = out.lines().filter(|l| l.contains("crashes")).collect();
+    assert_eq!(incidents.len(), 2, "{out}");
+    assert!(incidents.iter().all(|l| l.contains(": 0 time forfeits, 0 illegal moves, 0 crashes")), "{out}");
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(games.matches("[Event \"tempo-tools match\"]").count(), played, "{games}");
+
+    let mut resumed = args(played + 2);
+    resumed.push("--resume".to_owned());
+    let resumed: Vec<&str> = resumed.iter().map(String::as_str).collect();
+    let (ok, out, err) = run_match(&resumed);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains(&format!("Resuming: {played} games already played")), "{out}");
+    assert!(out.contains(&format!(": {} games, W/D/L", played + 2)), "{out}");
+}

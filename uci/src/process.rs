@@ -20,17 +20,19 @@ pub(crate) struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Starts `program` with `args`. Its stderr is inherited.
+    /// Starts `program` with `args`. Its stderr is inherited. On Unix it runs in a process
+    /// group of its own: a terminal's Ctrl-C goes to the program that started it (a match
+    /// runner lets the games in progress end, `tempo` saves the game), which ends the
+    /// engine itself, rather than killing the engine in the middle of a move.
     ///
     /// # Errors
     /// [`ClientError::Spawn`] if the program cannot be started.
     pub(crate) fn spawn(program: &str, args: &[String]) -> Result<EngineProcess, ClientError> {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .map_err(|source| ClientError::Spawn { program: program.to_owned(), source })?;
+        let mut command = Command::new(program);
+        command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn().map_err(|source| ClientError::Spawn { program: program.to_owned(), source })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             // Both were asked for as pipes; without them the process is of no use.
             let _ = child.kill();

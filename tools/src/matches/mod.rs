@@ -16,6 +16,7 @@
 
 pub mod adjudicate;
 mod ending;
+mod interrupt;
 pub mod openings;
 pub mod play;
 mod resume;
@@ -382,6 +383,7 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
         })),
         None => None,
     };
+    interrupt::install();
     let bar = if std::io::stderr().is_terminal() { ProgressBar::new(total as u64) } else { ProgressBar::hidden() };
     let done = resumed.as_ref().map_or(0, |r| r.games.len());
     bar.set_position(done as u64);
@@ -554,7 +556,7 @@ impl Runner<'_> {
         let Runner { jobs, already_played, .. } = *self;
         let Tallies { stats, stop, .. } = self.tally;
         loop {
-            if stop.load(Ordering::Relaxed) {
+            if stop.load(Ordering::Relaxed) || interrupt::requested() {
                 break;
             }
             let i = self.next.fetch_add(1, Ordering::Relaxed);
@@ -693,10 +695,14 @@ impl Runner<'_> {
             let s = stats[p].lock().expect("stats lock");
             report(&specs[a].name, &specs[b].name, &s, sprt)?;
         }
+        let played = self.done.load(Ordering::Relaxed);
         if let Some(reason) = self.fatal.into_inner() {
-            let played = self.done.load(Ordering::Relaxed);
             return Err(anyhow!("{reason}"))
                 .context(format!("the match stopped after {played} of {} scheduled games", self.jobs.len()));
+        }
+        if interrupt::requested() && !self.tally.stop.load(Ordering::Relaxed) && played < self.jobs.len() {
+            let resume = if self.pgn_out.is_some() { ": --resume continues it" } else { "" };
+            bail!("interrupted after {played} of {} scheduled games{resume}", self.jobs.len());
         }
         Ok(true)
     }
