@@ -59,7 +59,10 @@
 //!   `--mirror` about the same value). A network of one king bucket (plain or mirrored)
 //!   may start a run of king buckets: its first layer is copied into each bucket
 //!   (`model::Network::with_inputs`), so that a mirrored parent's child starts at exactly
-//!   the parent's evaluation and each bucket then learns its own weights.
+//!   the parent's evaluation and each bucket then learns its own weights. A network may
+//!   start a wider run (`--hidden` above its own): its neurons are kept and the new ones
+//!   start with zero output weights (`model::Network::widened`), so the child again starts
+//!   at exactly the parent's evaluation.
 
 mod checkpoint;
 pub mod data;
@@ -287,8 +290,13 @@ fn initial_state(args: &TrainArgs, train: &Dataset, val: &Dataset) -> Result<Che
     let net = match &args.init {
         Some(path) => {
             let best = initial_network(path)?;
-            // The input mapping may change (see the module documentation); the sizes may not.
-            let Some(net) = best.with_inputs(args.inputs).filter(|net| net.shape() == args.shape()) else {
+            // The input mapping may change and the hidden layer may widen (see the module
+            // documentation); nothing else may.
+            let Some(net) = best
+                .with_inputs(args.inputs)
+                .and_then(|net| net.widened(args.hidden, args.seed))
+                .filter(|net| net.shape() == args.shape())
+            else {
                 bail!("{} has {:?}; this run asks for {:?}", path.display(), best.shape(), args.shape());
             };
             Network::from_params(args.shape(), args.activation, net.params().to_vec())
@@ -607,8 +615,12 @@ mod tests {
         let split = data::load(&fine.data, fine.format, fine.val).unwrap();
         let state = initial_state(&fine, &split.train, &split.val).unwrap();
         assert_eq!((state.epoch, &state.net, state.opt.t), (0, &a.best, 0));
-        let wrong = args(&format!("{} --out x --hidden 16 --init {}", data.display(), init.display()));
-        assert!(initial_state(&wrong, &split.train, &split.val).is_err());
+        // A wider run starts from it at the same evaluation (the new neurons add nothing yet).
+        let wider = args(&format!("{} --out x --hidden 16 --init {}", data.display(), init.display()));
+        let state = initial_state(&wider, &split.train, &split.val).unwrap();
+        assert_eq!(state.net.hidden(), 16);
+        let judged = if split.val.is_empty() { &split.train } else { &split.val };
+        assert_eq!(state.best_loss, mean_loss(&a.best, judged, wider.wdl as f32));
         let wrong =
             args(&format!("{} --out x --hidden 8 --output-buckets 1 --init {}", data.display(), init.display()));
         assert!(initial_state(&wrong, &split.train, &split.val).is_err());
@@ -617,8 +629,8 @@ mod tests {
         let fine = args(&format!("{} --out x --hidden 8 --init {}", data.display(), straight.display()));
         let state = initial_state(&fine, &split.train, &split.val).unwrap();
         assert_eq!(quantise::write(&state.net).unwrap(), std::fs::read(&straight).unwrap());
-        let wrong = args(&format!("{} --out x --hidden 16 --init {}", data.display(), straight.display()));
-        assert!(initial_state(&wrong, &split.train, &split.val).is_err());
+        let wider = args(&format!("{} --out x --hidden 16 --init {}", data.display(), straight.display()));
+        assert_eq!(initial_state(&wider, &split.train, &split.val).unwrap().net.hidden(), 16);
 
         // A plain network starts a mirrored run with its weights as they are.
         let line = format!("{} --out x --hidden 8 --inputs mirrored --init {}", data.display(), straight.display());

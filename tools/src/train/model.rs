@@ -278,6 +278,38 @@ impl Network {
         Some(Network::from_params(shape, self.activation, params))
     }
 
+    /// The same network with `hidden` neurons per accumulator, to start a wider run from a
+    /// narrower parent (`train --init`): the parent's neurons keep their weights, and each new
+    /// one gets random input weights (as [`Network::random`] draws them, from `seed`), a zero
+    /// bias and zero output weights. It adds nothing to the output, so the child starts at
+    /// exactly the parent's evaluation; the output weights' gradient (the new neuron's
+    /// activation) is not zero, so training puts the new neurons to work from the first step.
+    /// `None` if `hidden` is narrower than this network or not a valid width.
+    pub fn widened(&self, hidden: usize, seed: u64) -> Option<Network> {
+        let shape = Shape { hidden, ..self.shape };
+        if hidden < self.shape.hidden || !shape.is_valid() {
+            return None;
+        }
+        let old = self.shape.hidden;
+        let mut rng = Rng::new(seed);
+        let bound = 1.0 / (INPUTS as f32).sqrt();
+        let (w1, b1, w2, b2) = self.parts();
+        let mut params = Vec::with_capacity(shape.param_count());
+        for row in w1.chunks_exact(old) {
+            params.extend_from_slice(row);
+            params.extend((old..hidden).map(|_| (rng.unit() * 2.0 - 1.0) * bound));
+        }
+        params.extend_from_slice(b1);
+        params.resize(params.len() + hidden - old, 0.0);
+        // Each bucket's output row is the side to move's H weights, then the other side's.
+        for half in w2.chunks_exact(old) {
+            params.extend_from_slice(half);
+            params.resize(params.len() + hidden - old, 0.0);
+        }
+        params.extend_from_slice(b2);
+        Some(Network::from_params(shape, self.activation, params))
+    }
+
     /// Hidden neurons per accumulator and output buckets.
     pub fn shape(&self) -> Shape {
         self.shape
@@ -715,5 +747,39 @@ mod tests {
         assert_eq!(child.with_inputs(InputMapping::KingBuckets4).as_ref(), Some(&child));
         assert!(child.with_inputs(InputMapping::Mirrored).is_none());
         assert!(child.with_inputs(InputMapping::Plain).is_none());
+    }
+
+    /// A wider child starts at exactly the parent's evaluation: the parent's neurons are kept,
+    /// the new ones add nothing to the output until training moves their output weights.
+    #[test]
+    fn a_widened_network_starts_at_its_parents_evaluation() {
+        for inputs in [InputMapping::Plain, InputMapping::Mirrored, InputMapping::KingBuckets4] {
+            let parent = tiny(16, 8, inputs, Activation::Screlu);
+            let child = parent.widened(32, 5).unwrap();
+            assert_eq!(child.shape(), Shape { hidden: 32, ..parent.shape() });
+            let (w1, b1, w2, b2) = child.parts();
+            let (parent_w1, parent_b1, parent_w2, parent_b2) = parent.parts();
+            for (row, parent_row) in w1.chunks(32).zip(parent_w1.chunks(16)) {
+                assert_eq!(&row[..16], parent_row);
+                assert!(row[16..].iter().any(|&w| w != 0.0), "new neurons get random input weights");
+            }
+            assert_eq!((&b1[..16], &b1[16..]), (parent_b1, &[0.0; 16][..]));
+            for (half, parent_half) in w2.chunks(16).step_by(2).zip(parent_w2.chunks(16)) {
+                assert_eq!(half, parent_half);
+            }
+            assert!(w2.chunks(16).skip(1).step_by(2).all(|half| half.iter().all(|&w| w == 0.0)));
+            assert_eq!(b2, parent_b2);
+            for fen in [
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "8/5k2/2p5/8/8/8/1K4N1/8 b - - 0 1",
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            ] {
+                let pos: Position = fen.parse().unwrap();
+                assert_eq!(child.float_eval_cp(&pos), parent.float_eval_cp(&pos), "{inputs:?} {fen}");
+            }
+            assert_eq!(parent.widened(16, 5).as_ref(), Some(&parent));
+            assert!(child.widened(16, 5).is_none());
+            assert!(parent.widened(20, 5).is_none());
+        }
     }
 }
