@@ -99,13 +99,6 @@ impl Generation {
     }
 }
 
-/// The value of the engine's `pub const NAME: TYPE = VALUE;` in `engine/src/nnue/mod.rs`,
-/// the one source of the network's width, read as text so that xtask need not build the
-/// engine.
-fn nnue_constant(declaration: &str) -> Result<String> {
-    source_constant("engine/src/nnue/mod.rs", declaration)
-}
-
 /// The value of `declaration VALUE;` in the repository's file `path`.
 fn source_constant(path: &str, declaration: &str) -> Result<String> {
     let source = root().join(path);
@@ -123,10 +116,17 @@ fn shipped_network() -> Result<PathBuf> {
     Ok(root().join("engine/nets").join(source_constant("engine/build.rs", "const SHIPPED: &str = ")?))
 }
 
-/// The engine's `HIDDEN`: the only width of network its `EvalFile` loads.
+/// The engine's `HIDDEN`: the width of its shipped network (the engine reads it from the
+/// embedded file's header at compile time), the only width its `EvalFile` loads. Read here
+/// from the same header bytes (16 to 19, little-endian), so that xtask need not build the
+/// engine.
 fn engine_hidden() -> Result<u32> {
-    let value = nnue_constant("pub const HIDDEN: usize = ")?;
-    value.parse().with_context(|| format!("HIDDEN is not a number: {value:?}"))
+    let path = shipped_network()?;
+    let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+    match bytes.get(16..20) {
+        Some(field) if bytes.starts_with(b"TEMPONNU") => Ok(u32::from_le_bytes(field.try_into().expect("4 bytes"))),
+        _ => bail!("{} is not a Tempo network file", path.display()),
+    }
 }
 
 /// The SPRT's adjudication (`tempo-tools match` arguments).
@@ -205,8 +205,8 @@ pub fn generation(g: &Generation) -> Result<()> {
         // from a build of its own.
         println!(
             "\nThe SPRT needs an engine built for {} neurons (this one has HIDDEN = {hidden}): copy {} \
-             to engine/nets/ under the name `train` printed, set HIDDEN in engine/src/nnue/mod.rs and \
-             SHIPPED in engine/build.rs (or build with `make EVALFILE=<its absolute path>`), build, and play `tempo-tools match --engine \
+             to engine/nets/ under the name `train` printed and name it SHIPPED in engine/build.rs (or \
+             build with `make EVALFILE=<its absolute path>`: the width is the embedded network's), build, and play `tempo-tools match --engine \
              target/release/tempo-uci --engine {}` with the SPRT settings of engine/nets/README.md.",
             g.hidden,
             net.display(),

@@ -11,9 +11,10 @@
 //! `K` is the input mapping's number of king buckets: 1 for plain and mirrored inputs, 4 for
 //! king buckets (below).
 //!
-//! `H` is a compile-time constant of the engine, [`HIDDEN`] (256). The trainer may train any
-//! `H` and writes it in the file header ([`QuantisedNet`] reads any); the engine rejects a
-//! file whose `H` differs from its own, saying so. `B`, the number of output buckets, is 1, 2, 4 or 8
+//! `H` is a compile-time constant of the engine, [`HIDDEN`]: the embedded network's (256 for
+//! the shipped one). The trainer may train any `H` and writes it in the file header
+//! ([`QuantisedNet`] reads any); the engine rejects a file whose `H` differs from its own,
+//! saying so. `B`, the number of output buckets, is 1, 2, 4 or 8
 //! ([`OUTPUT_BUCKET_COUNTS`]) and read from the file.
 //!
 //! ## Features (768 per perspective)
@@ -189,8 +190,29 @@ use std::sync::{Arc, OnceLock};
 use tempo_core::Position;
 
 /// Neurons in the hidden layer (per perspective): the `H` a network file must have for the
-/// engine (the format and the trainer allow any).
-pub const HIDDEN: usize = 256;
+/// engine (the format and the trainer allow any). It is the embedded network's, read from
+/// its header at compile time, so that a build embedding a wider network (`make
+/// EVALFILE=<path>`, or another `SHIPPED`) is a build of that width with nothing else to
+/// change. A file that is no network, or of a width the kernels do not support, stops the
+/// build with a message.
+pub const HIDDEN: usize = embedded_hidden(EMBEDDED);
+
+/// The `H` field of a network file's header (bytes 16 to 19, little-endian, after the
+/// magic, the version and the input count), checked as far as a build can check it.
+const fn embedded_hidden(bytes: &[u8]) -> usize {
+    assert!(bytes.len() >= 20, "the embedded network (EVALFILE) is too short to be a Tempo network");
+    let mut i = 0;
+    while i < format::MAGIC.len() {
+        assert!(bytes[i] == format::MAGIC[i], "the embedded network (EVALFILE) is not a Tempo network file");
+        i += 1;
+    }
+    let hidden = u32::from_le_bytes([bytes[16], bytes[17], bytes[18], bytes[19]]) as usize;
+    assert!(
+        hidden > 0 && hidden % 16 == 0 && hidden <= 512,
+        "the engine's kernels take networks of 16 to 512 hidden neurons, a multiple of 16"
+    );
+    hidden
+}
 
 /// The file name of the network built into the engine: the shipped one in `engine/nets/`
 /// (named in `engine/build.rs`), or the file of `EVALFILE` at build time.

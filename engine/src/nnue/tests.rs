@@ -594,6 +594,8 @@ fn the_embedded_network_is_valid_and_named_after_its_hash() {
     assert!(Arc::ptr_eq(&network, &embedded_network()), "parsed once");
     let hash: String = Sha256::digest(EMBEDDED).iter().map(|b| format!("{b:02x}")).collect();
     assert_eq!(EMBEDDED_NETWORK, format!("tempo-{}.nnue", &hash[..12]));
+    // The build's width is the one its header states.
+    assert_eq!(QuantisedNet::from_bytes(EMBEDDED).unwrap().hidden, HIDDEN);
 }
 
 /// Every network of the lineage in `engine/nets/` reads through the format, writes back
