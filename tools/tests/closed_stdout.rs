@@ -49,7 +49,9 @@ fn perft_suite_with_failures() {
     let path = dir.path().join("fail.epd");
     let line = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 21 ;D2 401\n";
     std::fs::write(&path, line.repeat(50)).unwrap();
-    assert_quiet(&["perft", "--epd", path.to_str().unwrap()]);
+    // Its verdict is status 1 (counts differ): it shows when the report was written before
+    // the pipe closed (a loaded machine, CI), as `assert_quiet_with` explains.
+    assert_quiet_with(&["perft", "--epd", path.to_str().unwrap()], &[0, 1]);
 }
 
 #[test]
