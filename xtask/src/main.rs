@@ -53,6 +53,7 @@ fn main() -> Result<()> {
                 "--hidden",
                 "--epochs",
                 "--wdl",
+                "--score-scale",
                 "--init",
                 "--data",
                 "--sprt-games",
@@ -148,8 +149,8 @@ cargo xtask <task>
                     CPU level into target/dist/<version>/<cpu>/, with .tar.gz archives and
                     SHA-256 sums, after running the bench of each engine binary
   nnue --gen N [--parent-hce] [--games G] [--soft-nodes S] [--seed S] [--hidden H]
-       [--inputs plain|mirrored|king-buckets4] [--epochs E] [--wdl W] [--init NET]
-       [--data FILE]... [--sprt-games N] [--tc TC]
+       [--inputs plain|mirrored|king-buckets4] [--epochs E] [--wdl W] [--score-scale K]
+       [--init NET] [--data FILE]... [--sprt-games N] [--tc TC]
        [--match-scale NET | --no-match-scale] [--skip-match]
                     one generation of the network (engine/nets/README.md): self-play data
                     with this engine into $TEMPO_CACHE (default ~/.cache/tempo)/data/genN.vf

@@ -33,6 +33,8 @@ pub struct Generation {
     pub inputs: String,
     pub epochs: u32,
     pub wdl: f64,
+    /// Factor on the data's scores in the training target (`train --score-scale`).
+    pub score_scale: f64,
     pub init: Option<PathBuf>,
     /// The network whose scale the new one takes (`--match-scale FILE`; default: the shipped
     /// network, unless the parent is the hand-crafted evaluation; `--no-match-scale`: none).
@@ -84,6 +86,7 @@ impl Generation {
             },
             epochs: num(value("--epochs"), "--epochs", 30)?,
             wdl: num(value("--wdl"), "--wdl", 0.3)?,
+            score_scale: num(value("--score-scale"), "--score-scale", 1.0)?,
             init: value("--init").map(PathBuf::from),
             match_scale,
             extra_data: flags
@@ -186,7 +189,8 @@ pub fn generation(g: &Generation) -> Result<()> {
         "--epochs",
         &g.epochs.to_string(),
     ]);
-    train.args(["--wdl", &g.wdl.to_string(), "--seed", &g.seed.to_string(), "--inputs", &g.inputs]);
+    train.args(["--wdl", &g.wdl.to_string(), "--score-scale", &g.score_scale.to_string()]);
+    train.args(["--seed", &g.seed.to_string(), "--inputs", &g.inputs]);
     if g.inputs == "plain" {
         train.arg("--mirror");
     }
@@ -265,6 +269,9 @@ mod tests {
         assert!(g.hidden >= 8 && g.hidden % 8 == 0, "HIDDEN read from the engine: {}", g.hidden);
         assert_eq!(g.extra_data, [PathBuf::from("a.vf"), PathBuf::from("b.vf")]);
         assert!(!g.parent_hce && g.init.is_none());
+        assert_eq!((g.wdl, g.score_scale), (0.3, 1.0));
+        let g = Generation::from_flags(&["--gen", "6", "--score-scale", "0.8"]).unwrap();
+        assert_eq!(g.score_scale, 0.8);
         let shipped = g.match_scale.unwrap();
         assert!(shipped.exists() && shipped.starts_with(crate::root().join("engine/nets")), "{}", shipped.display());
         let g = Generation::from_flags(&["--gen", "1", "--parent-hce"]).unwrap();

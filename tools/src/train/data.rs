@@ -142,7 +142,7 @@ impl Dataset {
     /// `inputs` (mirrored where the epoch's coin says so) and targets. Their entries are read
     /// first in a pass of their own, then their features, so that the scattered memory
     /// accesses overlap.
-    pub fn gather(&self, indices: &[u32], mirror: Option<u64>, inputs: InputMapping, wdl: f32) -> Gathered {
+    pub fn gather(&self, indices: &[u32], mirror: Option<u64>, inputs: InputMapping, target: Target) -> Gathered {
         let entries: Vec<u64> = indices.iter().map(|&i| self.entries[i as usize]).collect();
         let mut gathered = Gathered {
             features: vec![0; indices.len() * 2 * MAX_ACTIVE],
@@ -159,7 +159,7 @@ impl Dataset {
             gathered.features.copy_within(at + MAX_ACTIVE..at + MAX_ACTIVE + n, at + n);
             at += 2 * n;
             gathered.counts.push(n as u8);
-            gathered.targets.push(target(entry, wdl));
+            gathered.targets.push(target.of(entry));
         }
         gathered.features.truncate(at);
         gathered
@@ -202,10 +202,10 @@ impl Dataset {
         result(self.entries[i])
     }
 
-    /// The training target: `wdl * result + (1 - wdl) * sigmoid(score / 400)`.
+    /// Position `i`'s training target.
     #[inline]
-    pub fn target(&self, i: usize, wdl: f32) -> f32 {
-        target(self.entries[i], wdl)
+    pub fn target(&self, i: usize, target: Target) -> f32 {
+        target.of(self.entries[i])
     }
 }
 
@@ -219,10 +219,31 @@ fn result(entry: u64) -> f32 {
     (entry >> FLAGS_SHIFT & RESULT_MASK) as f32 * 0.5
 }
 
-#[inline(always)]
-fn target(entry: u64, wdl: f32) -> f32 {
-    let expected = 1.0 / (1.0 + (-f32::from(score(entry)) / 400.0).exp());
-    wdl * result(entry) + (1.0 - wdl) * expected
+/// What the network learns to predict for a position: a blend of the game's result and the
+/// win probability of the recorded search score, `wdl * result + (1 - wdl) *
+/// sigmoid(score_scale * score / 400)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Target {
+    /// Weight of the game result; the rest is the score's win probability.
+    pub wdl: f32,
+    /// Factor on the recorded score. Below 1 it asks for a flatter evaluation than the
+    /// search that labelled the data: the searched scores of a network's own games are larger
+    /// than its static evaluation, so a fine-tune on them learns a steeper scale than its
+    /// parent's unless the scores are shrunk (see `engine/nets/README.md`, generation 6).
+    pub score_scale: f32,
+}
+
+impl Target {
+    /// The plain target: the recorded score as it is.
+    pub fn new(wdl: f32) -> Target {
+        Target { wdl, score_scale: 1.0 }
+    }
+
+    #[inline(always)]
+    fn of(self, entry: u64) -> f32 {
+        let expected = 1.0 / (1.0 + (-self.score_scale * f32::from(score(entry)) / 400.0).exp());
+        self.wdl * result(entry) + (1.0 - self.wdl) * expected
+    }
 }
 
 /// A batch's positions copied out of a [`Dataset`] (see [`Dataset::gather`]).
@@ -471,7 +492,7 @@ mod tests {
         let mut buckets = std::collections::HashSet::new();
         for inputs in InputMapping::ALL {
             let indices: Vec<u32> = (0..set.len() as u32).collect();
-            let gathered = set.gather(&indices, None, inputs, 0.0);
+            let gathered = set.gather(&indices, None, inputs, Target::new(0.0));
             for ((i, fen), (gathered_stm, gathered_other, _)) in fens.iter().enumerate().zip(gathered.positions()) {
                 let pos: Position = fen.parse().unwrap();
                 let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
@@ -505,8 +526,15 @@ mod tests {
         assert!(set.push(&black, 120, 1.0));
         assert_eq!((set.score(0), set.result(0)), (120, 1.0));
         assert_eq!((set.score(1), set.result(1)), (-120, 0.0));
-        assert!((set.target(0, 0.0) - 1.0 / (1.0 + (-0.3f32).exp())).abs() < 1e-6);
-        assert_eq!(set.target(1, 1.0), 0.0);
+        assert!((set.target(0, Target::new(0.0)) - 1.0 / (1.0 + (-0.3f32).exp())).abs() < 1e-6);
+        assert_eq!(set.target(1, Target::new(1.0)), 0.0);
+        // The score scale multiplies the score inside the win probability, and only there.
+        let flatter = Target { wdl: 0.0, score_scale: 0.5 };
+        assert!((set.target(0, flatter) - 1.0 / (1.0 + (-0.15f32).exp())).abs() < 1e-6);
+        assert!((set.target(1, flatter) - 1.0 / (1.0 + 0.15f32.exp())).abs() < 1e-6);
+        let blended = Target { wdl: 0.25, score_scale: 0.5 };
+        assert!((set.target(0, blended) - (0.25 + 0.75 / (1.0 + (-0.15f32).exp()))).abs() < 1e-6);
+        assert_eq!(set.target(1, Target { wdl: 1.0, score_scale: 0.5 }), 0.0);
 
         let (mut stm, mut other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
         let (mut expect_stm, mut expect_other) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
@@ -546,7 +574,7 @@ mod tests {
             set.push(&castling, 0, 0.5);
         }
         let indices: Vec<u32> = (0..set.len() as u32).collect();
-        let gathered = set.gather(&indices, Some(12345), InputMapping::Plain, 0.0);
+        let gathered = set.gather(&indices, Some(12345), InputMapping::Plain, Target::new(0.0));
         let (mut plain, mut flipped) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
         let mut mirrored = [0, 0];
         for (k, (stm, _, _)) in gathered.positions().enumerate() {
@@ -559,7 +587,7 @@ mod tests {
             }
         }
         assert!((70..=130).contains(&mirrored[0]) && mirrored[1] == 0, "{mirrored:?}");
-        let same = set.gather(&indices, Some(12345), InputMapping::Plain, 0.0);
+        let same = set.gather(&indices, Some(12345), InputMapping::Plain, Target::new(0.0));
         assert_eq!(gathered.positions().collect::<Vec<_>>(), same.positions().collect::<Vec<_>>());
     }
 

@@ -16,7 +16,8 @@
 //! # Training
 //! - Data: `FEN | score | result` lines from `tempo-tools datagen` or viriformat games, both
 //!   labelled from White's view and turned to the side to move's ([`data`]).
-//! - Target: `wdl * result + (1 - wdl) * sigmoid(score / 400)`; prediction `sigmoid(out)`;
+//! - Target: `wdl * result + (1 - wdl) * sigmoid(K * score / 400)` (`--wdl`, `--score-scale
+//!   K`, [`data::Target`]); prediction `sigmoid(out)`;
 //!   loss the mean squared error (the formulation of bullet and Viridithas, with the network's
 //!   400 centipawns per unit as the sigmoid's scale).
 //! - AdamW (beta1 0.9, beta2 0.999, decoupled weight decay `--wd`) on mini-batches of
@@ -76,7 +77,7 @@ use crate::rng::{mix, Rng};
 use anyhow::{bail, Context, Result};
 use checkpoint::{Checkpoint, EpochRecord};
 use clap::Args;
-use data::{Dataset, Format, InputMapping};
+use data::{Dataset, Format, InputMapping, Target};
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{Activation, Batch, Flat, Network, Shape};
 use optim::AdamW;
@@ -136,6 +137,12 @@ pub struct TrainArgs {
     /// Weight of the game result in the target; the rest is the score's win probability.
     #[arg(long, default_value_t = 0.3)]
     wdl: f64,
+    /// Factor on the recorded score in the target (`sigmoid(K * score / 400)`). Below 1 a
+    /// fine-tune learns about its parent's scale from searched scores, which run larger than
+    /// the static evaluation, instead of having its output shrunk after training
+    /// (`--match-scale`).
+    #[arg(long, default_value_t = 1.0, value_name = "K")]
+    score_scale: f64,
     /// Fraction of the games held out for validation.
     #[arg(long, default_value_t = 0.05)]
     val: f64,
@@ -171,6 +178,11 @@ impl TrainArgs {
     fn shape(&self) -> Shape {
         Shape { hidden: self.hidden, buckets: self.output_buckets, inputs: self.inputs }
     }
+
+    /// What the positions are trained toward.
+    fn target(&self) -> Target {
+        Target { wdl: self.wdl as f32, score_scale: self.score_scale as f32 }
+    }
 }
 
 /// The learning rate of `epoch` (from 1): step decay.
@@ -184,13 +196,13 @@ fn learning_rate(args: &TrainArgs, epoch: u32) -> f64 {
 }
 
 /// The mean loss over `data`, in parallel (fixed chunks summed in order).
-fn mean_loss(net: &Network, data: &Dataset, wdl: f32) -> f64 {
+fn mean_loss(net: &Network, data: &Dataset, target: Target) -> f64 {
     if data.is_empty() {
         return f64::NAN;
     }
     let indices: Vec<u32> = (0..data.len() as u32).collect();
     let sums: Vec<f64> =
-        indices.par_chunks(4096).map(|chunk| net.loss(Batch { data, indices: chunk, mirror: None, wdl })).collect();
+        indices.par_chunks(4096).map(|chunk| net.loss(Batch { data, indices: chunk, mirror: None, target })).collect();
     sums.iter().sum::<f64>() / data.len() as f64
 }
 
@@ -255,7 +267,7 @@ fn train_epoch(
     let mut loss = 0.0;
     let mut done = 0usize;
     for indices in order.chunks(args.batch.max(1)) {
-        let batch = Batch { data: train, indices, mirror, wdl: args.wdl as f32 };
+        let batch = Batch { data: train, indices, mirror, target: args.target() };
         loss += grads.compute(&state.net, batch);
         state.opt.step(state.net.params_mut(), grads.0[0].as_mut_slice(), lr as f32, args.wd as f32);
         done += indices.len();
@@ -308,7 +320,7 @@ fn initial_state(args: &TrainArgs, train: &Dataset, val: &Dataset) -> Result<Che
         epoch: 0,
         opt: AdamW::new(net.params().len()),
         best: net.clone(),
-        best_loss: mean_loss(&net, judged, args.wdl as f32),
+        best_loss: mean_loss(&net, judged, args.target()),
         best_epoch: 0,
         net,
         history: Vec::new(),
@@ -328,7 +340,7 @@ fn match_scale(
         bail!("--match-scale: no position that both networks judge undecided");
     };
     let clipped = scale::apply(&mut state.best, fit.factor as f32);
-    let loss = mean_loss(&state.best, judged, args.wdl as f32);
+    let loss = mean_loss(&state.best, judged, args.target());
     outln!(
         "scale matched to {}: output x{:.4} (from {} positions, {clipped} weights clipped), loss {:.6} -> {loss:.6}",
         parent.display(),
@@ -372,6 +384,9 @@ pub fn run(args: &TrainArgs) -> Result<bool> {
     }
     if args.batch == 0 || !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.val) {
         bail!("--batch must be positive, --wdl in [0, 1], --val in [0, 1)");
+    }
+    if !(args.score_scale > 0.0 && args.score_scale.is_finite()) {
+        bail!("--score-scale must be a positive number");
     }
     if args.mirror && args.inputs.mirrors_files() {
         bail!(
@@ -456,7 +471,7 @@ fn run_epochs(args: &TrainArgs, threads: usize, split: &data::Split, state: &mut
     for epoch in state.epoch + 1..=args.epochs {
         bar.reset();
         let (train_loss, speed) = train_epoch(args, train, state, &mut grads, epoch, &bar);
-        let val_loss = (!val.is_empty()).then(|| mean_loss(&state.net, val, args.wdl as f32));
+        let val_loss = (!val.is_empty()).then(|| mean_loss(&state.net, val, args.target()));
         let judged = val_loss.unwrap_or(train_loss);
         if judged < state.best_loss {
             state.best = state.net.clone();
@@ -620,7 +635,7 @@ mod tests {
         let state = initial_state(&wider, &split.train, &split.val).unwrap();
         assert_eq!(state.net.hidden(), 16);
         let judged = if split.val.is_empty() { &split.train } else { &split.val };
-        assert_eq!(state.best_loss, mean_loss(&a.best, judged, wider.wdl as f32));
+        assert_eq!(state.best_loss, mean_loss(&a.best, judged, wider.target()));
         let wrong =
             args(&format!("{} --out x --hidden 8 --output-buckets 1 --init {}", data.display(), init.display()));
         assert!(initial_state(&wrong, &split.train, &split.val).is_err());
@@ -772,6 +787,36 @@ mod tests {
             assert!((w - 2.0 * b).abs() <= 1.0 / 64.0, "{w} vs 2 x {b}");
         }
         assert!(run(&args(&format!("{line} --match-scale {}", data.display()))).is_err());
+    }
+
+    #[test]
+    fn a_smaller_score_scale_trains_a_flatter_network() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data.txt");
+        synthetic_file(&data, 40, 4);
+        let train = |k: &str| {
+            let out = dir.path().join(format!("k{k}.nnue"));
+            let line = format!(
+                "{} --out {} --hidden 16 --output-buckets 1 --epochs 8 --batch 64 --lr 0.01 --wdl 0 --val 0 --threads 2 --score-scale {k}",
+                data.display(),
+                out.display()
+            );
+            run(&args(&line)).unwrap();
+            assert_eq!(read_summary(&out)["settings"]["score_scale"].as_f64(), Some(k.parse().unwrap()));
+            quantise::read(&std::fs::read(&out).unwrap()).unwrap()
+        };
+        let (plain, half) = (train("1"), train("0.5"));
+        // Trained toward half the scores, the network's evaluations are about half as large:
+        // the factor that puts it on the plain network's scale is about 2.
+        let split = data::load(std::slice::from_ref(&data), Format::Text, 0.0).unwrap();
+        let fit = scale::fit(&plain, &half, &split.train).unwrap();
+        assert!((1.6..2.5).contains(&fit.factor), "factor {}", fit.factor);
+
+        for bad in ["0", "-1", "NaN", "inf"] {
+            let line =
+                format!("{} --out {} --score-scale={bad}", data.display(), dir.path().join("bad.nnue").display());
+            assert!(run(&args(&line)).is_err(), "--score-scale {bad}");
+        }
     }
 
     #[test]

@@ -21,7 +21,7 @@
 //! vectorises; on x86-64 with AVX2 the batch functions are compiled a second time for it and
 //! chosen at run time.
 
-use super::data::{Dataset, InputMapping, INPUTS, MAX_ACTIVE};
+use super::data::{Dataset, InputMapping, Target, INPUTS, MAX_ACTIVE};
 use crate::rng::Rng;
 use tempo_core::Position;
 use tempo_engine::output_bucket;
@@ -462,7 +462,7 @@ fn output_backward<A: Act>(g: f32, acc: &[F32x8], w2: &[F32x8], grad_w2: &mut [F
 }
 
 /// What a batch function needs besides the network: the positions, which ones, whether each
-/// is mirrored this epoch, and the target's result weight.
+/// is mirrored this epoch, and what they are trained toward.
 #[derive(Clone, Copy)]
 pub struct Batch<'a> {
     /// The positions.
@@ -471,8 +471,8 @@ pub struct Batch<'a> {
     pub indices: &'a [u32],
     /// Mirror coin salt of this epoch (`None`: no mirroring).
     pub mirror: Option<u64>,
-    /// Weight of the game result in the target.
-    pub wdl: f32,
+    /// What the positions are trained toward.
+    pub target: Target,
 }
 
 /// One position's forward pass: fills both accumulators and returns the output (before the
@@ -508,7 +508,7 @@ fn gradient_body<A: Act>(
     let (acc, delta) = scratch.split_at_mut(2 * hv);
     let (acc_stm, acc_other) = acc.split_at_mut(hv);
     let (d_stm, d_other) = delta.split_at_mut(hv);
-    let gathered = batch.data.gather(batch.indices, batch.mirror, inputs, batch.wdl);
+    let gathered = batch.data.gather(batch.indices, batch.mirror, inputs, batch.target);
     let mut loss = 0.0f64;
     for (stm, other, target) in gathered.positions() {
         let bucket = output_bucket(stm.len(), buckets);
@@ -541,7 +541,7 @@ fn loss_body<A: Act>((hv, buckets, inputs): Dims, params: &[F32x8], batch: Batch
     let (w1, b1, w2, b2) = split(params, (hv, buckets, inputs));
     let mut acc = vec![F32x8::default(); 2 * hv];
     let (acc_stm, acc_other) = acc.split_at_mut(hv);
-    let gathered = batch.data.gather(batch.indices, batch.mirror, inputs, batch.wdl);
+    let gathered = batch.data.gather(batch.indices, batch.mirror, inputs, batch.target);
     let mut loss = 0.0f64;
     for (stm, other, target) in gathered.positions() {
         let bucket = output_bucket(stm.len(), buckets);
@@ -662,7 +662,7 @@ mod tests {
         ] {
             for mirror in [None, Some(5)] {
                 let net = tiny(hidden, buckets, inputs, activation);
-                let batch = Batch { data: &data, indices: &indices, mirror, wdl: 0.3 };
+                let batch = Batch { data: &data, indices: &indices, mirror, target: Target::new(0.3) };
                 let mut grad = Flat::zeros(net.params().len());
                 net.add_gradient(batch, 1.0, &mut grad);
                 let mut checked = 0;

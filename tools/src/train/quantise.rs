@@ -17,7 +17,7 @@
 //! its weights still round into the allowed range (`engine/nets/README.md` has the
 //! measurement).
 
-use super::data::Dataset;
+use super::data::{Dataset, Target};
 use super::model::{Activation, Network, Shape, CLIP};
 use anyhow::{bail, Result};
 use rayon::prelude::*;
@@ -76,7 +76,7 @@ pub fn rounding_error(net: &Network, data: &Dataset) -> (f64, usize) {
     let total: f64 = indices
         .par_chunks(4096)
         .map(|chunk| {
-            let gathered = data.gather(chunk, None, net.shape().inputs, 0.0);
+            let gathered = data.gather(chunk, None, net.shape().inputs, Target::new(0.0));
             gathered
                 .positions()
                 .map(|(stm, other, _)| {

@@ -20,7 +20,7 @@
 //! Positions that either network already judges decided (beyond [`DECIDED_CP`]) are left
 //! out: their exact value does not matter to the search and would dominate the squares.
 
-use super::data::Dataset;
+use super::data::{Dataset, Target};
 use super::model::{Network, CLIP, SCALE};
 use rayon::prelude::*;
 
@@ -48,8 +48,8 @@ pub fn fit(parent: &Network, child: &Network, data: &Dataset) -> Option<ScaleFit
         .par_chunks(4096)
         .map(|chunk| {
             // Each network sees the positions through its own input mapping.
-            let for_parent = data.gather(chunk, None, parent.shape().inputs, 0.0);
-            let for_child = data.gather(chunk, None, child.shape().inputs, 0.0);
+            let for_parent = data.gather(chunk, None, parent.shape().inputs, Target::new(0.0));
+            let for_child = data.gather(chunk, None, child.shape().inputs, Target::new(0.0));
             let mut sums = (0.0, 0.0, 0);
             for ((stm, other, _), (child_stm, child_other, _)) in for_parent.positions().zip(for_child.positions()) {
                 let p = parent.output(stm, other) * SCALE;
@@ -121,7 +121,7 @@ mod tests {
         let fit = fit(&parent, &child, &data).unwrap();
         assert_eq!(fit.positions, data.len());
         assert!((fit.factor - 0.8).abs() < 1e-5, "{fit:?}");
-        for (stm, other, _) in data.gather(&[0, 1, 2, 3, 4], None, InputMapping::Plain, 0.0).positions() {
+        for (stm, other, _) in data.gather(&[0, 1, 2, 3, 4], None, InputMapping::Plain, Target::new(0.0)).positions() {
             assert!((child.output(stm, other) - 1.25 * parent.output(stm, other)).abs() < 1e-5);
         }
 
