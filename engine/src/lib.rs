@@ -27,6 +27,7 @@
 //! ```
 
 mod bench;
+mod correction;
 mod error;
 mod evaluator;
 mod events;

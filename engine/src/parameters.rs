@@ -245,6 +245,14 @@ parameters! {
     /// History malus: the largest malus.
     history_malus_max = 1600, 400..=4000, 100.0;
 
+    /// Correction history: the weight of the pawn-structure entry, in hundredths (at the
+    /// entry's limit and weight 100 the correction is 50 centipawns).
+    corr_pawn_weight = 100, 0..=300, 10.0;
+    /// Correction history: the weight of each side's non-pawn entry, in hundredths.
+    corr_non_pawn_weight = 100, 0..=300, 10.0;
+    /// Correction history: an entry learns the search's error times depth over this.
+    corr_bonus_depth_divisor = 8, 2..=32, 1.0;
+
     /// Time management: the moves the clock must last when the GUI gives no `movestogo`.
     tm_moves_to_go = 40, 20..=60, 2.0;
     /// Time management: below a clock of this many increments (plus the overheads below),

@@ -4,6 +4,7 @@
 //! (single and double), check and negative extensions, multi-cut). One [`Worker`] runs
 //! per thread; threads share only the transposition table and the stop flag (Lazy SMP).
 
+use crate::correction::{CorrectionHistory, CorrectionKeys};
 use crate::evaluator::Evaluator;
 use crate::hce::{evaluate_with, PawnTable};
 use crate::history::{move_context, piece_index, stat_bonus, stat_malus, History, NO_CONTEXT};
@@ -13,7 +14,7 @@ use crate::nnue::stack::AccumulatorStack;
 use crate::parameters as param;
 use crate::score::{is_mate_score, mate_in, mated_in, Value, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::see::see_ge;
-use crate::tablebase::Probing;
+use crate::tablebase::{Probing, TB_WIN};
 use crate::time::TimeBudget;
 use crate::tt::{Bound, TranspositionTable};
 use crate::Instant;
@@ -201,6 +202,8 @@ pub struct Worker {
     /// Thread index (0 is the main thread, which alone reports and manages time).
     pub id: usize,
     history: History,
+    /// What searches have shown about the static evaluation's errors.
+    correction: CorrectionHistory,
     pawns: PawnTable,
     /// The NNUE accumulators when the search evaluates with a network; `None` for the
     /// hand-crafted evaluation.
@@ -230,6 +233,7 @@ impl Worker {
         Worker {
             id,
             history: History::new(),
+            correction: CorrectionHistory::new(),
             pawns: PawnTable::new(),
             nnue: None,
             stack: vec![StackEntry::default(); MAX_PLY + STACK_OFFSET + 4],
@@ -251,6 +255,7 @@ impl Worker {
     /// Forgets all learnt statistics (new game).
     pub fn clear(&mut self) {
         self.history.clear();
+        self.correction.clear();
     }
 
     /// Chooses the evaluation of the following searches.
@@ -270,6 +275,13 @@ impl Worker {
             Some(nnue) => nnue.evaluate(ply, pos),
             None => evaluate_with(pos, &mut self.pawns),
         }
+    }
+
+    /// The static evaluation `raw` of the position with keys `keys`, shifted by the
+    /// correction history and kept out of the mate range.
+    #[inline]
+    fn corrected(&self, raw: Value, keys: &CorrectionKeys) -> Value {
+        (raw + self.correction.correction(keys)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Nodes searched by this worker in the current search.
@@ -594,15 +606,19 @@ impl Worker {
             }
         }
 
-        // Step 6. Static evaluation, refined by the stored score when its bound allows.
-        let (static_eval, eval) = if in_check {
-            (NO_EVAL, NO_EVAL)
+        // Step 6. Static evaluation, shifted by the correction history, then refined by the
+        // stored score when its bound allows. The table keeps the network's own value.
+        let corr_keys = CorrectionKeys::of(pos);
+        let (raw_eval, static_eval, eval) = if in_check {
+            (NO_EVAL, NO_EVAL, NO_EVAL)
         } else if let Some(e) = tt_entry {
             let raw = if e.eval.abs() < MATE_BOUND { e.eval } else { self.evaluate(pos, ply) };
-            (raw, e.refine(raw))
+            let corrected = self.corrected(raw, &corr_keys);
+            (raw, corrected, e.refine(corrected))
         } else {
             let raw = self.evaluate(pos, ply);
-            (raw, raw)
+            let corrected = self.corrected(raw, &corr_keys);
+            (raw, corrected, corrected)
         };
         self.st_mut(ply).static_eval = static_eval;
         self.st_mut(ply + 2).killers = [None; 2];
@@ -963,7 +979,19 @@ impl Worker {
         // Step 21. Store the result (not of a search that left a move out: it is incomplete).
         if excluded.is_none() && (!root || self.pv_index == 0) {
             let bound = Bound::of_result(best_value, original_alpha, beta, PV);
-            sh.tt.store(key, ply, best_move, best_value, static_eval, depth, bound);
+            sh.tt.store(key, ply, best_move, best_value, raw_eval, depth, bound);
+
+            // Step 22. Learn the static evaluation's error where the result proves it: a
+            // fail-low below it, a fail-high above it, an exact score. Not after a capture
+            // (the evaluation of the quiet position says nothing about it) nor in check.
+            let proven = if best_value < static_eval { best_value < beta } else { best_move.is_some() };
+            if !in_check
+                && best_move.is_none_or(|m| is_quiet(pos, m))
+                && best_value.abs() < TB_WIN - MAX_PLY as Value
+                && proven
+            {
+                self.correction.update(&corr_keys, best_value - static_eval, depth);
+            }
         }
         best_value
     }
@@ -1001,15 +1029,18 @@ impl Worker {
 
         // Step 3. Stand pat: the side to move may decline every capture (not in check).
         let mut best_value;
+        let raw_eval;
         let static_eval;
         if in_check {
             best_value = -INFINITE;
+            raw_eval = NO_EVAL;
             static_eval = NO_EVAL;
         } else {
-            static_eval = match tt_entry {
+            raw_eval = match tt_entry {
                 Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
                 _ => self.evaluate(pos, ply),
             };
+            static_eval = self.corrected(raw_eval, &CorrectionKeys::of(pos));
             best_value = tt_entry.map_or(static_eval, |e| e.refine(static_eval));
             if best_value >= beta {
                 return best_value;
@@ -1080,7 +1111,7 @@ impl Worker {
 
         // Step 8. Store the result.
         let bound = Bound::of_result(best_value, original_alpha, beta, PV);
-        sh.tt.store(key, ply, best_move, best_value, static_eval, 0, bound);
+        sh.tt.store(key, ply, best_move, best_value, raw_eval, 0, bound);
         best_value
     }
 }
