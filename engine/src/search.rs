@@ -608,17 +608,16 @@ impl Worker {
 
         // Step 6. Static evaluation, shifted by the correction history, then refined by the
         // stored score when its bound allows. The table keeps the network's own value.
-        let corr_keys = CorrectionKeys::of(pos);
-        let (raw_eval, static_eval, eval) = if in_check {
-            (NO_EVAL, NO_EVAL, NO_EVAL)
-        } else if let Some(e) = tt_entry {
-            let raw = if e.eval.abs() < MATE_BOUND { e.eval } else { self.evaluate(pos, ply) };
-            let corrected = self.corrected(raw, &corr_keys);
-            (raw, corrected, e.refine(corrected))
+        let (raw_eval, static_eval, eval, corr_keys) = if in_check {
+            (NO_EVAL, NO_EVAL, NO_EVAL, None)
         } else {
-            let raw = self.evaluate(pos, ply);
-            let corrected = self.corrected(raw, &corr_keys);
-            (raw, corrected, corrected)
+            let keys = CorrectionKeys::of(pos);
+            let raw = match tt_entry {
+                Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
+                _ => self.evaluate(pos, ply),
+            };
+            let corrected = self.corrected(raw, &keys);
+            (raw, corrected, tt_entry.map_or(corrected, |e| e.refine(corrected)), Some(keys))
         };
         self.st_mut(ply).static_eval = static_eval;
         self.st_mut(ply + 2).killers = [None; 2];
@@ -985,12 +984,11 @@ impl Worker {
             // fail-low below it, a fail-high above it, an exact score. Not after a capture
             // (the evaluation of the quiet position says nothing about it) nor in check.
             let proven = if best_value < static_eval { best_value < beta } else { best_move.is_some() };
-            if !in_check
-                && best_move.is_none_or(|m| is_quiet(pos, m))
-                && best_value.abs() < TB_WIN - MAX_PLY as Value
-                && proven
-            {
-                self.correction.update(&corr_keys, best_value - static_eval, depth);
+            if let Some(keys) = &corr_keys {
+                if best_move.is_none_or(|m| is_quiet(pos, m)) && best_value.abs() < TB_WIN - MAX_PLY as Value && proven
+                {
+                    self.correction.update(keys, best_value - static_eval, depth);
+                }
             }
         }
         best_value
