@@ -27,7 +27,7 @@ const SCALE: i32 = 2048;
 #[inline]
 fn index(bitboards: impl IntoIterator<Item = u64>) -> usize {
     // Each bitboard gets its own odd multiplier so that equal boards of different piece
-    // types do not cancel; the top bits of the sum are the well-mixed ones.
+    // types do not cancel; the top bits of the final product are the well-mixed ones.
     const MULTIPLIERS: [u64; 6] = [
         0x9E37_79B9_7F4A_7C15,
         0xC2B2_AE3D_27D4_EB4F,
