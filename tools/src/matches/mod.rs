@@ -340,6 +340,9 @@ pub fn run(args: &MatchArgs) -> Result<bool> {
     let pairings: Vec<(usize, usize)> =
         (0..specs.len()).flat_map(|a| (a + 1..specs.len()).map(move |b| (a, b))).collect();
     let jobs = schedule(&pairings, args, openings.len());
+    if let Some(warning) = repeated_games_warning(&limit, args.games, openings.len()) {
+        eprintln!("warning: {warning}");
+    }
     let total = jobs.len();
     let stats: Vec<Mutex<PairingStats>> = pairings.iter().map(|_| Mutex::new(PairingStats::default())).collect();
     let stop = AtomicBool::new(false);
@@ -452,6 +455,26 @@ fn schedule(pairings: &[(usize, usize)], args: &MatchArgs, openings: usize) -> V
         }
     }
     jobs
+}
+
+/// Why the games past twice the number of openings say nothing new, where they do not: a
+/// search limited by nodes or depth is a function of the position and the engine's options
+/// (with one thread and the tables cleared for each game), so the second pass over the
+/// openings replays the first pass move for move and an SPRT would count each game twice.
+fn repeated_games_warning(limit: &MoveLimit, games: usize, openings: usize) -> Option<String> {
+    let fixed = match limit {
+        MoveLimit::Nodes(_) => "node count",
+        MoveLimit::Depth(_) => "depth",
+        MoveLimit::Clock(_) | MoveLimit::MoveTime(_) => return None,
+    };
+    (games > 2 * openings).then(|| {
+        format!(
+            "{games} games per pairing from {openings} opening(s): at a fixed {fixed} a single-threaded engine \
+             replays a game move for move from the same opening and colours, so the games past {} repeat \
+             earlier ones; give more openings (--openings) or fewer games",
+            2 * openings
+        )
+    })
 }
 
 /// The games of an earlier match are the user's: a new match never writes over them.
@@ -821,6 +844,17 @@ mod tests {
         for bad in ["-", "?", "5x+3", "5m+", "", "-5"] {
             assert!(clock_control(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn a_second_pass_over_the_openings_is_flagged_at_fixed_nodes_or_depth() {
+        let warning = repeated_games_warning(&MoveLimit::Nodes(50_000), 2_037, 800).expect("a warning");
+        assert!(warning.contains("past 1600"), "{warning}");
+        assert!(repeated_games_warning(&MoveLimit::Depth(8), 3, 1).is_some());
+        assert_eq!(repeated_games_warning(&MoveLimit::Nodes(50_000), 1_600, 800), None, "one pass");
+        let clock = MoveLimit::Clock(TimeControl::fischer(Duration::from_secs(5), Duration::from_millis(50)));
+        assert_eq!(repeated_games_warning(&clock, 2_037, 800), None, "clocks vary the games");
+        assert_eq!(repeated_games_warning(&MoveLimit::MoveTime(Duration::from_millis(100)), 2_037, 800), None);
     }
 
     fn args_of(command_line: &[&str]) -> MatchArgs {
