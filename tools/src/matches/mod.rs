@@ -457,10 +457,10 @@ fn schedule(pairings: &[(usize, usize)], args: &MatchArgs, openings: usize) -> V
     jobs
 }
 
-/// Why the games past twice the number of openings say nothing new, where they do not: a
-/// search limited by nodes or depth is a function of the position and the engine's options
-/// (with one thread and the tables cleared for each game), so the second pass over the
-/// openings replays the first pass move for move and an SPRT would count each game twice.
+/// The warning for a match whose games past twice the number of openings repeat earlier
+/// ones, or `None`. A search limited by nodes or depth is a function of the position and the
+/// engine's options (one thread, a fresh engine each game), so a second pass over the
+/// openings replays the first move for move and an SPRT would count each game twice.
 fn repeated_games_warning(limit: &MoveLimit, games: usize, openings: usize) -> Option<String> {
     let fixed = match limit {
         MoveLimit::Nodes(_) => "node count",
