@@ -25,7 +25,9 @@ fn a_short_match_reports_results_and_writes_pgn() {
     assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains("Game 1/2:") && text.contains("Game 2/2:"), "{text}");
     assert!(text.contains(": 2 games, W/D/L"), "{text}");
-    assert!(text.contains("Elo difference:"), "{text}");
+    // One opening each way: one game pair, which the interval and the SPRT are made of.
+    assert!(text.contains("Pentanomial (pairs in which"), "{text}");
+    assert!(text.contains("(95%, from 1 game pair)"), "{text}");
     assert!(text.contains("0 time forfeits, 0 illegal moves, 0 crashes"), "{text}");
     assert!(text.contains("SPRT [0, 10]"), "{text}");
     let games = std::fs::read_to_string(&pgn).unwrap();

@@ -1,6 +1,7 @@
 //! `tempo-tools match`: games between UCI or xboard engines with real clocks, openings
 //! played in pairs with colours swapped, adjudication, PGN output with `[%clk]`, Elo with a
-//! 95% interval and an SPRT that stops the match as soon as it decides.
+//! 95% interval and an SPRT that stops the match as soon as it decides, both from the game
+//! pairs (the pentanomial model of fishtest and OpenBench; see [`stats`]).
 //!
 //! With two engines the report is from the first engine's point of view; with more, every
 //! pairing plays `--games` games (a round robin) and each pairing is reported. With a single
@@ -29,7 +30,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use openings::Opening;
 use play::{GameRecord, Incidents, MatchEngine, MoveLimit, StartFailure};
 use resume::Slot;
-use stats::{Sprt, Tally, Verdict};
+use stats::{Pentanomial, Sprt, Tally, Verdict};
 use std::io::{IsTerminal, Seek, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -103,8 +104,9 @@ pub struct MatchArgs {
     /// cores for timing-sensitive matches).
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// SPRT hypotheses `elo0,elo1` (alpha = beta = 0.05 unless given): stop when decided (in
-    /// a round robin, each pairing stops when its test is decided).
+    /// SPRT hypotheses `elo0,elo1` (alpha = beta = 0.05 unless given), tested on the game
+    /// pairs (pentanomial): stop when decided (in a round robin, each pairing stops when its
+    /// test is decided).
     #[arg(long, value_parser = parse_sprt)]
     sprt: Option<(f64, f64)>,
     /// SPRT error rates.
@@ -281,6 +283,8 @@ fn preflight(specs: &mut [MatchEngine], setup: &GameSetup<'_>, patience: Duratio
 /// One scheduled game.
 struct Job {
     pairing: usize,
+    /// The game pair (one opening, colours swapped) this game belongs to, within its pairing.
+    pair: usize,
     white: usize,
     black: usize,
     opening: usize,
@@ -291,6 +295,10 @@ struct Job {
 #[derive(Default)]
 struct PairingStats {
     tally: Tally,
+    /// The finished game pairs: what the SPRT and the Elo interval are computed from.
+    pairs: Pentanomial,
+    /// Pairs with one game finished: the first engine's half-points in it, by pair.
+    half_pairs: std::collections::HashMap<usize, usize>,
     forfeits: [u32; 2],
     illegal: [u32; 2],
     crashes: [u32; 2],
@@ -305,7 +313,7 @@ impl PairingStats {
     /// Records the SPRT's decision the first time the LLR crosses a bound; `true` once the
     /// test is decided.
     fn decide(&mut self, sprt: Sprt) -> bool {
-        let verdict = sprt.verdict(&self.tally);
+        let verdict = sprt.verdict(self.pairs.llr(sprt.elo0, sprt.elo1));
         if verdict != Verdict::Continue && self.decided.is_none() {
             self.decided = Some((verdict, self.tally.games()));
         }
@@ -451,7 +459,7 @@ fn schedule(pairings: &[(usize, usize)], args: &MatchArgs, openings: usize) -> V
         for g in 0..args.games {
             let opening = (args.opening_offset + g / 2) % openings;
             let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
-            jobs.push(Job { pairing: p, white, black, opening, round: format!("{}.{}", p + 1, g + 1) });
+            jobs.push(Job { pairing: p, pair: g / 2, white, black, opening, round: format!("{}.{}", p + 1, g + 1) });
         }
     }
     jobs
@@ -522,7 +530,7 @@ fn count_resumed(
     for game in &resumed.games {
         let job = &jobs[game.slot];
         let mut s = stats[job.pairing].lock().expect("stats lock");
-        account(&mut s, game.result, &game.incidents, job.white == pairings[job.pairing].0);
+        account(&mut s, job.pair, game.result, &game.incidents, job.white == pairings[job.pairing].0);
         already_played[game.slot] = true;
     }
     let path = args.pgn.as_ref().expect("--resume requires --pgn").display();
@@ -665,7 +673,7 @@ impl Runner<'_> {
         let (a, _) = pairings[job.pairing];
         let line = {
             let mut s = stats[job.pairing].lock().expect("stats lock");
-            account(&mut s, record.end.result(), &record.incidents, job.white == a);
+            account(&mut s, job.pair, record.end.result(), &record.incidents, job.white == a);
             let t = s.tally;
             let mut line = format!(
                 "Game {n}/{total}: {} vs {}: {} ({}) | {} vs {}: +{} ={} -{}",
@@ -680,7 +688,7 @@ impl Runner<'_> {
                 t.losses
             );
             if let Some(sprt) = sprt {
-                line.push_str(&format!(" LLR {:.2}", t.llr(sprt.elo0, sprt.elo1)));
+                line.push_str(&format!(" LLR {:.2}", s.pairs.llr(sprt.elo0, sprt.elo1)));
                 let newly_decided = s.decided.is_none() && s.decide(sprt);
                 if newly_decided {
                     self.tally.decided();
@@ -751,14 +759,29 @@ fn append_after(path: &std::path::Path, complete: Option<u64>) -> Result<std::fs
     Ok(file)
 }
 
-/// Adds a game to a pairing's totals; `first_is_white` tells which colour the pairing's first
-/// engine had.
-fn account(s: &mut PairingStats, result: GameResult, incidents: &Incidents, first_is_white: bool) {
+/// Adds a game of game pair `pair` to a pairing's totals; `first_is_white` tells which colour
+/// the pairing's first engine had. The pair counts once both its games have.
+fn account(s: &mut PairingStats, pair: usize, result: GameResult, incidents: &Incidents, first_is_white: bool) {
     let (first, second) = if first_is_white { (0, 1) } else { (1, 0) };
-    match (result, first_is_white) {
-        (GameResult::Draw, _) => s.tally.draws += 1,
-        (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => s.tally.wins += 1,
-        _ => s.tally.losses += 1,
+    let half_points = match (result, first_is_white) {
+        (GameResult::Draw, _) => {
+            s.tally.draws += 1;
+            1
+        }
+        (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => {
+            s.tally.wins += 1;
+            2
+        }
+        _ => {
+            s.tally.losses += 1;
+            0
+        }
+    };
+    match s.half_pairs.remove(&pair) {
+        Some(partner) => s.pairs.add(partner + half_points),
+        None => {
+            s.half_pairs.insert(pair, half_points);
+        }
     }
     for (to, from) in [(0, first), (1, second)] {
         s.forfeits[to] += incidents.time_forfeits[from];
@@ -770,7 +793,6 @@ fn account(s: &mut PairingStats, result: GameResult, incidents: &Incidents, firs
 
 fn report(a: &str, b: &str, s: &PairingStats, sprt: Option<Sprt>) -> std::io::Result<()> {
     let t = s.tally;
-    let (elo, low, high) = t.elo();
     outln!(
         "{a} vs {b}: {} games, W/D/L {}/{}/{} (score {:.1}%)",
         t.games(),
@@ -779,7 +801,19 @@ fn report(a: &str, b: &str, s: &PairingStats, sprt: Option<Sprt>) -> std::io::Re
         t.losses,
         100.0 * t.score()
     )?;
-    outln!("Elo difference: {elo:.1} [{low:.1}, {high:.1}] (95%)")?;
+    // From the pairs once there are any; a match of one game has only the game.
+    let p = s.pairs;
+    if p.pairs() > 0 {
+        let [l2, l1, even, w1, w2] = p.counts;
+        outln!("Pentanomial (pairs in which {a} scored 0, 0.5, 1, 1.5, 2): {l2}, {l1}, {even}, {w1}, {w2}")?;
+        let (elo, low, high) = p.elo();
+        let plural = if p.pairs() == 1 { "" } else { "s" };
+        outln!("Elo difference: {elo:.1} [{low:.1}, {high:.1}] (95%, from {} game pair{plural})", p.pairs())?;
+    } else {
+        let (elo, low, high) = t.elo();
+        let plural = if t.games() == 1 { "" } else { "s" };
+        outln!("Elo difference: {elo:.1} [{low:.1}, {high:.1}] (95%, from {} game{plural})", t.games())?;
+    }
     for (i, name) in [a, b].iter().enumerate() {
         outln!(
             "{name}: {} time forfeits, {} illegal moves, {} crashes, {} clock oversteps within the margin",
@@ -802,7 +836,7 @@ fn report(a: &str, b: &str, s: &PairingStats, sprt: Option<Sprt>) -> std::io::Re
             sprt.elo1,
             sprt.alpha,
             sprt.beta,
-            t.llr(sprt.elo0, sprt.elo1)
+            p.llr(sprt.elo0, sprt.elo1)
         )?;
     }
     Ok(())
@@ -902,16 +936,40 @@ mod tests {
     #[test]
     fn an_sprt_decision_stands_when_later_games_move_the_llr_back() {
         let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
-        let mut s = PairingStats { tally: Tally { wins: 600, draws: 700, losses: 500 }, ..PairingStats::default() };
-        assert!(sprt.verdict(&s.tally) == Verdict::H1, "LLR {}", s.tally.llr(0.0, 10.0));
+        let mut s = PairingStats {
+            tally: Tally { wins: 700, draws: 520, losses: 600 },
+            pairs: Pentanomial { counts: [20, 150, 500, 200, 40] },
+            ..PairingStats::default()
+        };
+        assert!(sprt.verdict(s.pairs.llr(0.0, 10.0)) == Verdict::H1, "LLR {}", s.pairs.llr(0.0, 10.0));
         assert!(s.decide(sprt));
-        // A game that was in flight at the decision is a loss: the LLR may fall back, the
+        // Pairs that were in flight at the decision are lost: the LLR may fall back, the
         // decision (and the game count at which it was taken) stays.
-        s.tally.losses += 40;
+        for _ in 0..40 {
+            s.pairs.add(0);
+        }
+        assert!(s.pairs.llr(0.0, 10.0) < sprt.bounds().1);
         assert!(s.decide(sprt));
-        assert_eq!(s.decided, Some((Verdict::H1, 1800)));
-        let mut open = PairingStats { tally: Tally { wins: 10, draws: 10, losses: 10 }, ..PairingStats::default() };
+        assert_eq!(s.decided, Some((Verdict::H1, 1820)));
+        let mut open = PairingStats { pairs: Pentanomial { counts: [3, 4, 5, 4, 3] }, ..PairingStats::default() };
         assert!(!open.decide(sprt));
         assert_eq!(open.decided, None);
+    }
+
+    #[test]
+    fn a_pair_counts_once_both_its_games_have_in_either_order() {
+        let mut s = PairingStats::default();
+        let none = Incidents::default();
+        // Pair 0: the first engine wins with White, then draws with Black. Pair 1's games
+        // finish the other way round, around pair 0's.
+        account(&mut s, 1, GameResult::BlackWins, &none, true);
+        account(&mut s, 0, GameResult::WhiteWins, &none, true);
+        assert_eq!(s.pairs.pairs(), 0);
+        account(&mut s, 0, GameResult::Draw, &none, false);
+        assert_eq!(s.pairs.counts, [0, 0, 0, 1, 0]);
+        account(&mut s, 1, GameResult::WhiteWins, &none, false);
+        assert_eq!(s.pairs.counts, [1, 0, 0, 1, 0]);
+        assert_eq!(s.tally, Tally { wins: 1, draws: 1, losses: 2 });
+        assert!(s.half_pairs.is_empty());
     }
 }
