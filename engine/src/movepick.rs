@@ -14,11 +14,12 @@
 //! cut off soon) its remainder is sorted in one go rather than scanned again per move.
 
 use crate::history::{move_context, piece_index, History};
+use crate::parameters as param;
 use crate::see::{see_ge, SEE_VALUE};
 use arrayvec::ArrayVec;
 use tempo_core::{
     attacks::{attacks, pawn_attacks},
-    Move, MoveFilter, MoveList, Piece, Position, Role, MAX_MOVES,
+    Bitboard, Move, MoveFilter, MoveList, Piece, Position, Role, MAX_MOVES,
 };
 
 const HASH_MOVE: i32 = 100_000_000;
@@ -238,8 +239,9 @@ impl MovePicker {
                     self.enter(Stage::Quiet, self.noisy_end);
                     if !self.skip_quiets {
                         debug_assert_eq!(self.scores.len(), self.noisy_end);
+                        let threats = Threats::of(pos);
                         for i in self.noisy_end..self.moves.len() {
-                            let score = self.quiet_score(pos, self.moves[i], history);
+                            let score = self.quiet_score(pos, self.moves[i], history, &threats);
                             self.scores.push(score);
                         }
                     }
@@ -326,7 +328,7 @@ impl MovePicker {
         }
     }
 
-    fn quiet_score(&self, pos: &Position, m: Move, history: &History) -> i32 {
+    fn quiet_score(&self, pos: &Position, m: Move, history: &History, threats: &Threats) -> i32 {
         if Some(m) == self.ctx.killers[0] {
             KILLER_1
         } else if Some(m) == self.ctx.killers[1] {
@@ -338,6 +340,50 @@ impl MovePicker {
             history.butterfly(pos.turn(), m)
                 + history.continuation(self.ctx.prev_contexts[0], this)
                 + history.continuation(self.ctx.prev_contexts[1], this)
+                + threats.escape_bonus(pos, m)
+        }
+    }
+}
+
+/// The squares the opponent attacks with pieces of rising value, for ordering quiet moves
+/// that take a piece out of danger first.
+struct Threats {
+    by_pawn: Bitboard,
+    by_minor: Bitboard,
+    by_rook: Bitboard,
+}
+
+impl Threats {
+    /// The side not to move's attacks: by pawns, by pawns or minor pieces, by pawns, minor
+    /// pieces or rooks.
+    fn of(pos: &Position) -> Threats {
+        let them = !pos.turn();
+        let occupied = pos.occupied();
+        let attacked_by = |role: Role| -> Bitboard {
+            let piece = Piece::new(them, role);
+            pos.pieces(them, role).fold(Bitboard::EMPTY, |bb, sq| bb | attacks(piece, sq, occupied))
+        };
+        let by_pawn = attacked_by(Role::Pawn);
+        let by_minor = by_pawn | attacked_by(Role::Knight) | attacked_by(Role::Bishop);
+        let by_rook = by_minor | attacked_by(Role::Rook);
+        Threats { by_pawn, by_minor, by_rook }
+    }
+
+    /// A bonus for a quiet move of a piece attacked by a lesser piece to a square no lesser
+    /// piece attacks, the larger the more valuable the piece.
+    fn escape_bonus(&self, pos: &Position, m: Move) -> i32 {
+        let (from, to) = (m.from(), m.to());
+        match pos.piece_at(from).map(|p| p.role) {
+            Some(Role::Queen) if self.by_rook.contains(from) && !self.by_rook.contains(to) => {
+                param::escape_bonus_queen()
+            }
+            Some(Role::Rook) if self.by_minor.contains(from) && !self.by_minor.contains(to) => {
+                param::escape_bonus_rook()
+            }
+            Some(Role::Knight | Role::Bishop) if self.by_pawn.contains(from) && !self.by_pawn.contains(to) => {
+                param::escape_bonus_minor()
+            }
+            _ => 0,
         }
     }
 }

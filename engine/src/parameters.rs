@@ -245,6 +245,14 @@ parameters! {
     /// History malus: the largest malus.
     history_malus_max = 1600, 400..=4000, 100.0;
 
+    /// Move ordering: the bonus of a quiet queen move out of an attack by a rook or lesser
+    /// piece to a square none attacks (history entries reach 16,384 each).
+    escape_bonus_queen = 16000, 0..=40000, 1500.0;
+    /// Move ordering: the bonus of a quiet rook move out of an attack by a minor piece or pawn.
+    escape_bonus_rook = 8000, 0..=30000, 800.0;
+    /// Move ordering: the bonus of a quiet knight or bishop move out of an attack by a pawn.
+    escape_bonus_minor = 5000, 0..=20000, 500.0;
+
     /// Correction history: the weight of the pawn-structure entry, in hundredths (at the
     /// entry's limit and weight 100 the correction is 50 centipawns).
     corr_pawn_weight = 100, 0..=300, 10.0;
