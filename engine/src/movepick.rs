@@ -2,8 +2,9 @@
 //!
 //! Order: the hash move; captures and queen promotions that do not lose material (SEE),
 //! most valuable victim first, refined by capture history; the two killers and the
-//! countermove; the other quiet moves by butterfly and continuation history; then losing
-//! captures and underpromotions.
+//! countermove; the other quiet moves by butterfly and continuation history, raised for a
+//! piece that leaves a lesser piece's attack for a square out of it; then losing captures
+//! and underpromotions.
 //!
 //! The main search's picker works in stages so that a cutoff pays only for what was
 //! handed out before it: the hash move, checked with `Position::is_legal`, is handed out
@@ -462,6 +463,26 @@ mod tests {
                 assert_eq!(gives_check(&pos, m), child.is_check(), "{fen} {m:?}");
             }
         }
+    }
+
+    #[test]
+    fn quiet_moves_out_of_a_lesser_attackers_reach_are_ordered_first() {
+        // The knight stands in the d5 pawn's attack, the queen on the h8 rook's file.
+        let pos: Position = "4k2r/8/1p6/3p4/4N2Q/8/8/R3K3 w - - 0 1".parse().unwrap();
+        let threats = Threats::of(&pos);
+        let square = |s: &str| s.parse::<tempo_core::Square>().unwrap();
+        let bonus = |from: &str, to: &str| {
+            let m = Move::normal(square(from), square(to));
+            assert!(pos.legal_moves().contains(m), "{from}{to}");
+            threats.escape_bonus(&pos, m)
+        };
+        assert_eq!(bonus("e4", "c3"), param::escape_bonus_minor());
+        assert_eq!(bonus("e4", "c5"), 0, "into the b6 pawn's attack");
+        assert_eq!(bonus("h4", "g4"), param::escape_bonus_queen());
+        assert_eq!(bonus("h4", "h6"), 0, "still on the rook's file");
+        assert_eq!(bonus("a1", "a2"), 0, "the rook was not attacked");
+        assert!(param::escape_bonus_queen() > param::escape_bonus_rook());
+        assert!(param::escape_bonus_rook() > param::escape_bonus_minor());
     }
 
     #[test]
