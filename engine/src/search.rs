@@ -176,7 +176,12 @@ impl Default for StackEntry {
 const STACK_OFFSET: usize = 4;
 
 /// Late move reduction table, indexed by depth and move number.
+/// Late move reductions in 1024ths of a ply, so that the adjustments (history above all)
+/// add up before the total is rounded to whole plies.
 struct Reductions([[i32; 64]; 64]);
+
+/// One ply in [`Reductions`]' unit.
+const PLY: i32 = 1024;
 
 impl Reductions {
     fn new() -> Reductions {
@@ -185,7 +190,7 @@ impl Reductions {
         let mut table = [[0; 64]; 64];
         for (d, row) in table.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
+                *r = ((base + (d as f64).ln() * (m as f64).ln() / divisor) * f64::from(PLY)) as i32;
             }
         }
         Reductions(table)
@@ -751,7 +756,7 @@ impl Worker {
 
             // Step 14. Pruning at shallow depth.
             if !root && best_value > -MATE_BOUND && non_pawn {
-                let lmr_depth = (depth - 1 - self.reductions.get(depth, move_count)).max(0);
+                let lmr_depth = (depth - 1 - self.reductions.get(depth, move_count) / PLY).max(0);
                 if quiet && !check {
                     // Late move pruning: enough quiet moves have failed here.
                     let limit = (param::lmp_base() + depth * depth) / (2 - i32::from(improving));
@@ -857,22 +862,22 @@ impl Worker {
             let full_window_needed;
             if depth >= param::lmr_min_depth() && move_count > 1 + usize::from(root) && (quiet || order_score < 0) {
                 let mut r = self.reductions.get(depth, move_count);
-                r -= i32::from(PV);
-                r += i32::from(!improving);
-                r += i32::from(cut_node);
+                r -= PLY * i32::from(PV);
+                r += PLY * i32::from(!improving);
+                r += PLY * i32::from(cut_node);
                 if order_score >= 20_000_000 {
-                    r -= 1; // killers and the countermove
+                    r -= PLY; // killers and the countermove
                 }
                 if quiet {
                     let h = self.history.butterfly(us, m)
                         + self.history.continuation(prev_contexts[0], context)
                         + self.history.continuation(prev_contexts[1], context);
-                    r -= h / param::lmr_history_divisor();
+                    r -= h * PLY / param::lmr_history_divisor();
                 }
                 if check {
-                    r -= 1;
+                    r -= PLY;
                 }
-                let reduced = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
+                let reduced = (new_depth - r.max(0) / PLY).clamp(1, new_depth.max(1));
                 value = -self.search::<false>(sh, &child, -alpha - 1, -alpha, reduced, ply + 1, true, report);
                 full_window_needed = value > alpha && reduced < new_depth;
             } else {
