@@ -175,9 +175,8 @@ impl Default for StackEntry {
 /// Offset of ply 0 in the stack, so that `ply - 2` and similar are always valid.
 const STACK_OFFSET: usize = 4;
 
-/// Late move reduction table, indexed by depth and move number.
-/// Late move reductions in 1024ths of a ply, so that the adjustments (history above all)
-/// add up before the total is rounded to whole plies.
+/// Late move reduction table, indexed by depth and move number, in 1024ths of a ply, so
+/// that the adjustments (history above all) add up before the total is rounded to whole plies.
 struct Reductions([[i32; 64]; 64]);
 
 /// One ply in [`Reductions`]' unit.
