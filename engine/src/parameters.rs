@@ -147,6 +147,9 @@ parameters! {
     lmr_history_divisor = 8192, 2048..=32768, 800.0;
     /// Late move reductions: the least depth at which moves are reduced.
     lmr_min_depth = 2, 1..=4, 0.5;
+    /// Late move reductions: a reduced search that beats the best move so far by this many
+    /// centipawns (plus two per ply of depth) is verified a ply deeper.
+    lmr_deeper_margin = 50, 0..=200, 8.0;
 
     /// Aspiration windows: the first half-width around the previous score, in centipawns.
     aspiration_window = 20, 5..=60, 3.0;

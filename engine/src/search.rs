@@ -840,7 +840,7 @@ impl Worker {
                     extension = 1;
                 }
             }
-            let new_depth = depth - 1 + extension;
+            let mut new_depth = depth - 1 + extension;
 
             // Step 16. Make the move.
             let mut child = *pos;
@@ -878,7 +878,17 @@ impl Worker {
                 }
                 let reduced = (new_depth - r.max(0) / PLY).clamp(1, new_depth.max(1));
                 value = -self.search::<false>(sh, &child, -alpha - 1, -alpha, reduced, ply + 1, true, report);
-                full_window_needed = value > alpha && reduced < new_depth;
+                if value > alpha && reduced < new_depth {
+                    // The reduced search beat alpha, so the move is searched again at full
+                    // depth: a ply deeper if it won by a wide margin, a ply shallower if it
+                    // barely beat the best move so far.
+                    let deeper = value > best_value + param::lmr_deeper_margin() + 2 * new_depth;
+                    let shallower = value < best_value + new_depth;
+                    new_depth += i32::from(deeper) - i32::from(shallower);
+                    full_window_needed = reduced < new_depth;
+                } else {
+                    full_window_needed = false;
+                }
             } else {
                 full_window_needed = !PV || move_count > 1;
             }
