@@ -1,10 +1,11 @@
-//! Move-ordering statistics learnt during search: butterfly history (side, from, to),
+//! Move-ordering statistics learnt during search: butterfly history (side, whether the
+//! opponent attacks the origin and the destination, from, to),
 //! continuation history (previous piece and square, this piece and square), capture history
 //! and countermoves. All use the "gravity" update, which keeps every entry within
 //! `±HISTORY_MAX` and lets recent results outweigh old ones.
 
 use crate::parameters as param;
-use tempo_core::{Color, Move, Piece, Position, Role, Square};
+use tempo_core::{Bitboard, Color, Move, Piece, Position, Role, Square};
 
 /// Largest magnitude of any history entry.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -68,7 +69,7 @@ impl History {
     /// Empty tables.
     pub fn new() -> History {
         History {
-            butterfly: vec![0; 2 * 64 * 64],
+            butterfly: vec![0; 2 * 4 * 64 * 64],
             continuation: vec![0; CONTEXTS * 12 * 64],
             capture: vec![0; 12 * 64 * 6],
             countermoves: vec![None; CONTEXTS],
@@ -83,15 +84,20 @@ impl History {
         self.countermoves.fill(None);
     }
 
+    /// The butterfly entry of `m` for `color`. The same move is a different move when it
+    /// takes a piece out of an attack or puts it into one, so each of the four cases of
+    /// `threatened` (the squares the opponent attacks) at its origin and destination has its
+    /// own entry.
     #[inline]
-    fn butterfly_index(color: Color, m: Move) -> usize {
-        color.index() * 4096 + m.from().index() * 64 + m.to().index()
+    fn butterfly_index(color: Color, m: Move, threatened: Bitboard) -> usize {
+        let case = 2 * usize::from(threatened.contains(m.from())) + usize::from(threatened.contains(m.to()));
+        (color.index() * 4 + case) * 4096 + m.from().index() * 64 + m.to().index()
     }
 
-    /// Butterfly history of a quiet move.
+    /// Butterfly history of a quiet move; `threatened` is every square the opponent attacks.
     #[inline]
-    pub fn butterfly(&self, color: Color, m: Move) -> i32 {
-        i32::from(self.butterfly[Self::butterfly_index(color, m)])
+    pub fn butterfly(&self, color: Color, m: Move, threatened: Bitboard) -> i32 {
+        i32::from(self.butterfly[Self::butterfly_index(color, m, threatened)])
     }
 
     /// Continuation history of the move with context `this` after a move with context `prev`.
@@ -112,10 +118,19 @@ impl History {
         self.countermoves[prev]
     }
 
-    /// Rewards (positive bonus) or punishes a quiet move in every table that scores it.
+    /// Rewards (positive bonus) or punishes a quiet move in every table that scores it;
+    /// `threatened` is every square the opponent attacks.
     #[inline]
-    pub fn update_quiet(&mut self, color: Color, m: Move, this: usize, prevs: &[usize], bonus: i32) {
-        gravity(&mut self.butterfly[Self::butterfly_index(color, m)], bonus);
+    pub fn update_quiet(
+        &mut self,
+        color: Color,
+        m: Move,
+        threatened: Bitboard,
+        this: usize,
+        prevs: &[usize],
+        bonus: i32,
+    ) {
+        gravity(&mut self.butterfly[Self::butterfly_index(color, m, threatened)], bonus);
         for &prev in prevs {
             if prev != NO_CONTEXT {
                 gravity(&mut self.continuation[prev * 768 + this], bonus);

@@ -93,6 +93,8 @@ pub struct MovePicker {
     bad_cursor: usize,
     /// Moves handed out by selection in the current stage; the stage is sorted after a few.
     selections: usize,
+    /// The opponent's attacks, computed when first needed (quiet moves' history).
+    threats: Option<Threats>,
     sorted: bool,
     skip_quiets: bool,
     ctx: OrderingContext,
@@ -121,6 +123,7 @@ impl MovePicker {
             noisy_end: 0,
             bad_cursor: 0,
             selections: 0,
+            threats: None,
             sorted: false,
             skip_quiets: false,
             ctx,
@@ -209,6 +212,17 @@ impl MovePicker {
         self.moves.is_empty()
     }
 
+    /// Every square the opponent of the side to move attacks in `pos`, the position the
+    /// picker was made for (the key of quiet moves' butterfly history).
+    #[inline]
+    pub fn threatened(&mut self, pos: &Position) -> Bitboard {
+        self.threats_of(pos).all
+    }
+
+    fn threats_of(&mut self, pos: &Position) -> &Threats {
+        self.threats.get_or_insert_with(|| Threats::of(pos))
+    }
+
     /// Hands out no more quiet moves (the search prunes them all from here on).
     #[inline]
     pub fn skip_quiets(&mut self) {
@@ -240,7 +254,7 @@ impl MovePicker {
                     self.enter(Stage::Quiet, self.noisy_end);
                     if !self.skip_quiets {
                         debug_assert_eq!(self.scores.len(), self.noisy_end);
-                        let threats = Threats::of(pos);
+                        let threats = *self.threats_of(pos);
                         for i in self.noisy_end..self.moves.len() {
                             let score = self.quiet_score(pos, self.moves[i], history, &threats);
                             self.scores.push(score);
@@ -338,7 +352,7 @@ impl MovePicker {
             COUNTERMOVE
         } else {
             let this = move_context(pos, m);
-            history.butterfly(pos.turn(), m)
+            history.butterfly(pos.turn(), m, threats.all)
                 + history.continuation(self.ctx.prev_contexts[0], this)
                 + history.continuation(self.ctx.prev_contexts[1], this)
                 + threats.escape_bonus(pos, m)
@@ -348,10 +362,13 @@ impl MovePicker {
 
 /// The squares the opponent attacks with pieces of rising value, for ordering quiet moves
 /// that take a piece out of danger first.
+#[derive(Clone, Copy)]
 struct Threats {
     by_pawn: Bitboard,
     by_minor: Bitboard,
     by_rook: Bitboard,
+    /// By any piece.
+    all: Bitboard,
 }
 
 impl Threats {
@@ -367,7 +384,8 @@ impl Threats {
         let by_pawn = attacked_by(Role::Pawn);
         let by_minor = by_pawn | attacked_by(Role::Knight) | attacked_by(Role::Bishop);
         let by_rook = by_minor | attacked_by(Role::Rook);
-        Threats { by_pawn, by_minor, by_rook }
+        let all = by_rook | attacked_by(Role::Queen) | attacked_by(Role::King);
+        Threats { by_pawn, by_minor, by_rook, all }
     }
 
     /// A bonus for a quiet move of a piece attacked by a lesser piece to a square no lesser

@@ -868,7 +868,7 @@ impl Worker {
                     r -= PLY; // killers and the countermove
                 }
                 if quiet {
-                    let h = self.history.butterfly(us, m)
+                    let h = self.history.butterfly(us, m, picker.threatened(pos))
                         + self.history.continuation(prev_contexts[0], context)
                         + self.history.continuation(prev_contexts[1], context);
                     r -= h * PLY / param::lmr_history_divisor();
@@ -972,10 +972,11 @@ impl Worker {
                         self.history.set_countermove(prev_contexts[0], bm);
                     }
                     let ctx = move_context(pos, bm);
-                    self.history.update_quiet(us, bm, ctx, &prev_contexts, bonus);
+                    let threatened = picker.threatened(pos);
+                    self.history.update_quiet(us, bm, threatened, ctx, &prev_contexts, bonus);
                     for &q in &quiets_tried[..quiet_count] {
                         let qctx = move_context(pos, q);
-                        self.history.update_quiet(us, q, qctx, &prev_contexts, -malus);
+                        self.history.update_quiet(us, q, threatened, qctx, &prev_contexts, -malus);
                     }
                 } else if let Some(captured) = pos.captured_piece(bm) {
                     let piece = piece_index(pos.piece_at(bm.from()).unwrap_or(captured));
