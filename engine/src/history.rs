@@ -158,6 +158,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_quiet_move_learns_apart_by_the_threats_at_its_squares() {
+        let mut history = History::new();
+        let m = Move::normal(Square::E4, Square::E5);
+        let attacked_from = Bitboard::from_square(Square::E4);
+        let attacked_to = Bitboard::from_square(Square::E5);
+        history.update_quiet(Color::White, m, attacked_from, NO_CONTEXT, &[], 1000);
+        assert!(history.butterfly(Color::White, m, attacked_from) > 0);
+        for other in [Bitboard::EMPTY, attacked_to, attacked_from | attacked_to] {
+            assert_eq!(history.butterfly(Color::White, m, other), 0, "{other:?}");
+        }
+        assert_eq!(history.butterfly(Color::Black, m, attacked_from), 0);
+    }
+
+    #[test]
     fn gravity_stays_bounded() {
         let mut e = 0i16;
         for _ in 0..1000 {

@@ -361,7 +361,8 @@ impl MovePicker {
 }
 
 /// The squares the opponent attacks with pieces of rising value, for ordering quiet moves
-/// that take a piece out of danger first.
+/// that take a piece out of danger first, and with every piece, the key of quiet moves'
+/// butterfly history.
 #[derive(Clone, Copy)]
 struct Threats {
     by_pawn: Bitboard,
@@ -501,6 +502,19 @@ mod tests {
         assert_eq!(bonus("a1", "a2"), 0, "the rook was not attacked");
         assert!(param::escape_bonus_queen() > param::escape_bonus_rook());
         assert!(param::escape_bonus_rook() > param::escape_bonus_minor());
+    }
+
+    #[test]
+    fn every_enemy_piece_counts_in_the_attack_map() {
+        // Black's queen on a5 and king on e8 are the only attackers of a4 and d7.
+        let pos: Position = "4k3/8/8/q7/8/8/8/4K3 w - - 0 1".parse().unwrap();
+        let mut picker = MovePicker::new(OrderingContext::NONE);
+        let threatened = picker.threatened(&pos);
+        let square = |s: &str| s.parse::<tempo_core::Square>().unwrap();
+        assert!(threatened.contains(square("a4")), "the queen's file");
+        assert!(threatened.contains(square("e1")), "the queen's diagonal");
+        assert!(threatened.contains(square("d7")), "the king's neighbour");
+        assert!(!threatened.contains(square("h3")));
     }
 
     #[test]
