@@ -9,7 +9,7 @@ use crate::evaluator::Evaluator;
 use crate::hce::{evaluate_with, PawnTable};
 use crate::history::{move_context, piece_index, stat_bonus, stat_malus, History, NO_CONTEXT};
 use crate::limits::Limits;
-use crate::movepick::{gives_check, is_quiet, MovePicker, OrderingContext};
+use crate::movepick::{is_quiet, MovePicker, OrderingContext};
 use crate::nnue::stack::AccumulatorStack;
 use crate::parameters as param;
 use crate::score::{is_mate_score, mate_in, mated_in, Value, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
@@ -747,7 +747,7 @@ impl Worker {
                 continue;
             }
             move_count += 1;
-            let check = gives_check(pos, m);
+            let check = picker.gives_check(pos, m);
 
             if root && self.id == 0 && sh.elapsed() > Duration::from_secs(3) {
                 report(Progress::CurrMove { depth: self.root_depth, mv: m, number: move_count + self.pv_index });
@@ -1080,7 +1080,7 @@ impl Worker {
                 }
                 if let Some(captured) = pos.captured_piece(m) {
                     let gain = crate::see::SEE_VALUE[captured.role.index()];
-                    if !m.is_promotion() && futility_base + gain <= alpha && !gives_check(pos, m) {
+                    if !m.is_promotion() && futility_base + gain <= alpha && !picker.gives_check(pos, m) {
                         best_value = best_value.max(futility_base + gain);
                         continue;
                     }
