@@ -23,7 +23,8 @@ pub enum BookCommand {
     /// (`*`) are skipped unless `--include-unfinished`; the last line counts the skipped
     /// games by reason. When no game counts, or no move reaches `--min-score`, no book is
     /// written and the exit status is 1. The book replaces FILE.bin atomically: a failed run
-    /// leaves an existing file as it was.
+    /// leaves an existing file as it was. An existing FILE.bin that is not a Polyglot book
+    /// (the PGN file itself, say) is refused, never replaced.
     Build {
         /// The PGN file.
         pgn: PathBuf,
@@ -101,7 +102,38 @@ fn winner_of(result: PgnResult, include_unfinished: bool) -> Option<Option<Color
     }
 }
 
+/// Refuses an `--out` that names a file other than a book: replacing an old book is what
+/// `build` is for, replacing the games it reads (or any other file) would lose them.
+fn check_replaceable(pgn: &Path, out: &Path) -> Result<()> {
+    let Ok(bytes) = std::fs::read(out) else {
+        return Ok(()); // no such file (or unreadable: writing will say why)
+    };
+    let same_file = match (pgn.canonicalize(), out.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same_file {
+        bail!("--out {} is the PGN file being read: name another file for the book", out.display());
+    }
+    // Text (a PGN, notes) whose length happens to be a multiple of 16 still reads as
+    // entries; a book's learn fields and move bytes are full of control characters.
+    let text = std::str::from_utf8(&bytes).is_ok_and(|t| !t.chars().any(|c| c.is_control() && !c.is_whitespace()));
+    let not_a_book = match Book::from_bytes(&bytes) {
+        Err(e) => Some(e.to_string()),
+        Ok(_) if text && !bytes.is_empty() => Some("it holds text".to_owned()),
+        Ok(_) => None,
+    };
+    if let Some(why) = not_a_book {
+        bail!(
+            "{} exists and is not a Polyglot book ({why}): refusing to replace it; name another --out",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
 fn build(pgn: &Path, out: &Path, max_ply: usize, min_score: u64, include_unfinished: bool) -> Result<bool> {
+    check_replaceable(pgn, out)?;
     let file = File::open(pgn).with_context(|| format!("cannot open {}", pgn.display()))?;
     let mut builder = BookBuilder::new();
     let mut used = 0u64;

@@ -100,6 +100,9 @@ fn read_suite(path: &Path) -> Result<Vec<Record>> {
             Err(error) => records.push(Record::Unreadable { origin: format!("{}:{number}", path.display()), error }),
         }
     }
+    if records.is_empty() {
+        return Err(suite::nothing_to_test(path, "record with a `bm` or `am` operation"));
+    }
     Ok(records)
 }
 

@@ -14,7 +14,7 @@ pub enum FenCommand {
     /// read it.
     Check {
         /// The FEN (one quoted argument, or its six fields as separate arguments).
-        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
         fen: Vec<String>,
         /// Read the castling field as Chess960 (Shredder-FEN or X-FEN).
         #[arg(long)]

@@ -221,6 +221,9 @@ fn read_suite(path: &Path, chess960: bool, max_nodes: Option<u64>) -> Result<Vec
         let origin = format!("{}:{number}", path.display());
         checks.extend(read_record(&origin, line, chess960 || header_960, max_nodes));
     }
+    if checks.is_empty() {
+        return Err(suite::nothing_to_test(path, "perft record"));
+    }
     Ok(checks)
 }
 

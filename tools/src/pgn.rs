@@ -10,12 +10,13 @@ use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use tempo_core::{Move, Position};
-use tempo_notation::{pgn_string, san_line, uci_move, PgnGame, PgnReader, Visitor};
+use tempo_notation::{pgn_string, san_line, uci_move, PgnGame, PgnReader, PgnResult, Visitor};
 
 #[derive(Subcommand)]
 pub enum PgnCommand {
-    /// Read every game, validating every move; one line per broken game, then a summary.
-    /// A file that holds no game (empty, or only whitespace) is an error.
+    /// Read every game, validating every move; one line per broken game, a warning for a
+    /// `Result` tag that contradicts the termination marker, then a summary. A file that
+    /// holds no game (empty, or only whitespace) is an error.
     Check {
         /// The PGN file (`-` for standard input).
         file: PathBuf,
@@ -79,12 +80,43 @@ fn progress(len: Option<u64>) -> ProgressBar {
     bar
 }
 
-/// Validates without building trees: the reader resolves and plays every move itself.
-struct Validate;
+/// Validates without building trees: the reader resolves and plays every move itself. Its
+/// output is what is legal but contradictory: a `Result` tag that disagrees with the
+/// termination marker (readers count the marker, so the tag misleads whoever reads it).
+#[derive(Default)]
+struct Validate {
+    result_tags: Vec<String>,
+    marker: Option<PgnResult>,
+}
 
 impl Visitor for Validate {
-    type Output = ();
-    fn end_game(&mut self) {}
+    type Output = Option<String>;
+
+    fn begin_game(&mut self) {
+        *self = Validate::default();
+    }
+
+    fn tag(&mut self, name: &str, value: &str) {
+        if name == "Result" {
+            self.result_tags.push(value.to_owned());
+        }
+    }
+
+    fn result(&mut self, result: Option<PgnResult>) {
+        self.marker = result;
+    }
+
+    fn end_game(&mut self) -> Option<String> {
+        let marker = self.marker?.as_str();
+        let differing: Vec<&str> =
+            self.result_tags.iter().map(String::as_str).filter(|tag| *tag != marker && *tag != "?").collect();
+        (!differing.is_empty()).then(|| {
+            format!(
+                "the Result tag says {} but the moves end with {marker} (the marker counts)",
+                differing.join(" and ")
+            )
+        })
+    }
 }
 
 fn check(path: &Path) -> Result<bool> {
@@ -94,9 +126,14 @@ fn check(path: &Path) -> Result<bool> {
     let (mut ok, mut broken) = (0u64, 0u64);
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    while let Some(result) = reader.read_game(&mut Validate) {
+    let mut validate = Validate::default();
+    while let Some(result) = reader.read_game(&mut validate) {
         match result {
-            Ok(()) => ok += 1,
+            Ok(None) => ok += 1,
+            Ok(Some(warning)) => {
+                ok += 1;
+                bar.suspend(|| writeln!(out, "game {}: warning: {warning}", ok + broken))?;
+            }
             Err(e) => {
                 broken += 1;
                 bar.suspend(|| writeln!(out, "{e}"))?;

@@ -26,6 +26,12 @@ pub fn records(text: &str) -> impl Iterator<Item = (usize, &str)> {
         .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
 }
 
+/// The error of a suite with nothing to test: an empty file (or a mistyped one, only
+/// comments) must not pass as a suite whose every position passed.
+pub fn nothing_to_test(path: &Path, what: &str) -> anyhow::Error {
+    anyhow::anyhow!("{} holds no {what}: nothing to test", path.display())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,7 +28,7 @@ pub struct ProbeArgs {
     #[arg(long, required = true)]
     path: Vec<String>,
     /// The position (one quoted argument, or its fields as separate arguments).
-    #[arg(num_args = 0.., allow_hyphen_values = true, conflicts_with = "epd", required_unless_present = "epd")]
+    #[arg(num_args = 0.., allow_negative_numbers = true, conflicts_with = "epd", required_unless_present = "epd")]
     fen: Vec<String>,
     /// Probe every position of an EPD file instead (operations are ignored).
     #[arg(long)]

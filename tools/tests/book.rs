@@ -76,7 +76,9 @@ fn no_game_counted_is_an_error_that_keeps_the_old_book() {
     let pgn = dir.path().join("openings.pgn");
     std::fs::write(&pgn, UNFINISHED).unwrap();
     let book = dir.path().join("book.bin");
-    std::fs::write(&book, b"an existing book, 32 bytes long.").unwrap();
+    // Two entries' worth of bytes (a book is any run of 16-byte entries).
+    let old: Vec<u8> = (0u8..32).collect();
+    std::fs::write(&book, &old).unwrap();
     let out = build(&pgn, &book, &[]);
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
@@ -89,8 +91,38 @@ fn no_game_counted_is_an_error_that_keeps_the_old_book() {
         ),
         "{err}"
     );
-    assert_eq!(std::fs::read(&book).unwrap(), b"an existing book, 32 bytes long.");
+    assert_eq!(std::fs::read(&book).unwrap(), old);
     assert_eq!(names_in(dir.path()), ["book.bin", "openings.pgn"]);
+}
+
+#[test]
+fn an_out_file_that_is_not_a_book_is_never_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    // 48 bytes: a multiple of 16, so only its content tells it from a book.
+    let games = "[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 1-0\n\n";
+    assert_eq!(games.len() % 16, 0, "{}", games.len());
+    std::fs::write(&pgn, games).unwrap();
+    let out = build(&pgn, &pgn, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is the PGN file being read"), "{err}");
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), games);
+
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "sixteen bytes!!\n").unwrap();
+    let out = build(&pgn, &notes, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is not a Polyglot book (it holds text)"), "{err}");
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "sixteen bytes!!\n");
+
+    // An old book is replaced, as the command promises.
+    let book = dir.path().join("book.bin");
+    std::fs::write(&book, [0u8; 16]).unwrap();
+    let out = build(&pgn, &book, &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_ne!(std::fs::read(&book).unwrap(), [0u8; 16]);
 }
 
 #[test]
@@ -99,7 +131,7 @@ fn include_unfinished_scores_their_moves_as_draws() {
     let pgn = dir.path().join("openings.pgn");
     std::fs::write(&pgn, UNFINISHED).unwrap();
     let book = dir.path().join("book.bin");
-    std::fs::write(&book, b"an older book").unwrap();
+    std::fs::write(&book, [7u8; 16]).unwrap(); // an older book, replaced
     let out = build(&pgn, &book, &["--include-unfinished"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();

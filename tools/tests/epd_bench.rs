@@ -146,3 +146,16 @@ fn bench_prints_the_signature_line() {
     let again = String::from_utf8(tools(&["bench", "--depth", "3"]).stdout).unwrap();
     assert_eq!(again.lines().last().unwrap().split_whitespace().nth(1), Some(words[1]));
 }
+
+#[test]
+fn an_epd_suite_without_cases_is_an_error_not_a_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty.epd");
+    // Blank, a comment, and a position with neither `bm` nor `am`.
+    std::fs::write(&path, "\n# nothing\n6k1/5ppp/8/8/8/8/8/R5K1 w - - id \"no verdict\";\n").unwrap();
+    let out = tools(&["epd", path.to_str().unwrap(), "--nodes", "100"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("holds no record with a `bm` or `am` operation: nothing to test"), "{stderr}");
+}

@@ -312,6 +312,29 @@ fn pgn_check_audit_repros() {
 }
 
 #[test]
+fn a_result_tag_that_contradicts_the_moves_is_warned_of_and_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mismatch.pgn");
+    let text = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 0-1\n\n\
+                [Event \"b\"]\n[Result \"1/2-1/2\"]\n\n1. d4 1/2-1/2\n\n\
+                [Event \"c\"]\n[Result \"?\"]\n\n1. c4 *\n";
+    std::fs::write(&file, text).unwrap();
+    let path = file.to_str().unwrap();
+    let out = tools(&["pgn", "check", path]);
+    assert!(out.status.success(), "a warning is no error");
+    assert_eq!(
+        stdout(&out),
+        "game 1: warning: the Result tag says 1-0 but the moves end with 0-1 (the marker counts)\n\
+         3 games ok, 0 with errors\n"
+    );
+    // Export format: the tag agrees with the marker.
+    let out = tools(&["pgn", "convert", path, "--to", "pgn"]);
+    let text = stdout(&out);
+    assert!(text.contains("[Result \"0-1\"]") && !text.contains("[Result \"1-0\"]"), "{text}");
+    assert!(text.contains("[Result \"*\"]"), "{text}");
+}
+
+#[test]
 fn pgn_commands_say_a_file_without_games_holds_no_game() {
     let dir = tempfile::tempdir().unwrap();
     for (name, text) in [("empty.pgn", ""), ("blank.pgn", "  \n\n \t\r\n")] {

@@ -66,3 +66,29 @@ fn openbench_games_become_training_records() {
     assert!(String::from_utf8_lossy(&again.stderr).contains("already holds data"));
     assert_eq!(ViriReader::new(std::fs::File::open(&vf).unwrap()).count(), 2);
 }
+
+#[test]
+fn nothing_importable_writes_nothing_and_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pgn_path, vf) = (dir.path().join("games.pgn"), dir.path().join("games.vf"));
+    // A game without scores, and one without a result.
+    std::fs::write(&pgn_path, "[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[Result \"*\"]\n\n1. e4 {+0.20/8} *\n").unwrap();
+    let out = tools(&["data", "import-pgn", pgn_path.to_str().unwrap(), "--out", vf.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no game could be imported (2 skipped): nothing written"), "{stderr}");
+    assert!(!vf.exists());
+    // A file that cannot be opened stops the import before anything is written.
+    let (good, missing) = (dir.path().join("good.pgn"), dir.path().join("missing.pgn"));
+    std::fs::write(&good, pgn()).unwrap();
+    let out = tools(&[
+        "data",
+        "import-pgn",
+        good.to_str().unwrap(),
+        missing.to_str().unwrap(),
+        "--out",
+        vf.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!vf.exists());
+}

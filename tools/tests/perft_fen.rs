@@ -137,6 +137,15 @@ fn fen_check_normalises_valid_and_explains_invalid() {
     let out = tools(&["fen", "check", "8/8/8/8/8/8/8/k6K", "w", "-", "-", "0", "1"]);
     assert!(out.status.success());
 
+    // A flag after the FEN is a flag, quoted FEN or not; a negative count is the FEN's error.
+    let out = tools(&["fen", "check", "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "--chess960"]);
+    assert_eq!(stdout(&out), "4k3/8/8/8/8/8/8/4K2R w H - 0 1\n");
+    let out = tools(&["fen", "check", "4k3/8/8/8/8/8/8/4K2R", "w", "K", "-", "0", "1", "--chess960"]);
+    assert_eq!(stdout(&out), "4k3/8/8/8/8/8/8/4K2R w H - 0 1\n");
+    let out = tools(&["fen", "check", "4k3/8/8/8/8/8/8/4K2R", "w", "K", "-", "-1", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).starts_with("invalid fen: "), "{}", stdout(&out));
+
     let out = tools(&["fen", "check", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("6 space-separated fields"), "{}", stdout(&out));
@@ -238,4 +247,13 @@ fn perft_suite_stops_counting_past_the_expected_count() {
     // A position without moves has no leaves at any depth.
     let (code, lines) = suite("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1 ;D1 0 ;D64 0\n", &[]);
     assert_eq!((code, lines), (Some(0), vec!["2 passed, 0 failed".to_owned()]));
+}
+
+#[test]
+fn a_suite_without_records_is_an_error_not_a_pass() {
+    for text in ["", "# only a comment\n\n"] {
+        let (code, lines) = suite(text, &[]);
+        assert_eq!(code, Some(1), "{text:?}: {lines:?}");
+        assert!(lines.is_empty(), "no `0 passed, 0 failed` summary: {lines:?}");
+    }
 }

@@ -52,3 +52,16 @@ fn a_position_beyond_the_tables_is_an_error_line_and_status_1() {
         "8/8/8/8/8/8/2PPP3/k1K5 w - - 0 1: error: the position has 5 men, the largest table present 4\n"
     );
 }
+
+#[test]
+fn flags_may_follow_the_fen() {
+    let Some(tables) = support::tables() else { return };
+    let path = tables.to_str().unwrap();
+    let quoted = tools(&["tb", "probe", "--path", path, "8/8/8/8/8/4k3/8/R3K3 w - - 0 1", "--json"]);
+    let split = tools(&["tb", "probe", "--path", path, "8/8/8/8/8/4k3/8/R3K3", "w", "-", "-", "0", "1", "--json"]);
+    for out in [quoted, split] {
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.starts_with("{\"fen\":\"8/8/8/8/8/4k3/8/R3K3 w - - 0 1\",\"wdl\":2"), "{text}");
+    }
+}

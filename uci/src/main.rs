@@ -2,7 +2,7 @@
 //! run as commands (e.g. `tempo-uci bench`), then the program exits.
 
 use anyhow::Context as _;
-use std::io::{stdin, stdout};
+use std::io::{stdin, stdout, Write as _};
 use tempo_uci::Server;
 
 const USAGE: &str = "\
@@ -24,11 +24,12 @@ Besides the UCI commands, the session understands `d` (board, FEN and key), `eva
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if matches!(args.first().map(String::as_str), Some("-h" | "--help" | "help")) {
-        print!("{USAGE}");
+        // A closed stdout (`tempo-uci --help | head -1`) ends the program quietly.
+        let _ = write!(stdout(), "{USAGE}");
         return Ok(());
     }
     if matches!(args.first().map(String::as_str), Some("-V" | "--version")) {
-        println!("tempo-uci {}", env!("CARGO_PKG_VERSION"));
+        let _ = writeln!(stdout(), "tempo-uci {}", env!("CARGO_PKG_VERSION"));
         return Ok(());
     }
     let mut server = Server::new(stdout());
@@ -42,7 +43,7 @@ fn main() -> anyhow::Result<()> {
     // On the command line a command that cannot be understood is an error (exit status 2),
     // not a line to skip as in a session.
     if let Some(Err(e)) = commands.iter().map(|c| tempo_uci::parse_command(c)).find(Result::is_err) {
-        eprintln!("tempo-uci: {e} (try tempo-uci --help)");
+        let _ = writeln!(std::io::stderr(), "tempo-uci: {e} (try tempo-uci --help)");
         std::process::exit(2);
     }
     for command in &commands {

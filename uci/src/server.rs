@@ -12,7 +12,7 @@ use crate::move_list::read_move_list;
 use crate::spsa::engine_spsa_input;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
-use tempo_core::{perft::divide, CastlingMode, Position};
+use tempo_core::{perft::divide, CastlingMode, Move, Position};
 use tempo_engine::{
     nnue_evaluate, run_bench_with, tunable_option_specs, Engine, EngineOption, Evaluator, Event, Limits, Network,
     BENCH_DEPTH, EMBEDDED_NETWORK, HIDDEN, OPTION_SPECS, TUNABLE,
@@ -57,10 +57,14 @@ pub struct Server<W: Write + Send + 'static> {
     engine: Engine,
     out: Output<W>,
     /// Why no position is known: set when a `position` command yielded none (a bad FEN, a
-    /// malformed command, a refusal while searching), cleared by the next valid one. While
-    /// set, the engine's position is an older one the GUI has left, so nothing may answer
-    /// for it. A server that never saw `position` searches the start position.
+    /// malformed command), cleared by the next valid one. While set, the engine's position
+    /// is an older one the GUI has left, so nothing may answer for it. A server that never
+    /// saw `position` searches the start position.
     no_position: Option<String>,
+    /// A valid `position` that arrived while an open-ended search was running (the engine
+    /// cannot change its root then): set as soon as that search has ended, before the next
+    /// command is handled, as Stockfish takes a position at any time.
+    pending_position: Option<(Position, Vec<Move>)>,
     chess960: bool,
     /// The running search waits for `stop` or `ponderhit` (infinite, ponder, or no limit).
     open_ended: bool,
@@ -75,6 +79,7 @@ impl<W: Write + Send + 'static> Server<W> {
             engine: Engine::new(),
             out: Output(Arc::new(Mutex::new(out))),
             no_position: None,
+            pending_position: None,
             chess960: false,
             open_ended: false,
             infinite: false,
@@ -153,6 +158,9 @@ impl<W: Write + Send + 'static> Server<W> {
         if changes_state && !self.open_ended {
             self.engine.wait();
         }
+        if self.pending_position.is_some() && !self.engine.is_searching() {
+            self.set_pending_position();
+        }
         match command {
             Command::Uci => {
                 self.out.line(&format!("id name {ENGINE_NAME}"));
@@ -178,7 +186,12 @@ impl<W: Write + Send + 'static> Server<W> {
             }
             Command::Position { start, moves } => self.set_position(start, &moves),
             Command::Go(params) => self.go(params),
-            Command::Stop => self.engine.stop(),
+            Command::Stop => {
+                self.engine.stop();
+                // The search now ends by itself: what comes next (a GUI sends `position` and
+                // `go` right after `stop`) waits for its bestmove instead of being refused.
+                self.open_ended = false;
+            }
             Command::PonderHit => {
                 self.open_ended = self.infinite;
                 self.engine.ponderhit();
@@ -323,6 +336,18 @@ impl<W: Write + Send + 'static> Server<W> {
             "position ignored: {why}; no position is set, go answers bestmove 0000 until a valid position"
         ));
         self.no_position = Some(why.to_owned());
+        // An older position still waiting for the search to end is older than this one.
+        self.pending_position = None;
+    }
+
+    /// Sets the position that arrived during the search that has now ended.
+    fn set_pending_position(&mut self) {
+        if let Some((start, moves)) = self.pending_position.take() {
+            match self.engine.set_position(start, &moves) {
+                Ok(()) => self.no_position = None,
+                Err(e) => self.forget_position(&e.to_string()),
+            }
+        }
     }
 
     /// The engine's position, or `None` (reported for `command`) when the last `position`
@@ -356,13 +381,18 @@ impl<W: Write + Send + 'static> Server<W> {
             Err(e) => return self.forget_position(&e),
         };
         let list = read_move_list(&start_pos, moves);
+        if let Some(dropped) = &list.dropped {
+            self.info_string(&dropped.to_string());
+        }
+        if self.engine.is_searching() {
+            self.info_string("position received during the search: set when the search ends");
+            self.no_position = None;
+            self.pending_position = Some((start_pos, list.played));
+            return;
+        }
+        self.pending_position = None;
         match self.engine.set_position(start_pos, &list.played) {
-            Ok(()) => {
-                self.no_position = None;
-                if let Some(dropped) = &list.dropped {
-                    self.info_string(&dropped.to_string());
-                }
-            }
+            Ok(()) => self.no_position = None,
             Err(e) => self.forget_position(&e.to_string()),
         }
     }
@@ -477,7 +507,8 @@ impl<W: Write + Send + 'static> Server<W> {
         // with the built-in network (the defaults).
         let report = run_bench_with(depth, 16, &self.engine.evaluator(), |i, fen| {
             // Progress goes to stderr, as in Stockfish, keeping stdout parseable.
-            eprintln!("Position: {}/{count} ({fen})", i + 1);
+            // A closed stderr (`tempo-uci bench 2>&1 | head -1`) is no reason to stop.
+            let _ = writeln!(std::io::stderr(), "Position: {}/{count} ({fen})", i + 1);
         });
         self.out.line("");
         self.out.line("===========================");

@@ -181,20 +181,16 @@ fn a_session_without_position_searches_the_start_position() {
 }
 
 #[test]
-fn a_position_refused_during_an_open_ended_search_leaves_none() {
+fn a_position_sent_during_an_open_ended_search_is_set_when_it_ends() {
     let mut session = Session::start();
     session.ask("position startpos");
     session.send("go infinite");
-    // The running search keeps its root; the refused position leaves none for the next go.
+    // The running search keeps its root; the new position waits for its end, as in Stockfish.
     let said = session.ask("position startpos moves e2e4");
-    assert!(
-        info_strings(&said)
-            .iter()
-            .any(|s| s.starts_with("position ignored: a search is running") && s.contains("no position is set")),
-        "{said:?}"
-    );
+    assert!(info_strings(&said).iter().any(|s| s.contains("set when the search ends")), "{said:?}");
     session.send("stop");
     let answer = session.read_until(|l| l.starts_with("bestmove"));
     parse_uci_move(&Position::startpos(), best(&answer)).unwrap_or_else(|e| panic!("{e}: {answer:?}"));
-    assert_eq!(session.go("go depth 2").last().unwrap(), "bestmove 0000");
+    let answer = session.go("go depth 2");
+    parse_uci_move(&after("e2e4"), best(&answer)).unwrap_or_else(|e| panic!("{e}: {answer:?}"));
 }

@@ -198,6 +198,51 @@ fn stop_ends_an_infinite_search_with_one_bestmove() {
 }
 
 #[test]
+fn commands_right_after_stop_wait_for_the_stopped_search() {
+    // A GUI sends its next position and go at once after stop (a ponder miss): both must
+    // wait for the stopped search's bestmove, never be refused while it winds down.
+    let after_e4 = {
+        let mut pos = Position::startpos();
+        pos.play(parse_uci_move(&pos, "e2e4").unwrap()).unwrap();
+        pos
+    };
+    for _ in 0..20 {
+        let (mut server, buffer) = server();
+        for line in ["position startpos", "go infinite", "stop", "position startpos moves e2e4", "go depth 3"] {
+            server.handle_line(line);
+        }
+        server.wait();
+        let text = buffer.text();
+        let moves = bestmoves(&text);
+        assert_eq!(moves.len(), 2, "{text}");
+        assert!(!text.contains("ignored"), "{text}");
+        parse_uci_move(&Position::startpos(), moves[0].split(' ').nth(1).unwrap()).unwrap();
+        parse_uci_move(&after_e4, moves[1].split(' ').nth(1).unwrap()).unwrap();
+    }
+}
+
+#[test]
+fn a_position_sent_during_an_open_ended_search_is_set_when_it_ends() {
+    let (mut server, buffer) = server();
+    server.handle_line("position startpos");
+    server.handle_line("go infinite");
+    server.handle_line("position startpos moves e2e4 e7e5");
+    server.handle_line("stop");
+    server.handle_line("go depth 3");
+    server.handle_line("d");
+    server.wait();
+    let text = buffer.text();
+    let moves = bestmoves(&text);
+    assert_eq!(moves.len(), 2, "{text}");
+    let mut after = Position::startpos();
+    for m in ["e2e4", "e7e5"] {
+        after.play(parse_uci_move(&after, m).unwrap()).unwrap();
+    }
+    parse_uci_move(&after, moves[1].split(' ').nth(1).unwrap()).unwrap();
+    assert!(text.contains(&after.fen()), "{text}");
+}
+
+#[test]
 fn ponder_waits_for_ponderhit() {
     let (mut server, buffer) = server();
     server.handle_line("setoption name Ponder value true");

@@ -151,8 +151,9 @@ fn write_line(tokens: &mut Tokens, start: &Position, line: &[PgnNode]) {
 /// Writes `game` in PGN export format, followed by a blank line, to text (a `String`, a
 /// `Formatter`); [`write_pgn_io`] writes to a file or any other [`io::Write`].
 ///
-/// Missing Seven Tag Roster tags are written as `?` (`????.??.??` for the date, the
-/// termination marker for `Result`); a non-standard start position without a `FEN` tag gets
+/// Missing Seven Tag Roster tags are written as `?` (`????.??.??` for the date); `Result`
+/// is always the termination marker ([`PgnGame::export_result`]), as export format requires
+/// the two to agree; a non-standard start position without a `FEN` tag gets
 /// `SetUp` and `FEN` tags.
 ///
 /// # Errors
@@ -160,12 +161,13 @@ fn write_line(tokens: &mut Tokens, start: &Position, line: &[PgnNode]) {
 pub fn write_pgn(out: &mut impl Write, game: &PgnGame) -> fmt::Result {
     let result = game.export_result();
     for name in ROSTER {
-        let default = match name {
-            "Date" => "????.??.??",
+        let value = match name {
+            // Export format: the tag is the termination marker, whatever the tag said.
             "Result" => result.as_str(),
-            _ => "?",
+            "Date" => game.tag(name).unwrap_or("????.??.??"),
+            _ => game.tag(name).unwrap_or("?"),
         };
-        write_tag(out, name, game.tag(name).unwrap_or(default))?;
+        write_tag(out, name, value)?;
     }
     let has_fen = game.tags.iter().any(|(n, _)| n == "FEN");
     if !has_fen && game.start != Position::startpos() {

@@ -8,10 +8,11 @@
 //! null move is skipped and counted, as is a game the PGN reader cannot read.
 
 use anyhow::{bail, Context, Result};
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{self, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use tempo_core::{Color, GameResult, Move, Score};
 use tempo_notation::{PackedGame, PgnGame, PgnReader, PgnResult, ScoredMove, TrainingFilter};
+use tempo_output::write_atomically_with;
 
 /// What an import wrote and skipped.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -88,18 +89,41 @@ fn record(game: &PgnGame) -> Result<PackedGame, String> {
     Ok(packed)
 }
 
-/// Imports `files` into the new file `out`.
+/// Imports `files` into the new file `out`, written atomically: a failed import (an
+/// unreadable file, a full disk) leaves no partial file behind.
 ///
 /// # Errors
-/// If `out` already holds data (never overwritten), or a file cannot be read or written.
+/// If `out` already holds data (never overwritten), a file cannot be read or written, or no
+/// game of the files could be imported (nothing is written then).
 pub fn import(files: &[PathBuf], out: &Path) -> Result<Imported> {
     if std::fs::metadata(out).is_ok_and(|meta| meta.is_file() && meta.len() > 0) {
         bail!("{} already holds data: name a new --out", out.display());
     }
-    let file = std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
-    let mut writer = BufWriter::new(file);
-    let filter = TrainingFilter::default();
     let mut imported = Imported::default();
+    let mut failure = None;
+    let written = write_atomically_with(out, |file| {
+        let mut writer = BufWriter::new(file);
+        let result = import_into(files, &mut writer, &mut imported).and_then(|()| {
+            if imported.games == 0 {
+                bail!("no game could be imported ({} skipped): nothing written to {}", imported.skipped, out.display());
+            }
+            writer.flush().with_context(|| format!("writing {}", out.display()))
+        });
+        result.map_err(|e| {
+            failure = Some(e);
+            io::Error::other("import failed")
+        })
+    });
+    match (written, failure) {
+        (_, Some(e)) => Err(e),
+        (Err(e), None) => Err(e).with_context(|| format!("cannot write {}", out.display())),
+        (Ok(()), None) => Ok(imported),
+    }
+}
+
+/// Reads every game of `files`, writing the importable ones to `writer`.
+fn import_into(files: &[PathBuf], writer: &mut impl Write, imported: &mut Imported) -> Result<()> {
+    let filter = TrainingFilter::default();
     for path in files {
         let input = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
         for (index, game) in PgnReader::new(BufReader::new(input)).games().enumerate() {
@@ -115,11 +139,10 @@ pub fn import(files: &[PathBuf], out: &Path) -> Result<Imported> {
             imported.games += 1;
             imported.positions += packed.moves.len() as u64;
             imported.training_positions += packed.positions().filter(|(pos, m)| filter.accepts(pos, *m)).count() as u64;
-            packed.write_to(&mut writer).with_context(|| format!("writing {}", out.display()))?;
+            packed.write_to(writer).context("writing the training data")?;
         }
     }
-    writer.flush().with_context(|| format!("writing {}", out.display()))?;
-    Ok(imported)
+    Ok(())
 }
 
 #[cfg(test)]

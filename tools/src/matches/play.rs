@@ -268,8 +268,11 @@ fn pgn_of(
     pgn.set_tag("White", engines[0].name.clone());
     pgn.set_tag("Black", engines[1].name.clone());
     pgn.set_tag("Result", result.as_str().to_owned());
-    if let MoveLimit::Clock(control) = limit {
-        pgn.set_tag("TimeControl", control.to_string());
+    if let Some(control) = super::resume::clock_tag(limit) {
+        pgn.set_tag("TimeControl", control);
+    }
+    if let Some(fixed) = super::resume::move_limit_tag(limit) {
+        pgn.set_tag(super::resume::MOVE_LIMIT_TAG, fixed);
     }
     // The standard tag value, and the reason in words after the last move (in place of the
     // arbiter's own wording, which a runner-decided ending does not have).

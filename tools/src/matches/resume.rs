@@ -4,8 +4,10 @@
 //! Each game's `Round` tag (`pairing.game`, both from 1) names the scheduled game it was;
 //! that game is not played again and its result counts in the totals as if it had just been
 //! played. The games must belong to this match: the same engine names in the same colours,
-//! the same opening and, with a clock, the same `TimeControl`. Anything else is refused
-//! with the reason rather than mixed into the statistics.
+//! the same opening and the same limit: with a clock the same `TimeControl`, with a fixed
+//! limit the same `MoveLimit` tag (nodes, depth or time a move; files written before that
+//! tag existed cannot tell, and are taken when they hold no clock game). Anything else is
+//! refused with the reason rather than mixed into the statistics.
 //!
 //! The runner writes and flushes whole games, so only the last game of the file can be
 //! incomplete (the process was killed while writing it). Such a tail is cut off and the
@@ -127,16 +129,49 @@ fn check_belongs(game: &PgnGame, slot: &Slot<'_>, limit: &MoveLimit) -> Result<(
             opening.start.fen()
         );
     }
-    if let MoveLimit::Clock(control) = limit {
-        let expected = control.to_string();
-        if game.tag("TimeControl") != Some(expected.as_str()) {
-            bail!(
-                "round {round} was played at TimeControl {:?}, this match at {expected:?}",
-                game.tag("TimeControl").unwrap_or("none")
-            );
-        }
+    let played = describe_limit(game.tag(MOVE_LIMIT_TAG), game.tag("TimeControl"));
+    let expected = describe_limit(move_limit_tag(limit).as_deref(), clock_tag(limit).as_deref());
+    let same = match limit {
+        MoveLimit::Clock(_) => played == expected,
+        // A fixed-limit game of an older file has neither tag.
+        _ => played == expected || (game.tag(MOVE_LIMIT_TAG).is_none() && game.tag("TimeControl").is_none()),
+    };
+    if !same {
+        bail!("round {round} was played with {played}, this match with {expected}");
     }
     Ok(())
+}
+
+/// The PGN tag that records a fixed limit (no standard tag has one: `TimeControl` is for
+/// clocks).
+pub const MOVE_LIMIT_TAG: &str = "MoveLimit";
+
+/// The `TimeControl` tag of a game played under `limit` (clocks only).
+pub fn clock_tag(limit: &MoveLimit) -> Option<String> {
+    match limit {
+        MoveLimit::Clock(control) => Some(control.to_string()),
+        _ => None,
+    }
+}
+
+/// The [`MOVE_LIMIT_TAG`] of a game played under `limit` (fixed limits only), as the
+/// command line's option would say it: `nodes 50000`, `depth 8`, `movetime 100` (ms).
+pub fn move_limit_tag(limit: &MoveLimit) -> Option<String> {
+    match limit {
+        MoveLimit::Clock(_) => None,
+        MoveLimit::Nodes(n) => Some(format!("nodes {n}")),
+        MoveLimit::Depth(d) => Some(format!("depth {d}")),
+        MoveLimit::MoveTime(t) => Some(format!("movetime {}", t.as_millis())),
+    }
+}
+
+/// A game's limit in words, from its two tags.
+fn describe_limit(move_limit: Option<&str>, time_control: Option<&str>) -> String {
+    match (move_limit, time_control) {
+        (Some(fixed), _) => format!("a fixed limit of {fixed}"),
+        (None, Some(clock)) => format!("TimeControl {clock:?}"),
+        (None, None) => "no recorded limit".to_owned(),
+    }
 }
 
 /// The game's result from its `Result` tag (the runner writes only finished games).
@@ -273,10 +308,31 @@ mod tests {
         refused(game("2.1", "a", "b", "1-0", "normal"), "not scheduled");
         refused(game("x", "a", "b", "1-0", "normal"), "not `pairing.game`");
         refused([game("1.1", "a", "b", "1-0", "normal"), game("1.1", "a", "b", "0-1", "normal")].concat(), "twice");
-        refused(game("1.1", "a", "b", "1-0", "normal").replace("10+0.1", "60+1"), "TimeControl");
+        refused(game("1.1", "a", "b", "1-0", "normal").replace("10+0.1", "60+1"), "TimeControl \"60+1\"");
         let from_elsewhere = game("1.1", "a", "b", "1-0", "normal")
             .replace("[Round", "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[Round")
             .replace("1. e4 {[%clk 0:00:09.9]} e5 {[%clk 0:00:09.9]}", "1. Kd2 Kd8");
         refused(from_elsewhere, "another opening");
+    }
+
+    #[test]
+    fn a_fixed_limit_must_be_the_same() {
+        let nodes = |n: u64| Schedule { limit: MoveLimit::Nodes(n), ..Schedule::new() };
+        let fixed = |limit: &str| {
+            game("1.1", "a", "b", "1-0", "normal")
+                .replace("[TimeControl \"10+0.1\"]", &format!("[MoveLimit \"{limit}\"]"))
+        };
+        assert_eq!(nodes(2000).read(&fixed("nodes 2000")).unwrap().games.len(), 1);
+        let error = format!("{:#}", nodes(3000).read(&fixed("nodes 2000")).unwrap_err());
+        assert!(error.contains("a fixed limit of nodes 2000, this match with a fixed limit of nodes 3000"), "{error}");
+        let depth = Schedule { limit: MoveLimit::Depth(2), ..Schedule::new() };
+        assert!(depth.read(&fixed("nodes 2000")).is_err());
+        // A clock game in a fixed-limit match, and a fixed-limit game in a clock match.
+        let error = format!("{:#}", nodes(2000).read(&game("1.1", "a", "b", "1-0", "normal")).unwrap_err());
+        assert!(error.contains("TimeControl \"10+0.1\", this match with a fixed limit of nodes 2000"), "{error}");
+        assert!(Schedule::new().read(&fixed("nodes 2000")).is_err());
+        // A file from before the tag: no clock, so taken.
+        let old = game("1.1", "a", "b", "1-0", "normal").replace("[TimeControl \"10+0.1\"]\n", "");
+        assert_eq!(nodes(2000).read(&old).unwrap().games.len(), 1);
     }
 }
