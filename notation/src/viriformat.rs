@@ -94,20 +94,21 @@ pub struct PackedGame {
     pub moves: Vec<ScoredMove>,
 }
 
-/// Why a viriformat record could not be read.
+/// Why a viriformat record could not be read. The messages count games and plies from 1, as
+/// every other report of Tempo's does; the fields count from 0.
 #[derive(Debug, Error)]
 pub enum ViriError {
     /// Reading the input failed.
     #[error("reading failed: {0}")]
     Io(#[from] io::Error),
     /// The input ends inside a game.
-    #[error("game {game}: the file ends inside the game (truncated)")]
+    #[error("game {}: the file ends inside the game (truncated)", .game + 1)]
     Truncated {
         /// The game's index in the file, from 0.
         game: u64,
     },
     /// The packed start position is malformed.
-    #[error("game {game}: bad start position: {reason}")]
+    #[error("game {}: bad start position: {reason}", .game + 1)]
     BadBoard {
         /// The game's index in the file, from 0.
         game: u64,
@@ -115,7 +116,7 @@ pub enum ViriError {
         reason: String,
     },
     /// The start position breaks a rule of chess.
-    #[error("game {game}: illegal start position: {source}")]
+    #[error("game {}: illegal start position: {source}", .game + 1)]
     IllegalBoard {
         /// The game's index in the file, from 0.
         game: u64,
@@ -123,7 +124,7 @@ pub enum ViriError {
         source: PositionError,
     },
     /// The result byte is not 0, 1 or 2.
-    #[error("game {game}: result byte {value} is not 0 (Black won), 1 (draw) or 2 (White won)")]
+    #[error("game {}: result byte {value} is not 0 (Black won), 1 (draw) or 2 (White won)", .game + 1)]
     BadResult {
         /// The game's index in the file, from 0.
         game: u64,
@@ -131,7 +132,7 @@ pub enum ViriError {
         value: u8,
     },
     /// A move is not legal in its position.
-    #[error("game {game}, ply {ply}: move {raw:#06x} is not legal in the position")]
+    #[error("game {}, ply {}: move {raw:#06x} is not legal in the position", .game + 1, .ply + 1)]
     IllegalMove {
         /// The game's index in the file, from 0.
         game: u64,
@@ -141,7 +142,7 @@ pub enum ViriError {
         raw: u16,
     },
     /// The game has more than [`MAX_PLIES`] moves.
-    #[error("game {game}: more than {MAX_PLIES} plies (corrupt file?)")]
+    #[error("game {}: more than {MAX_PLIES} plies (corrupt file?)", .game + 1)]
     TooLong {
         /// The game's index in the file, from 0.
         game: u64,

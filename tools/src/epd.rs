@@ -48,14 +48,14 @@ pub struct EpdArgs {
     #[arg(long)]
     depth: Option<u32>,
     /// Search threads of each engine.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::matches::at_least_one())]
     threads: usize,
     /// Positions searched at once, each by its own engine (with `--movetime`, keep
     /// `jobs x threads` at most the number of cores).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::matches::at_least_one())]
     jobs: usize,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, value_parser = crate::matches::at_least_one())]
     hash: usize,
     /// An engine option, `NAME=VALUE` (e.g. `UseNNUE=false` for the hand-crafted
     /// evaluation), repeatable; applied after `--threads` and `--hash`.
@@ -119,8 +119,8 @@ impl EpdArgs {
     /// An engine with this run's options.
     fn engine(&self) -> Result<Engine> {
         let mut engine = Engine::new();
-        engine.set_option(EngineOption::Threads(self.threads.max(1))).context("setting Threads")?;
-        engine.set_option(EngineOption::Hash(self.hash.max(1))).context("setting Hash")?;
+        engine.set_option(EngineOption::Threads(self.threads)).context("setting Threads")?;
+        engine.set_option(EngineOption::Hash(self.hash)).context("setting Hash")?;
         for option in &self.options {
             let option = engine_option::parse(option)?;
             engine.set_option(option).with_context(|| format!("setting {option:?}"))?;

@@ -74,7 +74,8 @@ fn viriformat_output_is_deterministic_resumable_and_valid() {
     // Resuming with other settings is refused and leaves the file alone.
     let refused = viri_datagen(&resumed, "8", "1", &["--resume", "--draw-score", "5"]);
     assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("other settings"));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("was made with other settings: draw_score 10 (given 5); resume it"), "{said}");
     assert_eq!(bytes, std::fs::read(&resumed).unwrap());
 
     let stats =

@@ -557,7 +557,7 @@ fn a_pgn_file_that_holds_games_is_continued_or_refused_never_emptied() {
         pgn.to_str().unwrap(),
     ]);
     assert!(!ok, "{out}");
-    assert!(err.contains("already holds games: continue that match with --resume, or name a new --pgn file"), "{err}");
+    assert!(err.contains("is not empty (a match's games, or some other file): continue that match with --resume, or name a new --pgn file"), "{err}");
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), earlier);
 }
 

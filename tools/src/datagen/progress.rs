@@ -5,6 +5,7 @@ use super::selfplay::Rules;
 use super::{DatagenArgs, Format};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 use tempo_core::GameResult;
@@ -49,6 +50,24 @@ pub struct Progress {
     pub tally: [u64; 3],
 }
 
+/// The settings that differ, by their names in the progress record: `seed 2074 (given 1),
+/// nodes 10000 (given 5000)`.
+fn differences(recorded: &Settings, given: &Settings) -> String {
+    let (Ok(Value::Object(recorded)), Ok(Value::Object(given))) =
+        (serde_json::to_value(recorded), serde_json::to_value(given))
+    else {
+        return "(they cannot be listed)".to_owned();
+    };
+    recorded
+        .iter()
+        .filter_map(|(name, was)| {
+            let now = given.get(name).unwrap_or(&Value::Null);
+            (was != now).then(|| format!("{name} {was} (given {now})"))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn progress_path(out: &Path) -> PathBuf {
     let mut name = out.as_os_str().to_owned();
     name.push(".progress");
@@ -83,9 +102,9 @@ impl Progress {
             .with_context(|| format!("--resume: {} is not a progress record", path.display()))?;
         if &progress.settings != settings {
             bail!(
-                "--resume: the run in {} had other settings ({:?}); resume it with the same ones",
+                "--resume: the run in {} was made with other settings: {}; resume it with the same ones",
                 path.display(),
-                progress.settings
+                differences(&progress.settings, settings)
             );
         }
         let file =

@@ -92,7 +92,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "TIME", value_parser = time_flag::positive_millis)]
     movetime: Option<Duration>,
     /// Games per pairing (pairs of games share an opening with colours swapped).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = at_least_one())]
     games: usize,
     /// Openings: an EPD/FEN file or a PGN file (default: the start position).
     #[arg(long)]
@@ -102,7 +102,7 @@ pub struct MatchArgs {
     opening_offset: usize,
     /// Games played at once (each game is timed by wall clock: keep this at most half the
     /// cores for timing-sensitive matches).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = at_least_one())]
     concurrency: usize,
     /// SPRT hypotheses `elo0,elo1` (alpha = beta = 0.05 unless given), tested on the game
     /// pairs (pentanomial): stop when decided (in a round robin, each pairing stops when its
@@ -321,6 +321,11 @@ impl PairingStats {
     }
 }
 
+/// A count option that must be 1 or more (`--games 0` would report a match of no games).
+pub(crate) fn at_least_one() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..)
+}
+
 /// Reads `--tc`, whose bare numbers are seconds (engine testers write `10+0.1`); a control
 /// without a clock (`-`, `?`) is refused, since the match would never end on time.
 pub(crate) fn clock_control(text: &str) -> Result<TimeControl> {
@@ -328,6 +333,11 @@ pub(crate) fn clock_control(text: &str) -> Result<TimeControl> {
         TimeControl::parse_with_units(text, TimeUnit::Seconds).with_context(|| format!("time control {text:?}"))?;
     if !control.is_timed() {
         bail!("time control {text:?} has no clock; use --nodes, --depth or --movetime");
+    }
+    // Every move would overstep a clock that starts at zero and gains nothing.
+    let gains_time = matches!(&control, TimeControl::Stages(stages) if stages.iter().any(|s| !s.increment.is_zero()));
+    if control.initial_time().is_zero() && !gains_time {
+        bail!("time control {text:?} gives no time at all");
     }
     Ok(control)
 }
@@ -490,7 +500,8 @@ fn refuse_to_overwrite(args: &MatchArgs) -> Result<()> {
     if let Some(path) = args.pgn.as_ref().filter(|_| !args.resume) {
         if std::fs::metadata(path).is_ok_and(|meta| meta.is_file() && meta.len() > 0) {
             bail!(
-                "{} already holds games: continue that match with --resume, or name a new --pgn file",
+                "{} is not empty (a match's games, or some other file): continue that match with --resume, \
+                 or name a new --pgn file",
                 path.display()
             );
         }
@@ -875,8 +886,18 @@ mod tests {
         }
         assert_eq!(tc_of(&["--tc", "1m30s+2s"]), tc_of(&["--tc", "90+2"]));
         assert_eq!(tc_of(&["--tc", "40/1m+0.5s:30s"]), "40/60+0.5:30".parse().unwrap());
-        for bad in ["-", "?", "5x+3", "5m+", "", "-5"] {
+        for bad in ["-", "?", "5x+3", "5m+", "", "-5", "0+0", "0"] {
             assert!(clock_control(bad).is_err(), "{bad:?}");
+        }
+        // An increment alone is a clock (a move at a time).
+        assert_eq!(tc_of(&["--tc", "0+1"]), TimeControl::fischer(Duration::ZERO, Duration::from_secs(1)));
+    }
+
+    #[test]
+    fn counts_start_at_one() {
+        for option in ["--games", "--concurrency"] {
+            assert!(Cli::try_parse_from(["match", "--engine", "e", option, "0"]).is_err(), "{option}");
+            assert!(Cli::try_parse_from(["match", "--engine", "e", option, "1"]).is_ok(), "{option}");
         }
     }
 
