@@ -9,7 +9,7 @@ use crate::limits::Limits;
 use crate::nnue::embedded_network;
 use crate::nnue::Network;
 use crate::options::{EngineOption, Options};
-use crate::score::{is_mate_score, to_score, Value, Wdl, INFINITE};
+use crate::score::{is_mate_score, to_score, wdl_material, Value, Wdl, INFINITE};
 use crate::search::{Control, NodeCounter, Progress, RootMove, Shared, Worker};
 use crate::skill::Skill;
 use crate::tablebase::{self, Probing};
@@ -510,7 +510,7 @@ impl Job<'_> {
             worker.set_evaluator(&self.evaluator);
         }
         let shown_lines = self.options.multipv;
-        let show_wdl = self.options.show_wdl;
+        let wdl_root = self.options.show_wdl.then_some(&self.root);
         let root_value = self.root_wdl.map(|wdl| tablebase::value(wdl, 0, self.options.syzygy_50_move_rule));
         let on_event = &mut self.on_event;
         let control = &self.control;
@@ -529,7 +529,7 @@ impl Job<'_> {
             main.iterative_deepening(&shared, &self.root, &mut |progress| match progress {
                 Progress::Iteration { depth, root_moves, lines } => {
                     for (i, rm) in root_moves.iter().take(lines.min(shown_lines)).enumerate() {
-                        if let Some(info) = info_line(&shared, rm, depth, i, show_wdl, root_value) {
+                        if let Some(info) = info_line(&shared, rm, depth, i, wdl_root, root_value) {
                             on_event(Event::Info(info));
                         }
                     }
@@ -614,14 +614,15 @@ fn xorshift(state: &mut u64) -> u64 {
 /// The report of one PV line; lines not yet searched in this iteration show the previous
 /// iteration's result, as GUIs expect a complete MultiPV block.
 ///
-/// `root_value`: the tables' value of the root, which replaces the search's score unless
-/// that is a mate (the tables keep the result; the search may see the mate itself).
+/// `wdl_root`: the root, when the line shows a win/draw/loss estimate. `root_value`: the
+/// tables' value of the root, which replaces the search's score unless that is a mate (the
+/// tables keep the result; the search may see the mate itself).
 fn info_line(
     shared: &Shared<'_>,
     rm: &RootMove,
     depth: i32,
     index: usize,
-    show_wdl: bool,
+    wdl_root: Option<&Position>,
     root_value: Option<Value>,
 ) -> Option<SearchInfo> {
     let updated = rm.score != -INFINITE;
@@ -643,7 +644,7 @@ fn info_line(
         multipv: index as u32 + 1,
         score: to_score(value),
         bound: if updated && rm.bound != Bound::Exact { Some(rm.bound) } else { None },
-        wdl: show_wdl.then(|| Wdl::from_value(value)),
+        wdl: wdl_root.map(|root| root_wdl(value, root)),
         nodes,
         nps: nodes.saturating_mul(1_000_000) / micros,
         hashfull: shared.tt.hashfull(),
@@ -651,6 +652,15 @@ fn info_line(
         time,
         pv: rm.pv.clone(),
     })
+}
+
+/// The estimate shown for a root value: the model's, except where neither side has the
+/// material to mate, a certain draw whatever the score.
+fn root_wdl(value: Value, root: &Position) -> Wdl {
+    if root.is_insufficient_material() && !is_mate_score(value) {
+        return Wdl { win: 0, draw: 1000, loss: 0 };
+    }
+    Wdl::from_value(value, wdl_material(root))
 }
 
 #[cfg(test)]

@@ -66,7 +66,7 @@ pub use nnue::{
 };
 pub use options::{EngineOption, OptionKind, OptionSpec, Options, MAX_ELO, MIN_ELO, OPTION_SPECS};
 pub use parameters::{find_parameter, tunable_option_specs, Parameter, PARAMETERS, R_END, TUNABLE};
-pub use score::{to_score, Value, Wdl};
+pub use score::{to_score, wdl_material, wdl_model, Value, Wdl, WDL_A, WDL_B, WDL_MATERIAL};
 pub use see::see_ge;
 pub use time::TimeBudget;
 pub use tt::Bound;

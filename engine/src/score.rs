@@ -1,7 +1,7 @@
 //! Search values, mate scores and their conversion to what a user sees (centipawns, mate in
 //! N moves, win/draw/loss estimates).
 
-use tempo_core::Score;
+use tempo_core::{Position, Role, Score};
 
 /// A search value in centipawns, from the side to move's point of view.
 pub type Value = i32;
@@ -57,29 +57,60 @@ pub struct Wdl {
     pub loss: u32,
 }
 
+/// The model's material count of a position: pawns 1, knights and bishops 3, rooks 5,
+/// queens 9, both sides together, clamped to the range the model was fitted on.
+pub fn wdl_material(pos: &Position) -> i32 {
+    let count = |role| pos.by_role(role).count() as i32;
+    let material = count(Role::Pawn)
+        + 3 * count(Role::Knight)
+        + 3 * count(Role::Bishop)
+        + 5 * count(Role::Rook)
+        + 9 * count(Role::Queen);
+    material.clamp(WDL_MATERIAL.0, WDL_MATERIAL.1)
+}
+
+/// The material counts the model covers; fewer or more are read as the nearest.
+pub const WDL_MATERIAL: (i32, i32) = (17, 78);
+
+/// The model's `a` (the score of an even win chance) and `b` (its spread), each a cubic in
+/// `material / 58` written from the highest power down: Stockfish's form of the model.
+/// Today a first approximation, the same at every material (a = 200 cp, b = 80 cp):
+/// `tempo-tools data wdl-fit` fits them to scored games, and docs/wdl.md says why the fit to
+/// the self-play data (1,000-node games, far more decisive than a user's) is not used.
+pub const WDL_A: [f64; 4] = [0.0, 0.0, 0.0, 200.0];
+/// See [`WDL_A`].
+pub const WDL_B: [f64; 4] = [0.0, 0.0, 0.0, 80.0];
+
+/// A cubic with coefficients from the highest power down.
+fn cubic(p: &[f64; 4], x: f64) -> f64 {
+    ((p[0] * x + p[1]) * x + p[2]) * x + p[3]
+}
+
 impl Wdl {
-    /// The estimate for a search value.
+    /// The estimate for a search value in a position of `material` ([`wdl_material`]).
     ///
-    /// A logistic model: `win = 1 / (1 + exp((A - v) / B))`, `loss` symmetric. The constants
-    /// (A = 200 cp for an even win chance, B = 80 cp) are a first approximation in the
-    /// spirit of Stockfish's WDL model and are not yet fitted to Tempo's own games; the tools
-    /// issue refits them.
-    pub fn from_value(v: Value) -> Wdl {
+    /// A logistic model: `win = 1 / (1 + exp((a - v) / b))`, `loss` its mirror, with `a` and
+    /// `b` from [`WDL_A`] and [`WDL_B`] at this material.
+    pub fn from_value(v: Value, material: i32) -> Wdl {
         if v >= MATE_BOUND {
             return Wdl { win: 1000, draw: 0, loss: 0 };
         }
         if v <= -MATE_BOUND {
             return Wdl { win: 0, draw: 0, loss: 1000 };
         }
-        const A: f64 = 200.0;
-        const B: f64 = 80.0;
-        let x = f64::from(v);
-        let win = (1000.0 / (1.0 + ((A - x) / B).exp())).round() as u32;
-        let loss = (1000.0 / (1.0 + ((A + x) / B).exp())).round() as u32;
-        let win = win.min(1000);
-        let loss = loss.min(1000 - win);
+        let (win, loss) = wdl_model(f64::from(v), material, &WDL_A, &WDL_B);
+        let win = ((1000.0 * win).round() as u32).min(1000);
+        let loss = ((1000.0 * loss).round() as u32).min(1000 - win);
         Wdl { win, draw: 1000 - win - loss, loss }
     }
+}
+
+/// The model's win and loss probabilities (between 0 and 1) for score `v` at `material`
+/// under coefficients `a` and `b` (the fit tries others).
+pub fn wdl_model(v: f64, material: i32, a: &[f64; 4], b: &[f64; 4]) -> (f64, f64) {
+    let x = f64::from(material.clamp(WDL_MATERIAL.0, WDL_MATERIAL.1)) / 58.0;
+    let (a, b) = (cubic(a, x), cubic(b, x).max(1.0));
+    (1.0 / (1.0 + ((a - v) / b).exp()), 1.0 / (1.0 + ((a + v) / b).exp()))
 }
 
 #[cfg(test)]
@@ -97,11 +128,13 @@ mod tests {
 
     #[test]
     fn wdl_sums_to_a_thousand_and_is_symmetric() {
-        for v in [-3000, -400, -50, 0, 50, 400, 3000, MATE - 3] {
-            let w = Wdl::from_value(v);
-            assert_eq!(w.win + w.draw + w.loss, 1000);
-            let m = Wdl::from_value(-v);
-            assert_eq!((w.win, w.loss), (m.loss, m.win));
+        for material in [0, 17, 40, 78, 100] {
+            for v in [-3000, -400, -50, 0, 50, 400, 3000, MATE - 3] {
+                let w = Wdl::from_value(v, material);
+                assert_eq!(w.win + w.draw + w.loss, 1000);
+                let m = Wdl::from_value(-v, material);
+                assert_eq!((w.win, w.loss), (m.loss, m.win));
+            }
         }
     }
 }

@@ -1,9 +1,10 @@
 //! `tempo-tools data`: training data files. `stats` reads viriformat files (every move
 //! checked for legality) and prints what they hold: games, positions, the positions a
 //! trainer learns from, results and scores. `import-pgn` turns OpenBench's DATAGEN games
-//! into viriformat.
+//! into viriformat. `wdl-fit` fits the engine's win/draw/loss model to scored games.
 
 mod import_pgn;
+mod wdl_fit;
 
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
@@ -34,6 +35,15 @@ pub enum DataCommand {
         /// The viriformat file to write (`.vf`); one that holds data is refused.
         #[arg(long)]
         out: PathBuf,
+    },
+    /// Fit the engine's win/draw/loss model (`UCI_ShowWDL`) to the results of scored games:
+    /// prints each material count's fit, then the cubics as the engine's `WDL_A` and `WDL_B`
+    /// constants, with the mean log-likelihood of the results under them and under the
+    /// engine's present ones.
+    WdlFit {
+        /// Viriformat files (`datagen` output), the scores their engine's.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
 }
 
@@ -105,6 +115,23 @@ fn stats_of(file: &PathBuf) -> Result<Stats> {
     Ok(stats)
 }
 
+fn print_wdl_fit(fit: &wdl_fit::WdlFit) -> Result<()> {
+    outln!("{} games, {} positions with a score within 1500 cp", fit.games, fit.positions)?;
+    outln!("material  positions         a         b")?;
+    for m in &fit.by_material {
+        outln!("{:>8}  {:>9}  {:>8.2}  {:>8.2}", m.material, m.positions, m.a, m.b)?;
+    }
+    let list = |c: &[f64; 4]| c.iter().map(|x| format!("{x:.4}")).collect::<Vec<_>>().join(", ");
+    outln!("pub const WDL_A: [f64; 4] = [{}];", list(&fit.a))?;
+    outln!("pub const WDL_B: [f64; 4] = [{}];", list(&fit.b))?;
+    outln!(
+        "mean log-likelihood of the results: {:.5} fitted, {:.5} under the engine's present model",
+        fit.log_likelihood,
+        fit.log_likelihood_engine
+    )?;
+    Ok(())
+}
+
 /// Runs the command.
 pub fn run(command: &DataCommand) -> Result<bool> {
     let (files, json) = match command {
@@ -119,6 +146,10 @@ pub fn run(command: &DataCommand) -> Result<bool> {
                 imported.training_positions,
                 imported.skipped
             )?;
+            return Ok(true);
+        }
+        DataCommand::WdlFit { files } => {
+            print_wdl_fit(&wdl_fit::fit(files)?)?;
             return Ok(true);
         }
     };

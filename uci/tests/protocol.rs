@@ -262,6 +262,12 @@ fn ponder_waits_for_ponderhit() {
 fn show_wdl_and_limit_strength() {
     let text = transcript(&["setoption name UCI_ShowWDL value true", "position startpos", "go depth 3"]);
     assert!(text.lines().any(|l| l.contains(" wdl ")), "{text}");
+    // Where neither side can mate, the draw is certain.
+    for fen in ["4k3/8/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/4KN2 b - - 0 1"] {
+        let text = transcript(&["setoption name UCI_ShowWDL value true", &format!("position fen {fen}"), "go depth 3"]);
+        let infos: Vec<&str> = text.lines().filter(|l| l.contains(" wdl ")).collect();
+        assert!(!infos.is_empty() && infos.iter().all(|l| l.contains(" wdl 0 1000 0 ")), "{text}");
+    }
     let text = transcript(&[
         "setoption name UCI_LimitStrength value true",
         "setoption name UCI_Elo value 1200",
