@@ -25,8 +25,8 @@ pub enum DataCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Turn OpenBench DATAGEN games (PGN, each engine move with a `{score/depth}` comment from
-    /// the mover's view) into viriformat records. A game that cannot be read, has no result
+    /// Turn OpenBench DATAGEN games or `tempo-tools match` games (PGN, each engine move with a
+    /// `{score/depth}` comment from the mover's view) into viriformat records. A game that cannot be read, has no result
     /// or has an unscored move after scored ones is skipped and counted.
     ImportPgn {
         /// PGN files.

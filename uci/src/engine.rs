@@ -76,6 +76,15 @@ pub struct GameSetup<'a> {
     pub limit: &'a MoveLimit,
 }
 
+/// A main-line evaluation an engine reported while thinking, from its own point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Evaluation {
+    /// The score.
+    pub score: Score,
+    /// The depth it was searched to, when the engine said.
+    pub depth: Option<u32>,
+}
+
 /// An engine's answer when asked to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
@@ -149,8 +158,8 @@ impl ExternalEngine {
     /// Asks the engine for its move in `game` (the game of [`ExternalEngine::start`], with
     /// every move played since), under `limits` (UCI's `go`; an xboard engine was told its
     /// time control at the start and gets the clocks of `limits`), waiting at most
-    /// `timeout`. `on_score` gets each main-line score the engine reports while it thinks,
-    /// from its own point of view.
+    /// `timeout`. `on_evaluation` gets each main-line score the engine reports while it
+    /// thinks, from its own point of view, with its depth.
     ///
     /// # Errors
     /// [`ClientError::Write`] or [`ClientError::Closed`] if the engine has gone,
@@ -160,7 +169,7 @@ impl ExternalEngine {
         game: &Game,
         limits: &Limits,
         timeout: Duration,
-        mut on_score: impl FnMut(Score),
+        mut on_evaluation: impl FnMut(Evaluation),
     ) -> Result<Answer, ClientError> {
         match &mut self.client {
             Client::Uci(client) => {
@@ -169,7 +178,7 @@ impl ExternalEngine {
                 let (best, _) = client.go(&go_params(&pos, limits), timeout, |info| {
                     if info.multipv.unwrap_or(1) == 1 && !info.lowerbound && !info.upperbound {
                         if let Some(score) = info.score {
-                            on_score(score);
+                            on_evaluation(Evaluation { score, depth: info.depth });
                         }
                     }
                 })?;
@@ -178,7 +187,7 @@ impl ExternalEngine {
                     _ => Answer::IllegalMove(best),
                 })
             }
-            Client::Xboard(client) => client.think(game, limits, timeout, on_score),
+            Client::Xboard(client) => client.think(game, limits, timeout, on_evaluation),
         }
     }
 

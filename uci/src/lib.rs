@@ -28,7 +28,7 @@ mod xboard;
 
 pub use client::{position_command, ClientError, EngineSpec, InfoMessage, StartError, UciClient, UciMessage};
 pub use command::{parse_command, Command, CommandError, GoParams, StartPosition};
-pub use engine::{Answer, ExternalEngine, GameSetup, MoveLimit, ParseProtocolError, Protocol, DETECT_WAIT};
+pub use engine::{Answer, Evaluation, ExternalEngine, GameSetup, MoveLimit, ParseProtocolError, Protocol, DETECT_WAIT};
 pub use format::{diagram, eval_table, go_params, info_line, option_line};
 pub use genfens::{generate as generate_genfens, parse_genfens, GenfensError, GenfensRequest};
 pub use server::{Flow, Server, ENGINE_AUTHOR, ENGINE_NAME};

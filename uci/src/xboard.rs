@@ -13,7 +13,7 @@
 //! `move` (or the old `N. ... move` form) `force` again, so that it never thinks on its own.
 
 use crate::client::ClientError;
-use crate::engine::{Answer, GameSetup, MoveLimit};
+use crate::engine::{Answer, Evaluation, GameSetup, MoveLimit};
 use crate::process::EngineProcess;
 use crate::EngineSpec;
 use std::time::{Duration, Instant};
@@ -458,7 +458,8 @@ impl XboardClient {
 
     /// Asks for a move in `game` (whose start is the one of [`XboardClient::new_game`]):
     /// sends the moves the engine has not seen, the clocks of `limits` if any, `go`, and
-    /// waits at most `timeout` for the answer; `on_score` gets each thinking line's score.
+    /// waits at most `timeout` for the answer; `on_evaluation` gets each thinking line's score
+    /// and depth.
     ///
     /// # Errors
     /// Write errors, [`ClientError::Closed`] or [`ClientError::Timeout`].
@@ -467,7 +468,7 @@ impl XboardClient {
         game: &Game,
         limits: &Limits,
         timeout: Duration,
-        mut on_score: impl FnMut(Score),
+        mut on_evaluation: impl FnMut(Evaluation),
     ) -> Result<Answer, ClientError> {
         // What the engine said after its last move (a claim about that move, thinking) is
         // no answer to this one: read it first. An engine that is gone shows when written to.
@@ -497,7 +498,7 @@ impl XboardClient {
                 return Err(ClientError::Timeout { expected: "move", timeout });
             };
             match message {
-                XboardMessage::Thinking { score, .. } => on_score(score),
+                XboardMessage::Thinking { score, depth } => on_evaluation(Evaluation { score, depth: Some(depth) }),
                 XboardMessage::Move(text) => break read_move(&pos, &text),
                 XboardMessage::Resign => break Answer::Resign,
                 XboardMessage::Result(line) => break Answer::Claim(line),

@@ -62,7 +62,7 @@ fn an_xboard_engine_is_detected_set_up_and_asked_for_moves() {
 
     let game = after_e4(&control, Duration::from_millis(2500));
     let mut scores = Vec::new();
-    let answer = engine.think(&game, &Limits::from_clock(game.clock().unwrap()), PATIENCE, |s| scores.push(s));
+    let answer = engine.think(&game, &Limits::from_clock(game.clock().unwrap()), PATIENCE, |e| scores.push(e.score));
     let e5 = parse_uci_move(game.position(), "e7e5").unwrap();
     assert_eq!(answer.unwrap(), Answer::Move(e5));
     assert_eq!(scores, [Score::Cp(-25)]);

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use tempo_core::{Game, GameResult, Score, Termination};
 use tempo_engine::Limits;
 use tempo_notation::{format_clock, termination_comment, uci_move, PgnGame, PgnTermination};
-use tempo_uci::{Answer, ClientError, EngineSpec, ExternalEngine, GameSetup, Protocol, StartError};
+use tempo_uci::{Answer, ClientError, EngineSpec, Evaluation, ExternalEngine, GameSetup, Protocol, StartError};
 
 pub use tempo_uci::MoveLimit;
 
@@ -53,8 +53,42 @@ pub struct Incidents {
 struct Reply {
     answer: Result<Answer, ClientError>,
     elapsed: Duration,
-    /// The last main-line score it gave, from its own point of view.
-    score: Option<Score>,
+    /// The last main-line evaluation it gave, from its own point of view.
+    evaluation: Option<Evaluation>,
+}
+
+/// What the PGN records of a move beside the move: the mover's evaluation and thinking time
+/// (`{+0.31/12 0.153s}`, as cutechess and OpenBench write them, which `data import-pgn`
+/// reads back) and its clock after the move (`[%clk 0:00:04.8]`).
+#[derive(Clone, Copy, Debug, Default)]
+struct MoveNote {
+    evaluation: Option<Evaluation>,
+    thought: Option<Duration>,
+    clock: Option<Duration>,
+}
+
+impl MoveNote {
+    /// The move's comment, if it has anything to say.
+    fn comment(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if let Some(Evaluation { score, depth }) = self.evaluation {
+            let score = match score {
+                Score::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+                Score::Mate(n) if n < 0 => format!("-M{}", -n),
+                Score::Mate(n) => format!("+M{n}"),
+            };
+            parts.push(format!("{score}/{}", depth.unwrap_or(0)));
+        }
+        if let Some(thought) = self.thought {
+            parts.push(format!("{:.3}s", thought.as_secs_f64()));
+        }
+        if let Some(left) = self.clock {
+            // Tenths of a second: the precision a clock display shows.
+            let tenths = Duration::from_millis(left.as_millis() as u64 / 100 * 100);
+            parts.push(format!("[%clk {}]", format_clock(tenths)));
+        }
+        (!parts.is_empty()).then(|| parts.join(" "))
+    }
 }
 
 /// Starts the engine for a game from `setup`, in the protocol it speaks (detected if not
@@ -99,31 +133,31 @@ pub fn play_game(
         _ => Game::new(opening.start),
     };
     // The opening moves are part of the game but not of anyone's clock.
-    let mut clocks_after: Vec<Option<Duration>> = Vec::new();
+    let mut notes: Vec<MoveNote> = Vec::new();
     for &m in &opening.moves {
         let _ = game.play_timed(m, Duration::ZERO);
-        clocks_after.push(None);
+        notes.push(MoveNote::default());
     }
 
     let setup = GameSetup { start: &opening.start, limit };
     let mut clients = start_engines(engines, &setup, rules.hang_timeout)?;
     let mut incidents = Incidents::default();
-    let end = play_moves(&mut game, &mut clients, limit, rules, &mut incidents, &mut clocks_after);
+    let end = play_moves(&mut game, &mut clients, limit, rules, &mut incidents, &mut notes);
     for client in clients {
         client.quit();
     }
-    let pgn = pgn_of(&game, engines, limit, &end, &clocks_after, round);
+    let pgn = pgn_of(&game, engines, limit, &end, &notes, round);
     Ok(GameRecord { end, pgn, incidents })
 }
 
-/// Plays the game on until it ends; `clocks_after` gets each move's clock reading.
+/// Plays the game on until it ends; `notes` gets each move's note.
 fn play_moves(
     game: &mut Game,
     clients: &mut [ExternalEngine; 2],
     limit: &MoveLimit,
     rules: &Adjudication,
     incidents: &mut Incidents,
-    clocks_after: &mut Vec<Option<Duration>>,
+    notes: &mut Vec<MoveNote>,
 ) -> GameEnd {
     let mut adjudicator = Adjudicator::new(*rules);
     loop {
@@ -144,8 +178,8 @@ fn play_moves(
         }
         let side = game.position().turn();
         let reply = ask(&mut clients[side.index()], game, limit, rules);
-        let score = reply.score;
-        if let Some(end) = play_reply(game, reply, rules, incidents, clocks_after) {
+        let score = reply.evaluation.map(|e| e.score);
+        if let Some(end) = play_reply(game, reply, rules, incidents, notes) {
             return end;
         }
         // A move that ended the game by the rules is reported as such at the top of the loop.
@@ -169,10 +203,10 @@ fn ask(client: &mut ExternalEngine, game: &Game, limit: &MoveLimit, rules: &Adju
         (MoveLimit::MoveTime(t), _) => (Limits::movetime(*t), *t + rules.hang_timeout),
         (MoveLimit::Clock(_), None) => unreachable!("a clocked game has a clock"),
     };
-    let mut score = None;
+    let mut evaluation = None;
     let started = Instant::now();
-    let answer = client.think(game, &limits, timeout, |s| score = Some(s));
-    Reply { answer, elapsed: started.elapsed(), score }
+    let answer = client.think(game, &limits, timeout, |e| evaluation = Some(e));
+    Reply { answer, elapsed: started.elapsed(), evaluation }
 }
 
 /// Plays the side to move's reply, charging its clock; the ending if the reply ended the
@@ -182,7 +216,7 @@ fn play_reply(
     reply: Reply,
     rules: &Adjudication,
     incidents: &mut Incidents,
-    clocks_after: &mut Vec<Option<Duration>>,
+    notes: &mut Vec<MoveNote>,
 ) -> Option<GameEnd> {
     let pos = *game.position();
     let side = pos.turn();
@@ -239,7 +273,11 @@ fn play_reply(
             Some(GameEnd::flag_fall(side, outcome))
         }
         Ok(_) => {
-            clocks_after.push(game.clock().map(|c| c.remaining(side)));
+            notes.push(MoveNote {
+                evaluation: reply.evaluation,
+                thought: Some(reply.elapsed),
+                clock: game.clock().map(|c| c.remaining(side)),
+            });
             None
         }
         Err(e) => {
@@ -254,7 +292,7 @@ fn pgn_of(
     engines: [&MatchEngine; 2],
     limit: &MoveLimit,
     end: &GameEnd,
-    clocks: &[Option<Duration>],
+    notes: &[MoveNote],
     round: &str,
 ) -> PgnGame {
     let result = end.result();
@@ -282,12 +320,8 @@ fn pgn_of(
     for node in &mut pgn.moves {
         node.comments.clear();
     }
-    for (node, clock) in pgn.moves.iter_mut().zip(clocks) {
-        if let Some(left) = clock {
-            // Tenths of a second: the precision a clock display shows.
-            let tenths = Duration::from_millis(left.as_millis() as u64 / 100 * 100);
-            node.comments.push(format!("[%clk {}]", format_clock(tenths)));
-        }
+    for (node, note) in pgn.moves.iter_mut().zip(notes) {
+        node.comments.extend(note.comment());
     }
     // The arbiter's words for an ending by the rules ("Black mates", "Draw by the
     // fifty-move rule (claimed)"), the runner's own for everything it decided.
