@@ -14,6 +14,10 @@ use crate::clock_view::{parse_time_flag, parse_time_or_zero};
 pub const MAX_LEVEL: u8 = 10;
 /// The level used when none is given: a fair fight for a club player, quick to answer.
 pub const DEFAULT_LEVEL: u8 = 5;
+/// Who plays White and Black unless `--white` and `--black` say.
+pub const DEFAULT_WHITE: &str = "human";
+/// See [`DEFAULT_WHITE`].
+pub const DEFAULT_BLACK: &str = "engine";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -47,10 +51,10 @@ pub enum Command {
 pub struct PlayArgs {
     /// Who plays White: `human`, `engine` (built-in, at --level), `engine:LEVEL`, or
     /// `uci:COMMAND` for any external UCI engine (e.g. `uci:stockfish`).
-    #[arg(long, value_name = "PLAYER", default_value = "human")]
+    #[arg(long, value_name = "PLAYER", default_value = DEFAULT_WHITE)]
     pub white: String,
     /// Who plays Black (same choices as --white).
-    #[arg(long, value_name = "PLAYER", default_value = "engine")]
+    #[arg(long, value_name = "PLAYER", default_value = DEFAULT_BLACK)]
     pub black: String,
     /// Strength of the built-in engine, 1 (beginner) to 10 (full strength).
     #[arg(long, value_name = "1..10", default_value_t = DEFAULT_LEVEL,
@@ -108,7 +112,7 @@ pub struct PlayArgs {
     #[arg(long)]
     pub no_eval: bool,
     /// Engines search to this depth (reproducible play); with a clock, they still stop in time.
-    #[arg(long, value_name = "PLIES")]
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
     /// Engine players think this long per move when the game has no clock. A bare number is
     /// seconds; units `h`, `m`, `s`, `ms` also work (`500ms`, `2s`).

@@ -619,16 +619,29 @@ fn external_uci_engine() {
     assert!(run.stdout.contains("Scripted plays 1... e5"), "{}", run.stdout);
     assert!(pgn(&dir.join("u.pgn")).contains("[Black \"Scripted\"]"));
 
-    // An engine that claims to have no move in a position with legal moves forfeits.
+    // An engine that claims to have no move in a position with legal moves cannot go on:
+    // the game is saved unfinished, with no result invented, to be continued.
     let engine = scripted_engine(dir, "(none)");
     let run = tempo(dir, &["--black", &engine, "--save", "f.pgn"], "e4\n");
     assert!(run.stdout.contains("Scripted failed: it answered no move"), "{}", run.stdout);
-    assert!(run.stdout.contains("Black resigns: White wins (1-0)"), "{}", run.stdout);
+    assert!(run.stdout.contains("The game stops here, unfinished."), "{}", run.stdout);
+    assert!(!run.stdout.contains("resigns"), "{}", run.stdout);
+    let saved = pgn(&dir.join("f.pgn"));
+    assert!(saved.contains("[Result \"*\"]") && saved.contains("[Termination \"unterminated\"]"), "{saved}");
+    assert!(run.stderr.contains("continue it with: tempo --pgn f.pgn --black 'uci:sh "), "{}", run.stderr);
 }
 
 #[cfg(unix)]
 #[test]
 fn ctrl_c_saves_the_unfinished_game_for_resuming() {
+    // A closed terminal (SIGHUP) or a shutdown (SIGTERM) saves it as Ctrl-C does.
+    for signal in ["-INT", "-TERM", "-HUP"] {
+        interrupted_game_is_saved(signal);
+    }
+}
+
+#[cfg(unix)]
+fn interrupted_game_is_saved(signal: &str) {
     use std::io::Read;
     let tmp = scratch("ctrl-c");
     let dir = tmp.path();
@@ -660,14 +673,18 @@ fn ctrl_c_saves_the_unfinished_game_for_resuming() {
         assert!(std::time::Instant::now() < deadline, "{}", seen.lock().unwrap());
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let killed = Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
     assert!(killed.success());
     let status = child.wait().unwrap();
     reader.join().unwrap();
     drop(stdin);
     let text = seen.lock().unwrap().clone();
-    assert_eq!(status.code(), Some(130), "{text}");
-    assert!(text.contains("Interrupted. The unfinished game is saved in interrupted.pgn"), "{text}");
+    assert_eq!(status.code(), Some(130), "{signal}: {text}");
+    // The command that continues it keeps the players: two people, not the engine.
+    assert!(
+        text.contains("Interrupted. The unfinished game is saved in interrupted.pgn; continue it with: tempo --pgn interrupted.pgn --black human\n"),
+        "{signal}: {text}"
+    );
     let saved = pgn(&dir.join("interrupted.pgn"));
     assert!(saved.contains("1. e4 e5 *"), "{saved}");
     // No temporary file is left behind, and the game continues from the file.
@@ -839,4 +856,35 @@ fn the_move_list_pages_back_and_lists_the_whole_game() {
         "\nMoves: 1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 8. Nc3 c6 9. Bg5 \
                  b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6\n";
     assert!(run.stdout.contains(whole), "{}", run.stdout);
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_answered_and_play_goes_on() {
+    let tmp = scratch("bytes");
+    let dir = tmp.path();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(args(&HOTSEAT, &["--save", "g.pgn"]))
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"e4\n\xff\xfe\xe9\ne5\nNf3\nquit\ny\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("End of input"), "{stdout}");
+    assert!(stdout.contains("is not a move"), "{stdout}");
+    assert!(pgn(&dir.join("g.pgn")).contains("1. e4 e5 2. Nf3 *"), "{}", pgn(&dir.join("g.pgn")));
+}
+
+#[test]
+fn save_into_a_folder_is_refused_before_the_game() {
+    let tmp = scratch("folder");
+    let dir = tmp.path();
+    std::fs::create_dir(dir.join("games")).unwrap();
+    let run = tempo(dir, &args(&HOTSEAT, &["--save", "games"]), "e4\n");
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stderr.contains("--save games: that is a folder"), "{}", run.stderr);
+    assert_eq!(std::fs::read_dir(dir.join("games")).unwrap().count(), 0);
 }

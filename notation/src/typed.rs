@@ -2,7 +2,7 @@
 //! case), UCI coordinates (`e2e4`, `e7e8q`, castling as `e1g1` or king takes rook), and why
 //! it cannot be played. `tempo`'s move prompt and `tempo-tools game --moves` read moves so.
 
-use crate::san::{parse_san, SanError, SanMove};
+use crate::san::{parse_san, san, SanError, SanMove};
 use crate::uci::{parse_uci_move, UciMove};
 use std::fmt;
 use tempo_core::{Move, Position, Refusal};
@@ -123,6 +123,18 @@ pub fn read_typed_move(pos: &Position, text: &str) -> Result<Move, TypedMoveErro
 /// move cannot be played.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, SanError> {
     let san_error = match parse_san(pos, text) {
+        // `bb4` reads as a pawn from the b-file; typed by a person it may as well be the
+        // bishop's move, `Bb4`: when both are legal, the text names neither. (`bxc5` is the
+        // pawn's capture in SAN, and `b4` no bishop's move.)
+        Ok(m) if text.len() > 2 && text.starts_with('b') && !text.starts_with("bx") && !is_coordinates(text) => {
+            let bishop: String = std::iter::once('B').chain(text.chars().skip(1)).collect();
+            return match parse_san(pos, &bishop) {
+                Ok(other) if other != m => {
+                    Err(SanError::Ambiguous { san: text.to_owned(), candidates: vec![san(pos, m), san(pos, other)] })
+                }
+                _ => Ok(m),
+            };
+        }
         Ok(m) => return Ok(m),
         Err(e) => e,
     };
@@ -216,6 +228,16 @@ mod tests {
         );
         assert_eq!(why(&check, "Nf3"), "Illegal move Nf3: white has no knight");
         assert!(read_typed_move(&start, "nf3").is_ok());
+    }
+
+    #[test]
+    fn a_lower_case_b_that_fits_both_a_pawn_and_a_bishop_is_ambiguous() {
+        // The b3 pawn and the c5 bishop can both go to b4.
+        let pos: Position = "rbbqk3/8/5n2/ppBpp2p/3P4/RPN1P3/5P1P/3Q1K1R w - - 0 42".parse().unwrap();
+        assert_eq!(read_typed_move(&pos, "bb4").unwrap_err().to_string(), "Ambiguous move bb4: it could be b4 or Bb4");
+        for (typed, expected) in [("b4", "b4"), ("Bb4", "Bb4"), ("bd6", "Bd6")] {
+            assert_eq!(parse_move(&pos, typed).map(|m| san(&pos, m)).as_deref(), Ok(expected), "{typed}");
+        }
     }
 
     #[test]

@@ -28,14 +28,25 @@ enum Source {
     Editor(LineEditor),
 }
 
-/// Every line of stdin, read on a thread as it comes; `None` at the end.
+/// Every line of stdin, read on a thread as it comes; `None` at the end (or a read error).
+/// A line that is not UTF-8 comes with its bad bytes replaced, to be answered as a line the
+/// program does not understand: it is no end of the input.
 fn plain_lines() -> Receiver<Option<String>> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
-        for line in stdin.lock().lines() {
-            let Ok(line) = line else { break };
-            if tx.send(Some(line)).is_err() {
+        let mut stdin = stdin.lock();
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            match stdin.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let line = String::from_utf8_lossy(&bytes);
+            let line = line.strip_suffix('\n').unwrap_or(&line);
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            if tx.send(Some(line.to_owned())).is_err() {
                 return;
             }
         }

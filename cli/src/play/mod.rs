@@ -644,13 +644,18 @@ impl Session {
 }
 
 impl Session {
-    /// An engine that crashed, hung or answered nonsense cannot go on: it loses, as a player
-    /// who leaves the board would, and the game is saved.
+    /// An engine that crashed, hung or answered nonsense cannot go on. The game is not
+    /// decided for it (a broken program is no player who resigned, and the person may want
+    /// to finish the game against a working one): it is saved unfinished, and the session
+    /// ends saying how to continue it.
     fn forfeit(&mut self, color: Color, why: String) -> Result<Flow> {
         let name = self.side(color).view.name.clone();
-        self.say(format!("{name} failed: {why}. It forfeits the game."));
-        self.game.resign(color).context("recording the forfeit")?;
-        Ok(Flow::Continue)
+        self.say(format!("{name} failed: {why}. The game stops here, unfinished."));
+        if self.terminal.is_some() {
+            self.show();
+        }
+        self.save_unfinished();
+        Ok(Flow::Quit)
     }
 
     /// On a terminal where only engines play, the spectator sees the main line as it grows (a

@@ -10,7 +10,7 @@ use tempo_notation::PgnGame;
 
 use super::keyboard::{Keyboard, Timer};
 use super::{interrupt, Session, Side, Snapshot};
-use crate::args::PlayArgs;
+use crate::args::{PlayArgs, DEFAULT_BLACK, DEFAULT_LEVEL, DEFAULT_WHITE};
 use crate::board_view::BoardStyle;
 use crate::clock_view::{describe_tc, parse_tc};
 use crate::describe::describe_outcome;
@@ -58,11 +58,15 @@ pub(super) fn session_from_args(args: &PlayArgs) -> Result<Option<Session>> {
     let title =
         format!("Tempo  {} (White) v {} (Black)  {tc_text}{variant}", white_side.view.name, black_side.view.name);
     // A continued game stays in its file unless --save names another, to which it is added.
+    if let Some(path) = args.save.as_ref().filter(|p| p.is_dir()) {
+        bail!("--save {}: that is a folder; name a PGN file (in it or elsewhere)", path.display());
+    }
     let slot = match (&args.save, slot) {
         (Some(path), _) => GameSlot::append_to(path.clone()),
         (None, Some(slot)) => slot,
         (None, None) => save::default_slot(&stamp)?,
-    };
+    }
+    .resumed_with(resume_options(args));
     if white_side.is_human() || black_side.is_human() {
         messages.push("Type your move (e4, Nf3, O-O...) or help for the commands.".to_owned());
     }
@@ -220,6 +224,29 @@ fn screen(is_terminal: bool, colour: bool) -> (Option<Terminal>, usize, Vec<Stri
         ),
         _ => (None, transcript_width, Vec::new()),
     }
+}
+
+/// The options that continue a game with the players it had: `--white`, `--black` and
+/// `--level` where they are not the defaults (a resumed game's players are not in its file).
+fn resume_options(args: &PlayArgs) -> String {
+    let quote = |value: &str| {
+        if value.chars().all(|c| c.is_ascii_alphanumeric() || "-_:./=+".contains(c)) {
+            value.to_owned()
+        } else {
+            format!("'{}'", value.replace('\'', r"'\''"))
+        }
+    };
+    let mut options = String::new();
+    if args.white != DEFAULT_WHITE {
+        options.push_str(&format!(" --white {}", quote(&args.white)));
+    }
+    if args.black != DEFAULT_BLACK {
+        options.push_str(&format!(" --black {}", quote(&args.black)));
+    }
+    if args.level != DEFAULT_LEVEL {
+        options.push_str(&format!(" --level {}", args.level));
+    }
+    options
 }
 
 #[cfg(test)]

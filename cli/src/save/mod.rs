@@ -121,7 +121,7 @@ pub fn save_or_rescue(slot: &mut GameSlot, text: &str) -> Result<Saved> {
         Ok(()) => Ok(Saved { path: slot.path().to_owned(), failure: None, resume: resume_command(slot) }),
         Err(error) => {
             let path = rescue(text).with_context(|| format!("{error}; nor in Tempo's folder of games"))?;
-            let resume = format!("tempo --pgn {}", path.display());
+            let resume = format!("tempo --pgn {}{}", path.display(), slot.resume_options());
             Ok(Saved { path, failure: Some(error.to_string()), resume })
         }
     }
@@ -136,9 +136,10 @@ fn resume_command(slot: &GameSlot) -> String {
         let number = games.iter().find(|g| g.span.start == mine)?.number;
         (games.len() > 1).then_some(number)
     });
+    let options = slot.resume_options();
     match number {
-        Some(n) => format!("tempo --pgn {} --game {n}", path.display()),
-        None => format!("tempo --pgn {}", path.display()),
+        Some(n) => format!("tempo --pgn {} --game {n}{options}", path.display()),
+        None => format!("tempo --pgn {}{options}", path.display()),
     }
 }
 

@@ -59,6 +59,9 @@ pub struct GameSlot {
     /// Create the file's folder at the first save (Tempo's own folder of games; a folder
     /// the user named is never made up).
     create_folder: bool,
+    /// The options that continue the game with the same players (`--black human`), added
+    /// to the command a save prints.
+    resume_options: String,
 }
 
 #[derive(Clone, Debug)]
@@ -71,7 +74,7 @@ impl GameSlot {
     /// A new game, added at the end of `path` at its first save (the file is created if it
     /// does not exist, never truncated).
     pub fn append_to(path: PathBuf) -> GameSlot {
-        GameSlot { path, owned: None, appended: true, create_folder: false }
+        GameSlot { path, owned: None, appended: true, create_folder: false, resume_options: String::new() }
     }
 
     /// The same slot, creating the file's folder at its first save.
@@ -87,11 +90,21 @@ impl GameSlot {
         let end = span.start + file[span.clone()].trim_ascii_end().len();
         let span = span.start..end;
         let owned = Owned { bytes: file[span.clone()].to_vec(), span };
-        GameSlot { path, owned: Some(owned), appended: false, create_folder: false }
+        GameSlot { path, owned: Some(owned), appended: false, create_folder: false, resume_options: String::new() }
     }
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The same slot, whose resume command carries `options` (` --black human`).
+    pub fn resumed_with(self, options: String) -> GameSlot {
+        GameSlot { resume_options: options, ..self }
+    }
+
+    /// See [`GameSlot::resumed_with`].
+    pub fn resume_options(&self) -> &str {
+        &self.resume_options
     }
 
     /// Where the game starts in the file, as last read or written.
