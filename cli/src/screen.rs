@@ -377,7 +377,7 @@ mod tests {
             black_first: false,
             scroll,
         };
-        let messages = ["Tempo level 5 plays 14... Qe6 (White mates in 3)".to_owned()];
+        let messages = ["Tempo level 5 plays 14... Qe6 (+6.20 for White)".to_owned()];
         let mut lines = screen_lines(&view, width, width - 1, &[], &messages);
         lines.push("White to move, You (15.): ".to_owned());
         assert!(lines.len() <= height, "{} lines fit in {height} rows", lines.len());

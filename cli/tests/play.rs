@@ -157,6 +157,10 @@ fn draw_claims() {
     let run = tempo(dir, &HOTSEAT, "claim e4\nfen\nquit\nn\n");
     assert!(run.stdout.contains("Claim refused"), "{}", run.stdout);
     assert!(run.stdout.contains("4P3/8/PPPP1PPP/RNBQKBNR b KQkq"), "{}", run.stdout);
+    // In a timed game the opponent gets two more minutes (article 9.5.3): Black's 5:00 is 7:00.
+    let run = tempo(dir, &args(&HOTSEAT, &["--tc", "5+0", "--fake-move-time", "1"]), "claim e4\nquit\nn\n");
+    assert!(run.stdout.contains("The move stands and the opponent gets two more minutes"), "{}", run.stdout);
+    assert!(run.stdout.contains("7:00"), "{}", run.stdout);
 
     // The same repetition claimed after it happened, by the player to move.
     let input = "Nf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nNg8\nclaim\n";

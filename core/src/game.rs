@@ -26,6 +26,8 @@ use crate::unwinnable::{can_mate, helpmate_after, statics, CanMate, Impossibilit
 use crate::zobrist;
 use std::time::Duration;
 
+/// What an incorrect draw claim adds to the opponent's time in a timed game (article 9.5.3).
+pub const INCORRECT_CLAIM_BONUS: Duration = Duration::from_secs(120);
 /// The rule a draw claim rests on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DrawClaim {
@@ -619,11 +621,13 @@ impl Game {
 
     /// The player to move announces `m` and claims the draw it produces (article 9.2.1.1 /
     /// 9.3.1). The move is recorded whether or not the claim is correct; an incorrect claim
-    /// lets the game go on, as article 9.5.2 rules. A move that checkmates wins instead.
+    /// lets the game go on, as article 9.5.2 rules, and in a timed game adds two minutes to
+    /// the opponent's time (article 9.5.3). A move that checkmates wins instead.
     ///
     /// # Errors
     /// [`GameError::GameOver`] or [`GameError::IllegalMove`]; the game is then unchanged.
     pub fn claim_draw_with_move(&mut self, m: Move) -> Result<ClaimResult, GameError> {
+        let claimant = self.position.turn();
         let claims = self.claimable_with_move(m)?;
         if let Some(outcome) = self.play(m)? {
             // An automatic ending (checkmate, fivefold...) reached by the move stands.
@@ -635,7 +639,13 @@ impl Game {
                 self.outcome = Some(Outcome::draw(claim.termination()));
                 Ok(ClaimResult::Granted(claim))
             }
-            None => Ok(ClaimResult::Rejected),
+            None => {
+                if let Some(clock) = self.clock.as_mut().filter(|c| c.control().is_timed()) {
+                    let opponent = !claimant;
+                    clock.set_remaining(opponent, clock.remaining(opponent) + INCORRECT_CLAIM_BONUS);
+                }
+                Ok(ClaimResult::Rejected)
+            }
         }
     }
 
@@ -822,6 +832,24 @@ mod tests {
     }
 
     const KNIGHT_DANCE: &str = "g1f3 g8f6 f3g1 f6g8";
+
+    #[test]
+    fn an_incorrect_claim_gives_the_opponent_two_minutes() {
+        let control: TimeControl = "300+2".parse().unwrap();
+        let mut g = Game::with_time_control(Position::startpos(), control);
+        g.play_timed(mv(g.position(), "e2e4"), Duration::from_secs(3)).unwrap();
+        let black_before = g.clock().unwrap().remaining(Color::Black);
+        let white_before = g.clock().unwrap().remaining(Color::White);
+        // Black announces e5 with a claim that no rule supports (article 9.5.3).
+        assert_eq!(g.claim_draw_with_move(mv(g.position(), "e7e5")), Ok(ClaimResult::Rejected));
+        assert_eq!(g.outcome(), None);
+        assert_eq!(g.clock().unwrap().remaining(Color::White), white_before + INCORRECT_CLAIM_BONUS);
+        assert!(g.clock().unwrap().remaining(Color::Black) <= black_before + Duration::from_secs(2));
+        // Without a clock there is no time to give.
+        let mut untimed = Game::new(Position::startpos());
+        assert_eq!(untimed.claim_draw_with_move(mv(untimed.position(), "e2e4")), Ok(ClaimResult::Rejected));
+        assert!(untimed.clock().is_none());
+    }
 
     #[test]
     fn threefold_is_claimable_fivefold_automatic() {

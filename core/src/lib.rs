@@ -93,7 +93,7 @@ mod zobrist;
 pub use bitboard::Bitboard;
 pub use castling::{CastlingMode, CastlingRights, CastlingSide};
 pub use error::{Defect, FenError, MoveError, PositionError};
-pub use game::Game;
+pub use game::{Game, INCORRECT_CLAIM_BONUS};
 pub use movegen::MoveFilter;
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use outcome::{GameResult, Outcome, Termination};

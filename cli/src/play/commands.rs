@@ -285,10 +285,15 @@ impl Session {
         let verdict = self.game.claim_draw_with_move(m).context("claiming a draw")?;
         self.timer.restart();
         if verdict == ClaimResult::Rejected && self.game.outcome().is_none() {
-            self.say(
+            let bonus = if self.game.clock().is_some_and(|c| c.control().is_timed()) {
+                " and the opponent gets two more minutes (FIDE article 9.5.3)"
+            } else {
+                " (FIDE article 9.5.2)"
+            };
+            self.say(format!(
                 "Claim refused: that move repeats no position a third time and the fifty-move rule does not apply. \
-                 The move stands (FIDE article 9.5).",
-            );
+                 The move stands{bonus}."
+            ));
         }
         self.update_snapshot();
         Ok(Some(Flow::Continue))
