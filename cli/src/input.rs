@@ -2,7 +2,7 @@
 //! neither.
 
 use tempo_core::{Move, Position};
-use tempo_notation::{read_typed_move, san, TypedMoveError};
+use tempo_notation::{read_typed_move, san, shown_input, TypedMoveError};
 
 /// A command typed during the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,7 +103,10 @@ pub fn read(pos: &Position, line: &str) -> Input {
                 return Input::Move(m);
             }
         }
-        return Input::Invalid(format!("\"{line}\" is not a move or a command (type help for the list)"));
+        return Input::Invalid(format!(
+            "\"{}\" is not a move or a command (type help for the list)",
+            shown_input(line)
+        ));
     }
     match read_move(pos, word) {
         Ok(m) => Input::Move(m),

@@ -60,7 +60,7 @@ pub use pgn::{
     PgnResult, PgnTermination, UnknownTermination, Visitor, LINE_WIDTH, MAX_VARIATION_DEPTH,
 };
 pub use san::{parse_san, parse_san_in, san, san_line, write_san, SanError, SanMove};
-pub use typed::{parse_move, read_typed_move, refusal, IllegalReason, TypedMoveError};
+pub use typed::{parse_move, read_typed_move, refusal, shown_input, IllegalReason, TypedMoveError};
 pub use uci::{parse_uci_move, uci_move, UciMove, UciMoveError};
 pub use viriformat::{
     decode_move as decode_viri_move, encode_move as encode_viri_move, mate_score, IllegalMoveError, PackedGame,

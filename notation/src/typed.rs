@@ -7,18 +7,41 @@ use crate::uci::{parse_uci_move, UciMove};
 use std::fmt;
 use tempo_core::{Move, Position, Refusal};
 
+/// Typed text as a message repeats it: control characters (a stray escape sequence, a NUL)
+/// made visible as `\u{..}` escapes, and a long line cut to its first 40 characters, so that
+/// pasted garbage cannot flood or scramble the player's screen.
+///
+/// ```
+/// assert_eq!(tempo_notation::shown_input("e4\u{1b}[2J"), "e4\\u{1b}[2J");
+/// ```
+pub fn shown_input(text: &str) -> String {
+    const LONGEST: usize = 40;
+    let mut out = String::new();
+    for c in text.chars().take(LONGEST) {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    if text.chars().count() > LONGEST {
+        out.push_str("...");
+    }
+    out
+}
+
 /// Why a move a player typed cannot be played, in words for that player: `Display` is the
 /// sentence `tempo`'s move prompt and the browser page show, so both say the same thing.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TypedMoveError {
     /// The text is no move in either notation.
-    #[error("\"{text}\" is not a move: try e4, Nf3, O-O or e2e4")]
+    #[error("\"{}\" is not a move: try e4, Nf3, O-O or e2e4", shown_input(text))]
     NotAMove {
         /// The text as typed.
         text: String,
     },
     /// The text is a move, but not a legal one here.
-    #[error("Illegal move {text}: {reason}")]
+    #[error("Illegal move {}: {reason}", shown_input(text))]
     Illegal {
         /// The text as typed.
         text: String,
@@ -26,7 +49,7 @@ pub enum TypedMoveError {
         reason: IllegalReason,
     },
     /// Several legal moves fit the text.
-    #[error("Ambiguous move {text}: it could be {}", join_or(candidates))]
+    #[error("Ambiguous move {}: it could be {}", shown_input(text), join_or(candidates))]
     Ambiguous {
         /// The text as typed.
         text: String,
@@ -228,6 +251,16 @@ mod tests {
         );
         assert_eq!(why(&check, "Nf3"), "Illegal move Nf3: white has no knight");
         assert!(read_typed_move(&start, "nf3").is_ok());
+    }
+
+    #[test]
+    fn typed_garbage_is_repeated_short_and_visible() {
+        let start = Position::startpos();
+        let why = read_typed_move(&start, "\u{1b}[2J\0x").unwrap_err().to_string();
+        assert_eq!(why, "\"\\u{1b}[2J\\u{0}x\" is not a move: try e4, Nf3, O-O or e2e4");
+        let long = "z".repeat(100_000);
+        let why = read_typed_move(&start, &long).unwrap_err().to_string();
+        assert!(why.len() < 100 && why.contains(&format!("{}...", "z".repeat(40))), "{why}");
     }
 
     #[test]
