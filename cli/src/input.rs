@@ -218,7 +218,7 @@ mod tests {
         // Two knights, neither can go there: no single piece to explain.
         let knights: Position = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1".parse().unwrap();
         insta::assert_snapshot!(invalid(&knights, "Ne5"), @"Illegal move Ne5: no piece of yours can make it");
-        insta::assert_snapshot!(invalid(&knights, "Qd2"), @"Illegal move Qd2: white has no queen");
+        insta::assert_snapshot!(invalid(&knights, "Qd2"), @"Illegal move Qd2: White has no queen");
     }
 
     #[test]

@@ -354,6 +354,12 @@ fn end_of_input_after_a_save_keeps_the_moves_played_since() {
     let run = tempo(dir, &args(&HOTSEAT, &["--save", "same.pgn"]), "e4\nsave\n");
     assert!(run.stdout.contains("End of input: leaving the game."), "{}", run.stdout);
     assert!(pgn(&dir.join("same.pgn")).contains("1. e4 *"));
+    // `save ./same.pgn` names the game's own file: the game is there once.
+    let run = tempo(dir, &args(&HOTSEAT, &["--pgn", "same.pgn"]), "e5\nsave ./same.pgn\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let saved = pgn(&dir.join("same.pgn"));
+    assert_eq!(saved.matches("[Event ").count(), 1, "{saved}");
+    assert!(saved.contains("1. e4 e5 *"), "{saved}");
 }
 
 #[test]

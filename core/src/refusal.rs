@@ -134,7 +134,11 @@ impl fmt::Display for Refusal {
         match self {
             Refusal::NoPiece { from } => write!(f, "there is no piece on {from}"),
             Refusal::NotYours { piece } => write!(f, "{piece} is not yours"),
-            Refusal::NoSuchPiece { color, role } => write!(f, "{color} has no {role}"),
+            // The players are White and Black, capitalised as a name.
+            Refusal::NoSuchPiece { color, role } => {
+                let player = if *color == crate::Color::White { "White" } else { "Black" };
+                write!(f, "{player} has no {role}")
+            }
             Refusal::CannotMoveThere { piece, to } => write!(f, "{piece} cannot move to {to}"),
             Refusal::Blocked { piece, by } => write!(f, "{piece} is blocked by {by}"),
             Refusal::OwnPieceOnTarget { piece, target } => {

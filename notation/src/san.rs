@@ -598,7 +598,7 @@ mod tests {
             why(&pos("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"), "Nbe5").as_deref(),
             Some("the knight on b1 cannot move to e5")
         );
-        assert_eq!(why(&pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), "Qd2").as_deref(), Some("white has no queen"));
+        assert_eq!(why(&pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), "Qd2").as_deref(), Some("White has no queen"));
         // A pawn capture names the pawn of its file.
         assert_eq!(
             why(&start, "exd3").as_deref(),

@@ -249,7 +249,7 @@ mod tests {
             why(&check, "d3"),
             "Illegal move d3: the king is in check from the rook on a1, and this move does not answer it"
         );
-        assert_eq!(why(&check, "Nf3"), "Illegal move Nf3: white has no knight");
+        assert_eq!(why(&check, "Nf3"), "Illegal move Nf3: White has no knight");
         assert!(read_typed_move(&start, "nf3").is_ok());
     }
 

@@ -227,11 +227,15 @@ impl Session {
     /// Saves the game in `path` as well (the `save FILE` command): added to the file the
     /// first time, replaced in it after that.
     fn save_copy(&mut self, path: PathBuf) -> Result<PathBuf> {
-        if path == self.save_path() {
+        // `./game.pgn` and `game.pgn` are one file: the game is not added to it twice.
+        let same_file = |a: &std::path::Path, b: &std::path::Path| {
+            a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
+        };
+        if same_file(&path, &self.save_path()) {
             return self.save_in_its_file().map(|saved| saved.path).context("the game could not be saved");
         }
         let pgn = self.pgn();
-        let index = match self.copies.iter().position(|slot| slot.path() == path) {
+        let index = match self.copies.iter().position(|slot| same_file(slot.path(), &path)) {
             Some(index) => index,
             None => {
                 self.copies.push(GameSlot::append_to(path.clone()));
