@@ -898,3 +898,15 @@ fn save_into_a_folder_is_refused_before_the_game() {
     assert!(run.stderr.contains("--save games: that is a folder"), "{}", run.stderr);
     assert_eq!(std::fs::read_dir(dir.join("games")).unwrap().count(), 0);
 }
+
+#[test]
+fn a_latin1_game_is_not_continued_and_its_file_is_left_alone() {
+    let tmp = scratch("latin1");
+    let dir = tmp.path();
+    let file: &[u8] = b"[Event \"a\"]\r\n[White \"J\xf6rg\"]\r\n[Black \"B\"]\r\n[Result \"*\"]\r\n\r\n1. e4 *\r\n";
+    std::fs::write(dir.join("latin.pgn"), file).unwrap();
+    let run = tempo(dir, &args(&HOTSEAT, &["--pgn", "latin.pgn"]), "e5\nquit\ny\n");
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stderr.contains("is not UTF-8 text (a Latin-1 file?)"), "{}", run.stderr);
+    assert_eq!(std::fs::read(dir.join("latin.pgn")).unwrap(), file);
+}

@@ -140,6 +140,14 @@ fn game_from_args(args: &PlayArgs, control: Option<TimeControl>) -> Result<Optio
             print_flush(&format!("{}\n", crate::show::describe_loaded(&loaded.game, result)));
             bail!("{which} is already over ({result}); nothing to continue");
         }
+        if !loaded.utf8 {
+            bail!(
+                "{which} is not UTF-8 text (a Latin-1 file?): continuing it would change the letters its \
+                 tags and comments do not spell in UTF-8. Convert the file first, e.g. `iconv -f latin1 -t utf-8 {} \
+                 > converted.pgn`",
+                path.display()
+            );
+        }
         if let Some(outcome) = loaded.game.outcome() {
             let mut which = which;
             which[..1].make_ascii_uppercase();

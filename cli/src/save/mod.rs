@@ -222,6 +222,9 @@ pub struct Loaded {
     pub number: u64,
     /// How many games the file holds.
     pub games_in_file: usize,
+    /// Whether the game's text is UTF-8: only then can it be written back as it was (a
+    /// Latin-1 name would come back with its letters replaced).
+    pub utf8: bool,
 }
 
 /// Reads game `pick` of `path` and replays it; with a timed `TimeControl` tag the clocks
@@ -257,6 +260,7 @@ pub fn load(path: &Path, pick: Pick, fallback: Option<TimeControl>) -> Result<Lo
         original: pgn,
         number,
         games_in_file: games.len(),
+        utf8: std::str::from_utf8(&file[stored.span.clone()]).is_ok(),
     })
 }
 
