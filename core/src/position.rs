@@ -397,7 +397,8 @@ impl Position {
     /// The number of half-moves played since move 1 with White to move (from the FEN counters).
     #[inline]
     pub fn ply(&self) -> u32 {
-        2 * (self.fullmove_number - 1) + u32::from(self.turn == Color::Black)
+        // Saturating: a FEN may give any move number, up to u32::MAX.
+        (self.fullmove_number - 1).saturating_mul(2).saturating_add(u32::from(self.turn == Color::Black))
     }
 
     /// The Zobrist key (Polyglot key set), updated incrementally.
@@ -650,7 +651,7 @@ impl Position {
             self.key ^= zobrist::WHITE_TO_MOVE;
         }
         let old_castling = self.castling;
-        self.halfmove_clock += 1;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
 
         match m.kind() {
             MoveKind::Normal => {
@@ -704,7 +705,7 @@ impl Position {
         }
 
         if us == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.turn = them;
         debug_assert!(!HASH || self.key == self.compute_key(), "incremental key diverged after {m:?}");
@@ -722,9 +723,9 @@ impl Position {
             }
         }
         self.key ^= zobrist::WHITE_TO_MOVE;
-        self.halfmove_clock += 1;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
         if self.turn == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.turn = !self.turn;
     }
@@ -862,6 +863,18 @@ mod tests {
 
     fn defects(fen: &str) -> Vec<Defect> {
         error(fen).defects().to_vec()
+    }
+
+    #[test]
+    fn move_counters_stop_at_their_largest_value_instead_of_wrapping() {
+        let mut pos: Position = "4k3/8/8/8/8/8/8/4K3 b - - 4294967295 4294967295".parse().unwrap();
+        pos.play_unchecked(pos.legal_moves()[0]);
+        assert_eq!(pos.fullmove_number(), u32::MAX);
+        assert_eq!(pos.halfmove_clock(), u32::MAX);
+        assert_eq!(pos.fen().parse::<Position>().map(|p| p.fullmove_number()), Ok(u32::MAX));
+        assert_eq!(pos.ply(), u32::MAX);
+        pos.play_null();
+        assert_eq!(pos.fullmove_number(), u32::MAX);
     }
 
     #[test]
