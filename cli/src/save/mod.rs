@@ -53,7 +53,7 @@ pub fn games_folder() -> Result<PathBuf> {
 /// # Errors
 /// As [`games_folder`].
 pub fn default_slot(stamp: &str) -> Result<GameSlot> {
-    Ok(GameSlot::append_to(games_folder()?.join(format!("tempo-{stamp}.pgn"))).creating_folder())
+    Ok(GameSlot::own_file(games_folder()?.join(format!("tempo-{stamp}.pgn"))))
 }
 
 /// Saves `text` in a new file of [`games_folder`] when it could not be saved where it

@@ -62,6 +62,9 @@ pub struct GameSlot {
     /// The options that continue the game with the same players (`--black human`), added
     /// to the command a save prints.
     resume_options: String,
+    /// A file of the game's own (`tempo-DATE-TIME.pgn`): its first save creates it, under
+    /// the next free name (`-1`, `-2`...) when another game took the name meanwhile.
+    own_file: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -74,12 +77,46 @@ impl GameSlot {
     /// A new game, added at the end of `path` at its first save (the file is created if it
     /// does not exist, never truncated).
     pub fn append_to(path: PathBuf) -> GameSlot {
-        GameSlot { path, owned: None, appended: true, create_folder: false, resume_options: String::new() }
+        GameSlot {
+            path,
+            owned: None,
+            appended: true,
+            create_folder: false,
+            resume_options: String::new(),
+            own_file: false,
+        }
     }
 
     /// The same slot, creating the file's folder at its first save.
     pub fn creating_folder(self) -> GameSlot {
         GameSlot { create_folder: true, ..self }
+    }
+
+    /// A new game in a file of its own at `path` (see [`GameSlot::save`]), in a folder
+    /// created at the first save.
+    pub fn own_file(path: PathBuf) -> GameSlot {
+        GameSlot { own_file: true, ..GameSlot::append_to(path).creating_folder() }
+    }
+
+    /// Creates the own file under `path`'s name or, when another game has taken it (two
+    /// games started in the same second), the next free `-N` name.
+    fn claim_own_file(&mut self) -> io::Result<()> {
+        let stem = self.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let folder = self.path.parent().map(Path::to_path_buf).unwrap_or_default();
+        for n in 0..1000 {
+            let name = if n == 0 { format!("{stem}.pgn") } else { format!("{stem}-{n}.pgn") };
+            let candidate = folder.join(name);
+            match std::fs::OpenOptions::new().write(true).create_new(true).open(&candidate) {
+                Ok(_) => {
+                    self.path = candidate;
+                    self.own_file = false;
+                    return Ok(());
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Err(io::Error::new(io::ErrorKind::AlreadyExists, "no free file name for the game"))
     }
 
     /// The game that occupies `span` of `file`, the content of `path` as just read.
@@ -90,7 +127,14 @@ impl GameSlot {
         let end = span.start + file[span.clone()].trim_ascii_end().len();
         let span = span.start..end;
         let owned = Owned { bytes: file[span.clone()].to_vec(), span };
-        GameSlot { path, owned: Some(owned), appended: false, create_folder: false, resume_options: String::new() }
+        GameSlot {
+            path,
+            owned: Some(owned),
+            appended: false,
+            create_folder: false,
+            resume_options: String::new(),
+            own_file: false,
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -129,10 +173,13 @@ impl GameSlot {
         text: &str,
         write: impl FnOnce(&Path, &[u8]) -> io::Result<()>,
     ) -> Result<(), SaveError> {
-        let io_error = |source| SaveError::Io { path: self.path.clone(), source };
         if let Some(folder) = self.path.parent().filter(|_| self.create_folder) {
-            std::fs::create_dir_all(folder).map_err(io_error)?;
+            std::fs::create_dir_all(folder).map_err(|source| SaveError::Io { path: self.path.clone(), source })?;
         }
+        if self.own_file && self.owned.is_none() {
+            self.claim_own_file().map_err(|source| SaveError::Io { path: self.path.clone(), source })?;
+        }
+        let io_error = |source| SaveError::Io { path: self.path.clone(), source };
         if std::fs::metadata(&self.path).is_ok_and(|meta| !meta.is_file()) {
             // A device or a pipe (`/dev/stdout`): nothing to keep, and nothing to read back.
             return write(&self.path, text.as_bytes()).map_err(io_error);
@@ -196,6 +243,20 @@ mod tests {
     use super::*;
 
     const TWO_GAMES: &str = "[Event \"A\"]\n\n1. e4 e5 *\n\n[Event \"B\"]\n\n1. d4 1-0\n";
+
+    #[test]
+    fn two_games_started_in_the_same_second_get_a_file_each() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games").join("tempo-20261206-171500.pgn");
+        let (mut first, mut second) = (GameSlot::own_file(path.clone()), GameSlot::own_file(path.clone()));
+        first.save("[Event \"A\"]\n\n1. e4 *\n").unwrap();
+        second.save("[Event \"B\"]\n\n1. d4 *\n").unwrap();
+        first.save("[Event \"A\"]\n\n1. e4 e5 *\n").unwrap();
+        assert_eq!(first.path(), path);
+        assert_eq!(second.path(), dir.path().join("games").join("tempo-20261206-171500-1.pgn"));
+        assert_eq!(std::fs::read_to_string(first.path()).unwrap(), "[Event \"A\"]\n\n1. e4 e5 *\n");
+        assert_eq!(std::fs::read_to_string(second.path()).unwrap(), "[Event \"B\"]\n\n1. d4 *\n");
+    }
 
     #[test]
     fn a_new_game_is_appended_once_and_then_replaced() {
