@@ -272,6 +272,11 @@ fn replay(pgn: &PgnGame, fallback: Option<TimeControl>) -> Result<Game> {
         None => Game::new(pgn.start),
     };
     for (index, node) in pgn.moves.iter().enumerate() {
+        if node.mv.is_null() {
+            // PGN readers take `--` and `Z0` (a database's placeholder for a skipped turn), but
+            // no game of the rules has one to continue.
+            bail!("move {} is a null move (`--`): a game with one cannot be continued", index + 1);
+        }
         let written = node.annotations().clock;
         let elapsed = match (game.clock(), written) {
             (Some(clock), Some(after)) => {
@@ -303,6 +308,15 @@ mod tests {
     fn clock_comments() {
         assert_eq!(clk_text(Duration::from_millis(299_789)), "0:04:59.7");
         assert_eq!(clk_text(Duration::from_secs(3_900)), "1:05:00");
+    }
+
+    #[test]
+    fn a_game_with_a_null_move_is_refused_with_the_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("null.pgn");
+        std::fs::write(&path, "[Event \"a\"]\n\n1. e4 -- 2. d4 *\n").unwrap();
+        let error = format!("{:#}", load(&path, Pick::Unfinished, None).err().expect("refused"));
+        assert!(error.contains("move 2 is a null move (`--`): a game with one cannot be continued"), "{error}");
     }
 
     #[test]
