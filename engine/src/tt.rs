@@ -223,11 +223,15 @@ fn value_to_tt(v: Value, ply: usize) -> Value {
     }
 }
 
+/// A stored value as seen from `ply`. A mate stored deep in the tree may lie further from the
+/// root than the deepest mate a value can say (`MAX_PLY` plies): it stays the longest mate
+/// rather than fall out of the mate range into scores that read as centipawns (or as a
+/// tablebase win).
 fn value_from_tt(v: Value, ply: usize) -> Value {
     if v >= MATE_BOUND {
-        v - ply as Value
+        (v - ply as Value).max(MATE_BOUND)
     } else if v <= -MATE_BOUND {
-        v + ply as Value
+        (v + ply as Value).min(-MATE_BOUND)
     } else {
         v
     }
@@ -365,8 +369,19 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::mate_in;
+    use crate::score::{mate_in, MATE};
     use tempo_core::Square;
+
+    #[test]
+    fn a_mate_too_far_from_the_root_stays_a_mate() {
+        // Mate in 10 plies from a node 5 plies deep: mate in 15 from the root.
+        assert_eq!(value_from_tt(MATE - 10, 5), MATE - 15);
+        assert_eq!(value_from_tt(-(MATE - 10), 5), -(MATE - 15));
+        // From a node 125 plies deep it would be 135 plies: beyond what a value can say.
+        assert_eq!(value_from_tt(MATE - 10, 125), MATE_BOUND);
+        assert_eq!(value_from_tt(-(MATE - 10), 125), -MATE_BOUND);
+        assert_eq!(value_from_tt(31_000, 125), 31_000, "no mate, no change");
+    }
 
     #[test]
     fn store_and_probe_round_trip() {
