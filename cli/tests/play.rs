@@ -19,7 +19,7 @@ fn scratch(name: &str) -> TempDir {
     tempfile::Builder::new().prefix(&format!("tempo-cli-test-{name}-")).tempdir().unwrap()
 }
 
-fn tempo(dir: &Path, args: &[&str], input: &str) -> Run {
+fn tempo(dir: &Path, args: &[&str], input: impl AsRef<[u8]>) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
         .args(args)
         .current_dir(dir)
@@ -32,7 +32,7 @@ fn tempo(dir: &Path, args: &[&str], input: &str) -> Run {
         .spawn()
         .unwrap();
     // A program that stops before reading all of it (a refused argument) closes the pipe.
-    if let Err(e) = child.stdin.take().unwrap().write_all(input.as_bytes()) {
+    if let Err(e) = child.stdin.take().unwrap().write_all(input.as_ref()) {
         assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
     }
     let out = child.wait_with_output().unwrap();
@@ -875,17 +875,8 @@ fn the_move_list_pages_back_and_lists_the_whole_game() {
 fn a_line_that_is_not_utf8_is_answered_and_play_goes_on() {
     let tmp = scratch("bytes");
     let dir = tmp.path();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
-        .args(args(&HOTSEAT, &["--save", "g.pgn"]))
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"e4\n\xff\xfe\xe9\ne5\nNf3\nquit\ny\n").unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let run = tempo(dir, &args(&HOTSEAT, &["--save", "g.pgn"]), b"e4\n\xff\xfe\xe9\ne5\nNf3\nquit\ny\n");
+    let stdout = &run.stdout;
     assert!(!stdout.contains("End of input"), "{stdout}");
     assert!(stdout.contains("is not a move"), "{stdout}");
     assert!(pgn(&dir.join("g.pgn")).contains("1. e4 e5 2. Nf3 *"), "{}", pgn(&dir.join("g.pgn")));
