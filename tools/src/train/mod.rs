@@ -171,6 +171,11 @@ pub struct TrainArgs {
     /// networks' root-mean-square evaluations on the validation positions ([`scale`]).
     #[arg(long, value_name = "PARENT")]
     match_scale: Option<PathBuf>,
+    /// Multiply the written network's output (every output weight and bias) by this factor,
+    /// after `--match-scale` if both are given: with `--init NET --epochs 0`, NET at a flatter
+    /// (below 1) or steeper scale, to find by games the scale the search plays best with.
+    #[arg(long, value_name = "FACTOR")]
+    output_scale: Option<f64>,
 }
 
 impl TrainArgs {
@@ -351,6 +356,15 @@ fn match_scale(
     Ok((fit, loss))
 }
 
+/// `--output-scale`: multiplies the best network's output by `factor`; returns the loss after.
+fn output_scale(args: &TrainArgs, factor: f64, state: &mut Checkpoint, judged: &Dataset) -> Result<f64> {
+    let before = mean_loss(&state.best, judged, args.target());
+    let clipped = scale::apply(&mut state.best, factor as f32);
+    let loss = mean_loss(&state.best, judged, args.target());
+    outln!("output x{factor} ({clipped} weights clipped), loss {before:.6} -> {loss:.6}")?;
+    Ok(loss)
+}
+
 /// The network `--init` names: a network file (`.nnue`, dequantised) or a checkpoint's best.
 fn initial_network(path: &Path) -> Result<Network> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -388,6 +402,9 @@ pub fn run(args: &TrainArgs) -> Result<bool> {
     if !(args.score_scale > 0.0 && args.score_scale.is_finite()) {
         bail!("--score-scale must be a positive number");
     }
+    if args.output_scale.is_some_and(|f| !(f > 0.0 && f.is_finite())) {
+        bail!("--output-scale must be a positive number");
+    }
     if args.mirror && args.inputs.mirrors_files() {
         bail!(
             "--mirror changes nothing with --inputs {} (a position and its mirror have the same features)",
@@ -417,10 +434,14 @@ fn train(args: &TrainArgs, threads: usize) -> Result<bool> {
         Some(parent) => Some(match_scale(args, parent, &mut state, judged)?),
         None => None,
     };
+    let output_scaled = match args.output_scale {
+        Some(factor) => Some(output_scale(args, factor, &mut state, judged)?),
+        None => None,
+    };
     let startpos_cp = state.best.float_eval_cp(&tempo_core::Position::startpos());
     outln!("best epoch {} (loss {:.6}); start position {startpos_cp:+.0} cp", state.best_epoch, state.best_loss)?;
     let written = if args.activation == Activation::Screlu { Some(write_network(args, &state, judged)?) } else { None };
-    let summary = Summary::new(args, threads, &split, &state, written, scaled);
+    let summary = Summary::new(args, threads, &split, &state, written, scaled, output_scaled);
     let path = Summary::path(&args.out);
     tempo_output::write_atomically(&path, (serde_json::to_string_pretty(&summary)? + "\n").as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))?;
@@ -787,6 +808,40 @@ mod tests {
             assert!((w - 2.0 * b).abs() <= 1.0 / 64.0, "{w} vs 2 x {b}");
         }
         assert!(run(&args(&format!("{line} --match-scale {}", data.display()))).is_err());
+    }
+
+    #[test]
+    fn output_scale_multiplies_the_written_network_by_the_factor() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data.txt");
+        synthetic_file(&data, 20, 5);
+        let parent = dir.path().join("parent.nnue");
+        run(&args(&format!("{} --out {} --hidden 8 --epochs 2 --batch 50", data.display(), parent.display()))).unwrap();
+        let out = dir.path().join("scaled.nnue");
+        let line =
+            format!("{} --out {} --hidden 8 --epochs 0 --init {}", data.display(), out.display(), parent.display());
+
+        // A factor of one writes the parent byte for byte.
+        run(&args(&format!("{line} --output-scale 1"))).unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&parent).unwrap());
+
+        // Half: every output weight and bias halves (within the file's rounding), and the
+        // summary records the factor.
+        run(&args(&format!("{line} --output-scale 0.5"))).unwrap();
+        let written = quantise::read(&std::fs::read(&out).unwrap()).unwrap();
+        let base = quantise::read(&std::fs::read(&parent).unwrap()).unwrap();
+        let start = base.shape().output_start();
+        assert_eq!(written.params()[..start], base.params()[..start]);
+        for (w, b) in written.params()[start..].iter().zip(&base.params()[start..]) {
+            assert!((w - 0.5 * b).abs() <= 1.0 / 64.0, "{w} vs 0.5 x {b}");
+        }
+        let summary = read_summary(&out);
+        assert_eq!(summary["output_scale"]["factor"].as_f64(), Some(0.5), "{summary}");
+        assert!(summary["output_scale"]["loss_after"].as_f64().is_some(), "{summary}");
+
+        for bad in ["0", "-1", "nan", "inf"] {
+            assert!(run(&args(&format!("{line} --output-scale={bad}"))).is_err(), "{bad}");
+        }
     }
 
     #[test]

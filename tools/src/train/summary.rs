@@ -49,6 +49,9 @@ pub struct Summary {
     /// `--match-scale`'s fit, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scale: Option<ScaleSummary>,
+    /// `--output-scale`, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_scale: Option<OutputScaleSummary>,
 }
 
 /// The options that shaped the run.
@@ -92,6 +95,14 @@ pub struct ScaleSummary {
     pub loss_after: f64,
 }
 
+/// `--output-scale`'s factor and what it did to the loss.
+#[derive(Debug, Serialize)]
+pub struct OutputScaleSummary {
+    pub factor: f64,
+    /// The loss after scaling.
+    pub loss_after: f64,
+}
+
 /// What writing the network file gave.
 pub struct Written {
     pub sha256: String,
@@ -112,6 +123,7 @@ impl Summary {
         state: &Checkpoint,
         written: Option<Written>,
         scale: Option<(ScaleFit, f64)>,
+        output_scaled: Option<f64>,
     ) -> Summary {
         let epochs = state
             .history
@@ -175,6 +187,10 @@ impl Summary {
                 positions: fit.positions,
                 loss_after,
             }),
+            output_scale: args
+                .output_scale
+                .zip(output_scaled)
+                .map(|(factor, loss_after)| OutputScaleSummary { factor, loss_after }),
         }
     }
 
