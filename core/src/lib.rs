@@ -19,8 +19,9 @@
 //!   (`insufficient material`), [`Termination::as_str`] gives the stable snake-case name
 //!   JSON output uses (`insufficient_material`);
 //! - [`Outcome`]: both (`1/2-1/2 (insufficient material)`), from [`Position::outcome`]
-//!   (checkmate, stalemate, dead position) or [`Game::outcome`] (also repetitions, the
-//!   seventy-five-move rule, claims, agreement, resignation and the clock).
+//!   (checkmate, stalemate, insufficient material) or [`Game::outcome`] (also the other dead
+//!   positions, repetitions, the seventy-five-move rule, claims, agreement, resignation and
+//!   the clock).
 //!
 //! PGN's vocabularies (the `*` of an unfinished game, the `Termination` tag's values) are
 //! `tempo-notation`'s.
@@ -95,7 +96,7 @@ pub use castling::{CastlingMode, CastlingRights, CastlingSide};
 pub use error::{Defect, FenError, MoveError, PositionError};
 pub use game::{Game, INCORRECT_CLAIM_BONUS};
 pub use movegen::MoveFilter;
-pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
+pub use moves::{Move, MoveKind, MoveList, MoveListIntoIter, MAX_MOVES};
 pub use outcome::{GameResult, Outcome, Termination};
 pub use position::{Position, Setup};
 pub use refusal::{PlacedPiece, Refusal};

@@ -227,6 +227,25 @@ impl fmt::Debug for Move {
 pub const MAX_MOVES: usize = 256;
 
 /// A fixed-capacity list of moves, stored inline (no heap allocation).
+///
+/// It derefs to a slice of moves (`len`, indexing, `iter`, sorting), and a `for` loop takes
+/// the moves either by value from the list itself or by reference from `&list`:
+///
+/// ```
+/// use tempo_core::{Move, Position, Square};
+///
+/// let pos = Position::startpos();
+/// let mut knight_moves = Vec::new();
+/// for m in pos.legal_moves() {
+///     if m.from() == Square::G1 {
+///         knight_moves.push(m);
+///     }
+/// }
+/// assert_eq!(knight_moves, [Move::normal(Square::G1, Square::F3), Move::normal(Square::G1, Square::H3)]);
+/// let moves = pos.legal_moves();
+/// assert_eq!((&moves).into_iter().count(), 20);
+/// assert_eq!(moves.into_iter().rev().len(), 20);
+/// ```
 #[derive(Clone)]
 pub struct MoveList {
     moves: [MaybeUninit<Move>; MAX_MOVES],
@@ -338,9 +357,75 @@ impl<'a> IntoIterator for &'a MoveList {
     }
 }
 
+impl IntoIterator for MoveList {
+    type Item = Move;
+    type IntoIter = MoveListIntoIter;
+    fn into_iter(self) -> MoveListIntoIter {
+        let back = self.len;
+        MoveListIntoIter { list: self, front: 0, back }
+    }
+}
+
+/// The moves of a [`MoveList`] by value, in order: what `for m in pos.legal_moves()` walks.
+#[derive(Clone, Debug)]
+pub struct MoveListIntoIter {
+    list: MoveList,
+    /// The next move from the front; `front..back` are the moves not yet taken.
+    front: usize,
+    back: usize,
+}
+
+impl Iterator for MoveListIntoIter {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        (self.front < self.back).then(|| {
+            self.front += 1;
+            self.list[self.front - 1]
+        })
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.back - self.front;
+        (left, Some(left))
+    }
+}
+
+impl DoubleEndedIterator for MoveListIntoIter {
+    #[inline]
+    fn next_back(&mut self) -> Option<Move> {
+        (self.front < self.back).then(|| {
+            self.back -= 1;
+            self.list[self.back]
+        })
+    }
+}
+
+impl ExactSizeIterator for MoveListIntoIter {}
+
+impl std::iter::FusedIterator for MoveListIntoIter {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_list_iterates_by_value_from_both_ends() {
+        let mut list = MoveList::new();
+        let moves =
+            [Move::normal(sq("e2"), sq("e4")), Move::normal(sq("d2"), sq("d4")), Move::normal(sq("c2"), sq("c4"))];
+        for m in moves {
+            list.push(m);
+        }
+        let mut it = list.clone().into_iter();
+        assert_eq!(it.len(), 3);
+        assert_eq!((it.next(), it.next_back()), (Some(moves[0]), Some(moves[2])));
+        assert_eq!(it.len(), 1);
+        assert_eq!((it.next(), it.next(), it.next_back()), (Some(moves[1]), None, None));
+        assert_eq!(list.into_iter().collect::<Vec<_>>(), moves);
+    }
 
     fn sq(s: &str) -> Square {
         s.parse().unwrap()
