@@ -610,7 +610,11 @@ impl Position {
     /// Plays a legal move without checking it.
     ///
     /// `m` must come from this position's legal move generator (a pseudo-legal move leaves
-    /// an invalid position behind, which debug builds catch).
+    /// an invalid position behind, which debug builds catch). For a move from elsewhere (a
+    /// user, a file), [`Position::play`] checks it first.
+    ///
+    /// # Panics
+    /// If no piece stands on `m`'s from-square.
     pub fn play_unchecked(&mut self, m: Move) {
         let moved = self.role_at(m.from()).expect("a piece on the from-square of a legal move");
         self.make::<true>(m, self.turn, moved);
