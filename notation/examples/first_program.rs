@@ -7,7 +7,6 @@
 
 use std::error::Error;
 use std::fs::File;
-use std::io::BufReader;
 use std::path::Path;
 
 use tempo_core::{Game, Position, Square};
@@ -53,7 +52,9 @@ pub fn run(pgn_path: &Path) -> Result<(), Box<dyn Error>> {
     let mut pgn = PgnGame::from_game(&game);
     pgn.set_tag("White", "Newcomer");
     write_pgn_io(&mut File::create(pgn_path)?, &pgn)?;
-    let mut games = PgnReader::new(BufReader::new(File::open(pgn_path)?)).games();
+    // The reader buffers the file itself, a game at a time: files of any size read in
+    // constant memory.
+    let mut games = PgnReader::new(File::open(pgn_path)?).games();
     let read = games.next().ok_or("the file holds no game")??;
     assert_eq!(read.mainline(), game.moves());
     println!("{} wrote:\n{}", pgn_path.display(), std::fs::read_to_string(pgn_path)?);

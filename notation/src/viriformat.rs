@@ -398,6 +398,13 @@ impl<R: Read> Iterator for ViriReader<R> {
     }
 }
 
+/// How far reading has got (the input itself is not shown, so that any `R` will do).
+impl<R: Read> std::fmt::Debug for ViriReader<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ViriReader").field("games_read", &self.game).field("done", &self.done).finish_non_exhaustive()
+    }
+}
+
 impl<R: Read> ViriReader<R> {
     /// The underlying buffered input, e.g. to ask how far reading has got.
     pub fn get_ref(&self) -> &BufReader<R> {

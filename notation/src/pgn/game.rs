@@ -193,7 +193,27 @@ impl PgnGame {
         PgnGame { tags, start, comments, moves, result: Some(result) }
     }
 
-    /// Replays the main line through the arbiter (a [`Game`] knows how it ended).
+    /// Replays the main line through the arbiter: the [`Game`] knows the endings the rules
+    /// decide on the board (checkmate, stalemate, dead positions, fivefold repetition, the
+    /// seventy-five-move rule). A result the file records for another reason (resignation,
+    /// agreement, time, a claimed draw) is not the arbiter's to know: it stays in
+    /// [`PgnGame::result`] and [`PgnGame::export_result`].
+    ///
+    /// ```
+    /// use tempo_core::{GameResult, Termination};
+    /// use tempo_notation::{PgnReader, PgnResult};
+    ///
+    /// let pgn = "1. f3 e5 2. g4 Qh4# 0-1\n\n1. e4 e5 2. Nf3 1-0\n";
+    /// let mut games = PgnReader::new(pgn.as_bytes()).games();
+    /// let mate = games.next().unwrap()?.to_game()?;
+    /// let outcome = mate.outcome().expect("checkmate ends the game");
+    /// assert_eq!((outcome.result, outcome.termination), (GameResult::BlackWins, Termination::Checkmate));
+    /// // Black resigned: the file says so, the board does not.
+    /// let resigned = games.next().unwrap()?;
+    /// assert_eq!(resigned.export_result(), PgnResult::WhiteWins);
+    /// assert_eq!(resigned.to_game()?.outcome(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     /// [`GameError`] if the main line holds a null move or continues after the game ended

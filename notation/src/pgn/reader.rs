@@ -215,7 +215,9 @@ struct Lines {
 }
 
 impl<R: Read> PgnReader<R> {
-    /// A reader over `inner` (a leading UTF-8 byte-order mark is skipped).
+    /// A reader over `inner` (a leading UTF-8 byte-order mark is skipped). The reader
+    /// reads `inner` in large blocks into a buffer of its own, so a `File` needs no
+    /// `BufReader` around it.
     pub fn new(inner: R) -> PgnReader<R> {
         PgnReader {
             src: Source::new(inner),
@@ -754,10 +756,30 @@ impl<R: Read> PgnReader<R> {
     }
 }
 
+/// Where reading has got: games started, bytes consumed, the line and column of the next
+/// byte (the input itself is not shown, so that any `R` will do).
+impl<R> std::fmt::Debug for PgnReader<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgnReader")
+            .field("games_read", &self.games)
+            .field("bytes_read", &self.src.offset)
+            .field("line", &self.src.line)
+            .field("column", &self.src.column)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Iterator over the games of a [`PgnReader`] as [`super::PgnGame`] trees.
 pub struct Games<R> {
     reader: PgnReader<R>,
     builder: super::GameBuilder,
+}
+
+/// The reader's state (see [`PgnReader`]'s `Debug`).
+impl<R> std::fmt::Debug for Games<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Games").field("reader", &self.reader).finish_non_exhaustive()
+    }
 }
 
 impl<R> Games<R> {
@@ -782,6 +804,20 @@ mod tests {
 
     fn lenient(fen: &str) -> Position {
         lenient_fen(fen, CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    }
+
+    #[test]
+    fn debug_shows_how_far_reading_has_got() {
+        let mut games = PgnReader::new(&b"1. e4 e5 *\n\n1. d4 *\n"[..]).games();
+        assert_eq!(
+            format!("{games:?}"),
+            "Games { reader: PgnReader { games_read: 0, bytes_read: 0, line: 1, column: 1, .. }, .. }"
+        );
+        assert!(games.next().is_some_and(|g| g.is_ok()));
+        assert_eq!(
+            format!("{:?}", games.reader()),
+            "PgnReader { games_read: 1, bytes_read: 10, line: 1, column: 11, .. }"
+        );
     }
 
     #[test]
