@@ -47,9 +47,12 @@ pub enum EngineError {
     /// A `searchmoves` entry is not a legal move of the root position.
     #[error("searchmoves contains {0:?}, which is not legal in the root position")]
     IllegalSearchMove(Move),
-    /// The hash table could not be allocated at the requested size.
+    /// [`Engine::search`](crate::Engine::search) was asked for an `infinite` or `ponder`
+    /// search, which only [`Engine::stop`](crate::Engine::stop) or a `ponderhit` would end,
+    /// and nothing can call them while the calling thread searches.
     #[error("a search on the calling thread cannot be infinite or pondering: nothing could stop it")]
     NeedsStop,
+    /// The hash table could not be allocated at the requested size (in MiB).
     #[error("cannot allocate a {0} MiB hash table")]
     HashAllocation(usize),
     /// A bad option value.

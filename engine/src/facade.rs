@@ -71,6 +71,22 @@ impl Default for Engine {
     }
 }
 
+/// The engine's state as a program sees it: the position, the options, whether it searches,
+/// and what it evaluates and probes with (not the hash table's contents).
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("position", &self.root)
+            .field("moves_before", &self.game_keys.len())
+            .field("options", &self.options)
+            .field("searching", &self.is_searching())
+            .field("embedded_network", &self.network_is_embedded())
+            .field("book", &self.book.is_some())
+            .field("tablebase", &self.tablebase.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
 impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
@@ -335,6 +351,27 @@ impl Engine {
     /// calling thread needs a stack of [`SEARCH_STACK_SIZE`] bytes; the main thread's 8 MiB
     /// is not always enough. Nothing can call [`Engine::stop`] meanwhile, so the limits
     /// must end the search by themselves (depth, nodes, time).
+    ///
+    /// ```
+    /// use tempo_engine::{Engine, EngineError, Event, Limits, Move, Position, SEARCH_STACK_SIZE};
+    ///
+    /// // Scholar's mate: White mates with Qxf7.
+    /// let pos: Position = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4".parse()?;
+    /// let searcher = std::thread::Builder::new().stack_size(SEARCH_STACK_SIZE).spawn(move || {
+    ///     let mut engine = Engine::new();
+    ///     engine.set_position(pos, &[])?;
+    ///     let mut best: Option<Move> = None;
+    ///     engine.search(Limits::depth(3), |event| {
+    ///         if let Event::BestMove { best: b, .. } = event {
+    ///             best = b;
+    ///         }
+    ///     })?;
+    ///     Ok::<_, EngineError>(best)
+    /// })?;
+    /// let best = searcher.join().expect("the search thread ends")?;
+    /// assert_eq!(best, Some(Move::normal("h5".parse()?, "f7".parse()?)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     /// As [`Engine::go`], and [`EngineError::NeedsStop`] for `infinite` or `ponder` limits,

@@ -26,6 +26,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#![warn(missing_docs)]
+
 mod bench;
 mod correction;
 mod error;
@@ -71,5 +73,7 @@ pub use see::see_ge;
 pub use time::TimeBudget;
 pub use tt::Bound;
 
+// The core types the facade's signatures speak, so that a program can name them without
+// depending on tempo-core itself.
 #[doc(no_inline)]
-pub use tempo_core::{Position, Score};
+pub use tempo_core::{Move, Position, Score};

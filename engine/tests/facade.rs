@@ -37,6 +37,19 @@ fn illegal_moves_are_rejected_and_the_position_kept() {
 }
 
 #[test]
+fn debug_shows_the_position_and_whether_it_searches() {
+    let mut engine = Engine::new();
+    let e4 = Move::normal(Square::E2, Square::E4);
+    engine.set_position(Position::startpos(), &[e4]).unwrap();
+    let shown = format!("{engine:?}");
+    assert!(
+        shown.starts_with("Engine { position: Position(rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1)"),
+        "{shown}"
+    );
+    assert!(shown.contains("moves_before: 1,") && shown.contains("searching: false,"), "{shown}");
+}
+
+#[test]
 fn searchmoves_restrict_the_root() {
     let mut engine = Engine::new();
     let a3 = Move::normal(Square::new(8).unwrap(), Square::new(16).unwrap());
