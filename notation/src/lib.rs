@@ -15,7 +15,8 @@
 //! values of the `Termination` tag (`normal`, `time forfeit`, `adjudication`...), which
 //! [`termination_tag`] derives from a game's termination.
 //!
-//! A first program, FEN to PGN file, is `examples/first_program.rs`.
+//! A first program, FEN to PGN file, is `examples/first_program.rs`; `examples/pgn_games.rs`
+//! reads a PGN file game by game and says how each game ends on the board.
 //!
 //! ```
 //! use tempo_core::Position;
