@@ -4,14 +4,16 @@
 //! ```text
 //! cargo xtask perft [--full]    perft suites in data/perft via the release tempo-tools (1e7 / 1e11 node caps)
 //! cargo xtask bench [--check]   the engine bench; --check compares with the last `Bench:` commit line
-//! cargo xtask ci                what CI runs: fmt, clippy -D warnings, the README test command, rustdoc
-//! cargo xtask fuzz [--secs N]    every cargo-fuzz target for N seconds
+//! cargo xtask ci                what CI runs: fmt, clippy -D warnings, the web site, the README test command, rustdoc
+//! cargo xtask fuzz [--secs N]   every cargo-fuzz target for N seconds
 //! cargo xtask benches           criterion benches of every crate
 //! cargo xtask dist [--cpu LIST] release archives per CPU level with SHA-256 sums
 //! cargo xtask nnue --gen N ...  one network generation: datagen, train, SPRT against the parent
 //! cargo xtask chart             docs/strength.svg, the engine's strength by generation, from docs/strength.csv
 //! cargo xtask web [--serve]     the browser page into target/web/ (WebAssembly), --serve serves it
 //! ```
+//!
+//! `cargo xtask TASK --help` prints that task's lines of the help; `cargo xtask --help` all of it.
 
 mod chart;
 mod nnue;
@@ -34,33 +36,12 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let flags: Vec<&str> = args.iter().skip(1).map(String::as_str).collect();
     let task = args.first().map(String::as_str);
-    match task {
-        Some("perft") => check_flags(&flags, &["--full"], &["--max-nodes"])?,
-        Some("bench") => check_flags(&flags, &["--check"], &[])?,
-        Some("ci") | Some("chart") => check_flags(&flags, &[], &[])?,
-        Some("fuzz") => check_flags(&flags, &[], &["--secs"])?,
-        Some("dist") => check_flags(&flags, &[], &["--cpu"])?,
-        Some("web") => check_flags(&flags, &["--serve"], &["--port"])?,
-        Some("nnue") => check_flags(
-            &flags,
-            &["--parent-hce", "--skip-match", "--no-match-scale"],
-            &[
-                "--gen",
-                "--match-scale",
-                "--games",
-                "--soft-nodes",
-                "--seed",
-                "--hidden",
-                "--epochs",
-                "--wdl",
-                "--score-scale",
-                "--init",
-                "--data",
-                "--sprt-games",
-                "--tc",
-            ],
-        )?,
-        _ => {}
+    if let Some((switches, options)) = task.and_then(task_flags) {
+        if flags.iter().any(|f| matches!(*f, "--help" | "-h")) {
+            println!("{}", task_help(task.unwrap_or_default()));
+            return Ok(());
+        }
+        check_flags(task.unwrap_or_default(), &flags, switches, options)?;
     }
     match task {
         Some("perft") => {
@@ -109,31 +90,89 @@ fn main() -> Result<()> {
     }
 }
 
+/// The switches and the options (flags followed by a value) of each task that checks its
+/// arguments; `None` for `benches`, which hands them to `cargo bench`, and unknown tasks.
+fn task_flags(task: &str) -> Option<(&'static [&'static str], &'static [&'static str])> {
+    match task {
+        "perft" => Some((&["--full"], &["--max-nodes"])),
+        "bench" => Some((&["--check"], &[])),
+        "ci" | "chart" => Some((&[], &[])),
+        "fuzz" => Some((&[], &["--secs"])),
+        "dist" => Some((&[], &["--cpu"])),
+        "web" => Some((&["--serve"], &["--port"])),
+        "nnue" => Some((
+            &["--parent-hce", "--skip-match", "--no-match-scale"],
+            &[
+                "--gen",
+                "--match-scale",
+                "--games",
+                "--soft-nodes",
+                "--seed",
+                "--hidden",
+                "--inputs",
+                "--epochs",
+                "--wdl",
+                "--score-scale",
+                "--init",
+                "--data",
+                "--sprt-games",
+                "--tc",
+            ],
+        )),
+        _ => None,
+    }
+}
+
+/// Whether a line of `HELP` opens a task's entry (two spaces, then the task's name).
+fn is_help_entry(line: &str) -> bool {
+    line.starts_with("  ") && line.as_bytes().get(2).is_some_and(u8::is_ascii_lowercase)
+}
+
+/// The tasks `HELP` describes, in its order.
+#[cfg(test)]
+fn help_tasks() -> Vec<&'static str> {
+    HELP.lines().filter(|l| is_help_entry(l)).filter_map(|l| l.split_whitespace().next()).collect()
+}
+
+/// The lines of `HELP` about `task`: its usage line and the indented text below it.
+fn task_help(task: &str) -> String {
+    let is_entry = is_help_entry;
+    let mut lines = HELP.lines().skip_while(|l| !(is_entry(l) && l[2..].split_whitespace().next() == Some(task)));
+    let Some(first) = lines.next() else { return HELP.trim().to_owned() };
+    let rest = lines.take_while(|l| !is_entry(l) && !l.trim().is_empty());
+    std::iter::once(format!("cargo xtask {}", first.trim_start()))
+        .chain(rest.map(str::to_owned))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Refuses any argument that is not one of `switches` or one of `options` followed by its
 /// value, so that a misspelt flag (`--ful`) is an error rather than a silent default.
-fn check_flags(flags: &[&str], switches: &[&str], options: &[&str]) -> Result<()> {
+fn check_flags(task: &str, flags: &[&str], switches: &[&str], options: &[&str]) -> Result<()> {
     let mut rest = flags.iter();
     while let Some(flag) = rest.next() {
         if options.contains(flag) {
             rest.next().with_context(|| format!("{flag} needs a value"))?;
         } else if !switches.contains(flag) {
-            bail!("unexpected argument {flag:?}\n\n{}", HELP.trim());
+            bail!("unexpected argument {flag:?} for `cargo xtask {task}`:\n\n{}", task_help(task));
         }
     }
     Ok(())
 }
 
 const HELP: &str = "
-cargo xtask <task>
+cargo xtask <task> [--help]
 
   perft [--full] [--max-nodes N]
                     run the perft suites in data/perft through the release tempo-tools:
                     counts up to 10M nodes, up to 1e11 with --full, or up to N
   bench [--check]   run the release engine bench; --check compares its node count with the
                     `Bench: N` line of the newest commit message that has one
-  ci                what CI runs (.ci/run calls this): fmt --check, clippy -D warnings,
-                    the README test command (with the tidy test), rustdoc -D warnings
-                    for tempo-core and tempo-notation
+  ci                what CI runs (.ci/run calls this), CI_STEPS in order: `cargo fmt
+                    --all --check`, clippy -D warnings (also of tempo-uci's tune build),
+                    the browser site (`cargo xtask web`), the README test command with
+                    the tidy test, rustdoc -D warnings of tempo-core, tempo-notation,
+                    tempo-engine and tempo-syzygy
   fuzz [--secs N]   run every cargo-fuzz target in fuzz/ for N seconds each (default 60);
                     without cargo-fuzz, the no-panic property tests of the parsers instead
   benches [ARGS]    the criterion benches of every crate (`cargo bench --workspace ARGS`)
@@ -392,4 +431,82 @@ fn ci() -> Result<()> {
     }
     eprintln!("== CI passed");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `--flags` of `text` outside backtick spans (which quote other programs' flags).
+    fn flags_outside_code(text: &str) -> Vec<String> {
+        text.split('`')
+            .step_by(2)
+            .flat_map(str::split_whitespace)
+            .map(|w| w.trim_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '-')))
+            .filter(|w| w.starts_with("--") && w.len() > 2)
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn every_task_of_the_help_is_dispatched_and_every_flag_it_shows_is_accepted() {
+        let tasks = help_tasks();
+        assert_eq!(tasks, ["perft", "bench", "ci", "fuzz", "benches", "web", "chart", "dist", "nnue"]);
+        for task in tasks {
+            let help = task_help(task);
+            assert!(help.starts_with(&format!("cargo xtask {task}")), "{help}");
+            // `benches` hands its arguments to `cargo bench`.
+            let Some((switches, options)) = task_flags(task) else {
+                assert_eq!(task, "benches");
+                continue;
+            };
+            for flag in flags_outside_code(&help) {
+                assert!(
+                    switches.contains(&flag.as_str()) || options.contains(&flag.as_str()),
+                    "`cargo xtask {task} --help` shows {flag}, which `cargo xtask {task}` refuses"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn task_help_is_the_task_s_entry_only() {
+        let perft = task_help("perft");
+        assert!(perft.starts_with("cargo xtask perft [--full] [--max-nodes N]\n"), "{perft}");
+        assert!(perft.contains("up to 1e11 with --full"));
+        assert!(!perft.contains("bench"), "{perft}");
+        let nnue = task_help("nnue");
+        assert!(
+            nnue.contains("[--inputs plain|mirrored|king-buckets4]")
+                && nnue.ends_with("random file mirroring instead)")
+        );
+        assert_eq!(task_help("no-such-task"), HELP.trim());
+    }
+
+    #[test]
+    fn misspelt_and_valueless_flags_are_refused() {
+        let (switches, options) = task_flags("perft").unwrap();
+        assert!(check_flags("perft", &["--full", "--max-nodes", "5"], switches, options).is_ok());
+        let error = check_flags("perft", &["--ful"], switches, options).unwrap_err().to_string();
+        assert!(
+            error.starts_with("unexpected argument \"--ful\" for `cargo xtask perft`:\n\ncargo xtask perft [--full]"),
+            "{error}"
+        );
+        assert!(!error.contains("nnue"), "the task's help, not all of it: {error}");
+        let error = check_flags("perft", &["--max-nodes"], switches, options).unwrap_err().to_string();
+        assert_eq!(error, "--max-nodes needs a value");
+        let (switches, options) = task_flags("nnue").unwrap();
+        assert!(check_flags("nnue", &["--gen", "8", "--inputs", "king-buckets4", "--skip-match"], switches, options)
+            .is_ok());
+    }
+
+    #[test]
+    fn ci_help_names_every_package_ci_documents() {
+        let help = task_help("ci");
+        for step in CI_STEPS {
+            for pair in step.args.windows(2).filter(|pair| pair[0] == "-p") {
+                assert!(help.contains(pair[1]), "`cargo xtask ci --help` does not name {}, which CI checks", pair[1]);
+            }
+        }
+    }
 }

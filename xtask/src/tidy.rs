@@ -9,6 +9,8 @@
 //!   dependencies; GPL crates serve as test oracles only.
 //! - Documentation: every crate root and every module file under `src/` opens with a `//!`
 //!   comment.
+//! - Documented commands: every `cargo xtask TASK --flag` in a Markdown file names a task and
+//!   flags that `cargo xtask` accepts.
 //! - Self-containment: relative links in Markdown files lead to files that exist, and no file
 //!   refers to the directory beside the repository that earlier tooling shared.
 //!
@@ -288,6 +290,62 @@ fn lexically_normal(path: &Path) -> Option<PathBuf> {
     Some(out)
 }
 
+/// `cargo xtask` command lines in a Markdown file (code blocks and code spans alike) that
+/// name a task the xtask lacks, or a flag that the task refuses. A line may list several
+/// tasks as alternatives (`cargo xtask perft [--full] | bench [--check]`); text after a `#`
+/// comment or a closing backtick is prose and is not read.
+fn check_xtask_commands(file: &Path, markdown: &str) -> Vec<String> {
+    let tasks = crate::help_tasks();
+    let mut errors = Vec::new();
+    for (number, line) in markdown.lines().enumerate() {
+        for (_, after) in line.match_indices("cargo xtask ").map(|(at, m)| line.split_at(at + m.len())) {
+            let command = after.split(['`', '#']).next().unwrap_or("");
+            let mut words =
+                command.split_whitespace().map(|w| w.trim_matches(['[', ']', '(', ')', ',', '.', ';', ':']));
+            let Some(mut task) = words.next().filter(|t| t.starts_with(|c: char| c.is_ascii_lowercase())) else {
+                continue; // `cargo xtask ...`, `cargo xtask <task>`
+            };
+            let mut after_bar = false;
+            let mut known = true;
+            for word in std::iter::once(task).chain(words) {
+                if word == "|" {
+                    after_bar = true;
+                    continue;
+                }
+                if std::mem::take(&mut after_bar) && tasks.contains(&word) {
+                    task = word;
+                }
+                if word == task {
+                    known = tasks.contains(&task);
+                    if !known {
+                        errors.push(format!(
+                            "{}:{}: `cargo xtask {task}`: there is no such task (cargo xtask --help lists {tasks:?})",
+                            file.display(),
+                            number + 1
+                        ));
+                    }
+                    continue;
+                }
+                let flag = word.trim_end_matches("...");
+                if !known || !flag.starts_with("--") {
+                    continue;
+                }
+                if let Some((switches, options)) = crate::task_flags(task) {
+                    if !switches.contains(&flag) && !options.contains(&flag) {
+                        errors.push(format!(
+                            "{}:{}: `cargo xtask {task}` shows {flag}, which the task refuses; fix the \
+                             documentation or teach task_flags (xtask/src/main.rs) the flag",
+                            file.display(),
+                            number + 1
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    errors
+}
+
 /// Files (relative to `root`) whose bytes mention the outside path.
 fn check_no_outside_path(files: &[(PathBuf, Vec<u8>)]) -> Vec<String> {
     let needle = outside_path();
@@ -396,6 +454,20 @@ fn repository_markdown_links() {
         errors.extend(check_markdown_links(&root, file, &text));
     }
     report("Markdown links", &errors);
+}
+
+#[test]
+fn repository_xtask_commands_exist() {
+    let root = workspace_root();
+    let mut errors = Vec::new();
+    let mut seen = 0;
+    for file in repository_files(&root).iter().filter(|f| f.extension().is_some_and(|e| e == "md")) {
+        let text = std::fs::read_to_string(root.join(file)).expect("Markdown is UTF-8");
+        seen += text.matches("cargo xtask ").count();
+        errors.extend(check_xtask_commands(file, &text));
+    }
+    assert!(seen > 20, "found only {seen} `cargo xtask` commands in the Markdown files: the walk is broken");
+    report("cargo xtask commands in the documentation", &errors);
 }
 
 #[test]
@@ -535,6 +607,26 @@ fn broken_and_escaping_markdown_links_are_reported() {
         errors[0].starts_with("xtask/NOTES.md: the link \"missing/file.md\"") && errors[0].contains("does not exist")
     );
     assert!(errors[1].contains("\"../../elsewhere/file.md\" leads outside the repository"));
+}
+
+#[test]
+fn unknown_xtask_tasks_and_flags_are_reported() {
+    let text = "cargo xtask perft --full --max-nodes N   # --not-read\n\
+                `cargo xtask perft [--full] | bench [--check] | benches --anything | fuzz [--secs N]`\n\
+                cargo xtask nnue --gen 8 --inputs king-buckets4 --init NET ...\n\
+                (`cargo xtask ...`) and `cargo xtask <task>` are placeholders\n\
+                cargo xtask perft --ful\n\
+                cargo xtask bench [--full] | ci\n\
+                `cargo xtask chart`, cargo xtask lint --fix\n";
+    let errors = check_xtask_commands(Path::new("docs/x.md"), text);
+    assert_eq!(errors.len(), 3, "{errors:#?}");
+    assert!(
+        errors[0].starts_with("docs/x.md:5: `cargo xtask perft` shows --ful, which the task refuses"),
+        "{}",
+        errors[0]
+    );
+    assert!(errors[1].starts_with("docs/x.md:6: `cargo xtask bench` shows --full"), "{}", errors[1]);
+    assert!(errors[2].starts_with("docs/x.md:7: `cargo xtask lint`: there is no such task"), "{}", errors[2]);
 }
 
 #[test]
