@@ -1,7 +1,9 @@
 //! `tempo-tools`: developer tooling for Tempo. A thin binary: argument parsing here, the
 //! work in one module per command, the chess in the libraries.
 //!
-//! Exit status: 0 on success, 1 when a check fails or on an error. A closed standard output
+//! Exit status: 0 on success, 1 when a check fails or on an error, 2 for a command line that
+//! cannot be parsed (clap's usage errors: an unknown subcommand or flag, a missing or
+//! malformed argument). A closed standard output
 //! (`tempo-tools ... | head`) ends any command quietly with status 0: see the `tempo-output` crate.
 
 // `outln!` for every command module.
@@ -39,8 +41,8 @@ use std::process::ExitCode;
     name = "tempo-tools",
     version,
     about = "Developer tools for the Tempo chess toolkit",
-    after_help = "Exit status: 0 on success, 1 when a check fails or on an error. When standard output is \
-                  closed early (`tempo-tools ... | head`), the command stops quietly with status 0."
+    after_help = "Exit status: 0 on success, 1 when a check fails or on an error, 2 for a command line that \
+                  cannot be parsed. When standard output is closed early (`tempo-tools ... | head`), the command stops quietly with status 0."
 )]
 struct Cli {
     #[command(subcommand)]

@@ -257,3 +257,29 @@ fn a_suite_without_records_is_an_error_not_a_pass() {
         assert!(lines.is_empty(), "no `0 passed, 0 failed` summary: {lines:?}");
     }
 }
+
+/// The mistakes of a first session end with a reason on stderr and a non-zero status: 2 for a
+/// command line clap refuses, 1 for input the command refuses (as `--help` says).
+#[test]
+fn a_newcomer_s_mistakes_exit_non_zero_with_a_reason() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let cases: &[(&[&str], i32, &str)] = &[
+        (&["perfft"], 2, "unrecognized subcommand 'perfft'"),
+        (&["perft", "--fen", start], 2, "--depth <DEPTH>"),
+        (&["perft", "--fen", start, "--depth", "x"], 2, "invalid value 'x' for '--depth <DEPTH>'"),
+        (&["perft", "--fen", "not a fen", "--depth", "2"], 1, "error: invalid fen \"not a fen\": fen must have 6"),
+        (&["perft", "--epd", "data/perft/missing.epd"], 1, "error: cannot read data/perft/missing.epd"),
+        (&["perft"], 1, "error: give --epd FILE... or --fen FEN --depth D"),
+        (&["fen", "check", "8/8/8/8/8/8/8/8 w - - 0 1"], 1, "white has no king"),
+        (&["epd", "data/epd/missing.epd"], 1, "error: cannot read data/epd/missing.epd"),
+    ];
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    for (args, status, reason) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_tempo-tools")).current_dir(root).args(*args).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(*status), "tempo-tools {args:?}: {text}");
+        assert!(text.contains(reason), "tempo-tools {args:?}: no {reason:?} in {text}");
+    }
+    let help = tools(&["--help"]);
+    assert!(stdout(&help).contains("1 when a check fails or on an error, 2 for a command line that cannot be parsed"));
+}
