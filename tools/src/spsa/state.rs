@@ -70,10 +70,10 @@ impl TunerState {
             start: self.start.iter().map(ToString::to_string).collect(),
         };
         let text = serde_json::to_string_pretty(&file)? + "\n";
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-        std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))?;
-        Ok(())
+        // As every file the tools replace: a synced temporary file renamed over it, so that a
+        // run stopped mid-write leaves the previous iteration's state whole.
+        tempo_output::write_atomically(path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))
     }
 
     /// Reads a state [`TunerState::save`] wrote.
@@ -130,6 +130,27 @@ mod tests {
         // Resuming draws the same perturbations as carrying on would have.
         let mut resumed = TunerState::load(&path).unwrap();
         assert_eq!(resumed.perturb(), state.perturb());
+    }
+
+    #[test]
+    fn saving_replaces_the_file_alone() {
+        let params = parse_spsa_input("a, int, 75, 0, 200, 10, 0.002\n").unwrap();
+        let schedule = Schedule { iterations: 50, alpha: 0.602, gamma: 0.101, a_ratio: 0.1 };
+        let mut state = TunerState::new(params, schedule, 9);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("spsa.json");
+        // A file of the user's that an earlier version would have used as its temporary file.
+        std::fs::write(dir.path().join("spsa.tmp"), "mine").unwrap();
+        state.save(&path).unwrap();
+        state.completed = 1;
+        state.save(&path).unwrap();
+        assert_eq!(TunerState::load(&path).unwrap().completed, 1);
+        let mut names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        names.sort();
+        assert_eq!(names, ["spsa.json", "spsa.tmp"], "no temporary file is left behind");
+        assert_eq!(std::fs::read_to_string(dir.path().join("spsa.tmp")).unwrap(), "mine");
+        let error = state.save(&dir.path().join("missing/spsa.json")).unwrap_err();
+        assert!(format!("{error:#}").starts_with("cannot write "), "{error:#}");
     }
 
     #[test]
