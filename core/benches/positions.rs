@@ -1,4 +1,4 @@
-// Shared by the benches: the five classic perft positions with the depths the issue names.
+//! Shared by the benches: the five classic perft positions with the depths the issue names.
 #[allow(dead_code)]
 pub const CLASSIC: [(&str, &str, u32, u64); 5] = [
     ("startpos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6, 119_060_324),

@@ -7,8 +7,8 @@
 //!   direction".
 //! - Licences: no GPL-only crate is reachable from a workspace crate through normal or build
 //!   dependencies; GPL crates serve as test oracles only.
-//! - Documentation: every crate root and every module file under `src/` opens with a `//!`
-//!   comment.
+//! - Documentation: every target's root (library, binary, test, bench, example, build
+//!   script) and every module file under `src/` opens with a `//!` comment.
 //! - Documented commands: every `cargo xtask TASK --flag` in a Markdown file names a task and
 //!   flags that `cargo xtask` accepts.
 //! - Self-containment: relative links in Markdown files lead to files that exist, and no file
@@ -423,15 +423,13 @@ fn repository_module_docs() {
             }
         }
         for target in package["targets"].as_array().into_iter().flatten() {
-            let kinds: Vec<&str> = target["kind"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-            if kinds.iter().any(|k| *k == "bin" || k.ends_with("lib")) {
-                let path = PathBuf::from(str_field(target, "src_path"));
-                if !sources.iter().any(|(p, _)| *p == path) {
-                    let text = std::fs::read_to_string(&path).expect("Rust source is UTF-8");
-                    sources.push((path.clone(), text));
-                }
-                roots.insert(path);
+            // Every target's root: libraries, binaries, tests, benches, examples, build scripts.
+            let path = PathBuf::from(str_field(target, "src_path"));
+            if !sources.iter().any(|(p, _)| *p == path) {
+                let text = std::fs::read_to_string(&path).expect("Rust source is UTF-8");
+                sources.push((path.clone(), text));
             }
+            roots.insert(path);
         }
     }
     assert!(sources.len() > 50, "found only {} source files: the walk is broken", sources.len());
