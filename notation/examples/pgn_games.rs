@@ -7,20 +7,38 @@
 //! `cargo run -p tempo-notation --example pgn_games -- FILE.pgn` (standard input without a
 //! file); `notation/tests/pgn_games.rs` runs it with the tests.
 
-use std::error::Error;
 use std::fs::File;
 use std::io::{self, Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
 
 use tempo_notation::{PgnGame, PgnReader};
 
-fn main() -> Result<(), Box<dyn Error>> {
+fn main() -> ExitCode {
     let stdout = io::stdout();
     let summary = match std::env::args_os().nth(1) {
-        Some(path) => run(File::open(path)?, &mut stdout.lock())?,
-        None => run(io::stdin().lock(), &mut stdout.lock())?,
+        Some(path) => open(Path::new(&path)).and_then(|file| run(file, &mut stdout.lock())),
+        None => run(io::stdin().lock(), &mut stdout.lock()),
     };
-    eprintln!("{summary}");
-    Ok(())
+    match summary {
+        Ok(summary) => {
+            eprintln!("{summary}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Opens the PGN file, with its name in the error (an `io::Error` alone does not say which
+/// file could not be opened).
+///
+/// # Errors
+/// When the file cannot be opened.
+pub fn open(path: &Path) -> io::Result<File> {
+    File::open(path).map_err(|error| io::Error::new(error.kind(), format!("cannot open {}: {error}", path.display())))
 }
 
 /// Writes a line for each game of `input` to `out` and returns the summary line.

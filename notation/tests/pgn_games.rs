@@ -28,3 +28,10 @@ fn pgn_games_reports_each_ending_and_reads_past_a_broken_game() {
     assert!(lines[3].contains("on the board ends in 1/2-1/2 (insufficient material); 8/8/8/4k3/8/8/3NK3/8 w"), "{out}");
     assert_eq!(summary, format!("3 games, 1 broken, {} bytes", pgn.len()));
 }
+
+#[test]
+fn a_file_that_cannot_be_opened_is_named_in_the_error() {
+    let error = pgn_games::open(std::path::Path::new("no/such/games.pgn")).unwrap_err();
+    assert_eq!(error.kind(), std::io::ErrorKind::NotFound);
+    assert!(error.to_string().starts_with("cannot open no/such/games.pgn: "), "{error}");
+}
