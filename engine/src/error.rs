@@ -55,6 +55,9 @@ pub enum EngineError {
     /// The hash table could not be allocated at the requested size (in MiB).
     #[error("cannot allocate a {0} MiB hash table")]
     HashAllocation(usize),
+    /// The operating system would not start the search's thread (its message).
+    #[error("cannot start the search thread: {0}")]
+    ThreadStart(String),
     /// A bad option value.
     #[error(transparent)]
     Option(#[from] OptionError),

@@ -328,7 +328,8 @@ impl Engine {
     ///
     /// # Errors
     /// [`EngineError::Busy`] if a search is already running; [`EngineError::IllegalSearchMove`]
-    /// if `searchmoves` names a move that is not legal (no search starts then).
+    /// if `searchmoves` names a move that is not legal (no search starts then);
+    /// [`EngineError::ThreadStart`] if the operating system would not start the thread.
     pub fn go(&mut self, limits: Limits, on_event: impl FnMut(Event) + Send + 'static) -> Result<(), EngineError> {
         let handle = match self.prepare(limits, Box::new(on_event))? {
             // Answered from the book on a thread of its own, so that events arrive exactly
@@ -339,7 +340,7 @@ impl Engine {
                 .stack_size(SEARCH_STACK_SIZE)
                 .spawn(move || job.run()),
         };
-        self.handle = Some(handle.map_err(|_| EngineError::Busy)?);
+        self.handle = Some(handle.map_err(|e| EngineError::ThreadStart(e.to_string()))?);
         Ok(())
     }
 
