@@ -778,13 +778,31 @@ mod tests {
         assert!(run(&args(&line)).is_err());
     }
 
+    /// A small network trained on synthetic games in `dir`: (its data, its file).
+    fn small_parent(dir: &Path, seed: u64) -> (PathBuf, PathBuf) {
+        let data = dir.join("data.txt");
+        synthetic_file(&data, 20, seed);
+        let parent = dir.join("parent.nnue");
+        run(&args(&format!("{} --out {} --hidden 8 --epochs 2 --batch 50", data.display(), parent.display()))).unwrap();
+        (data, parent)
+    }
+
+    /// The network file `written` is `base` with its output layer times `factor` (within the
+    /// file's rounding) and its first layer unchanged.
+    fn assert_output_scaled(written: &Path, base: &Path, factor: f32) {
+        let written = quantise::read(&std::fs::read(written).unwrap()).unwrap();
+        let base = quantise::read(&std::fs::read(base).unwrap()).unwrap();
+        let start = base.shape().output_start();
+        assert_eq!(written.params()[..start], base.params()[..start]);
+        for (w, b) in written.params()[start..].iter().zip(&base.params()[start..]) {
+            assert!((w - factor * b).abs() <= 1.0 / 64.0, "{w} vs {factor} x {b}");
+        }
+    }
+
     #[test]
     fn match_scale_multiplies_the_written_network_and_records_the_factor() {
         let dir = tempfile::tempdir().unwrap();
-        let data = dir.path().join("data.txt");
-        synthetic_file(&data, 20, 3);
-        let parent = dir.path().join("parent.nnue");
-        run(&args(&format!("{} --out {} --hidden 8 --epochs 2 --batch 50", data.display(), parent.display()))).unwrap();
+        let (data, parent) = small_parent(dir.path(), 3);
 
         // Matched to itself: a factor of one, the same file.
         let same = dir.path().join("same.nnue");
@@ -801,22 +819,14 @@ mod tests {
         let steep_file = dir.path().join("steep.nnue");
         std::fs::write(&steep_file, quantise::write(&steep).unwrap()).unwrap();
         run(&args(&format!("{line} --match-scale {}", steep_file.display()))).unwrap();
-        let written = quantise::read(&std::fs::read(&same).unwrap()).unwrap();
-        let start = written.shape().output_start();
-        let base = quantise::read(&std::fs::read(&parent).unwrap()).unwrap();
-        for (w, b) in written.params()[start..].iter().zip(&base.params()[start..]) {
-            assert!((w - 2.0 * b).abs() <= 1.0 / 64.0, "{w} vs 2 x {b}");
-        }
+        assert_output_scaled(&same, &parent, 2.0);
         assert!(run(&args(&format!("{line} --match-scale {}", data.display()))).is_err());
     }
 
     #[test]
     fn output_scale_multiplies_the_written_network_by_the_factor() {
         let dir = tempfile::tempdir().unwrap();
-        let data = dir.path().join("data.txt");
-        synthetic_file(&data, 20, 5);
-        let parent = dir.path().join("parent.nnue");
-        run(&args(&format!("{} --out {} --hidden 8 --epochs 2 --batch 50", data.display(), parent.display()))).unwrap();
+        let (data, parent) = small_parent(dir.path(), 5);
         let out = dir.path().join("scaled.nnue");
         let line =
             format!("{} --out {} --hidden 8 --epochs 0 --init {}", data.display(), out.display(), parent.display());
@@ -828,13 +838,7 @@ mod tests {
         // Half: every output weight and bias halves (within the file's rounding), and the
         // summary records the factor.
         run(&args(&format!("{line} --output-scale 0.5"))).unwrap();
-        let written = quantise::read(&std::fs::read(&out).unwrap()).unwrap();
-        let base = quantise::read(&std::fs::read(&parent).unwrap()).unwrap();
-        let start = base.shape().output_start();
-        assert_eq!(written.params()[..start], base.params()[..start]);
-        for (w, b) in written.params()[start..].iter().zip(&base.params()[start..]) {
-            assert!((w - 0.5 * b).abs() <= 1.0 / 64.0, "{w} vs 0.5 x {b}");
-        }
+        assert_output_scaled(&out, &parent, 0.5);
         let summary = read_summary(&out);
         assert_eq!(summary["output_scale"]["factor"].as_f64(), Some(0.5), "{summary}");
         assert!(summary["output_scale"]["loss_after"].as_f64().is_some(), "{summary}");
