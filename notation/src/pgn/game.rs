@@ -128,6 +128,11 @@ impl PgnGame {
     }
 
     /// The position at the end of the main line.
+    ///
+    /// The reader only builds games whose moves are legal. In a game built or edited by hand,
+    /// a move the position does not allow is skipped here and in
+    /// [`mainline_positions`](Self::mainline_positions); [`to_game`](Self::to_game) reports it
+    /// as an error instead.
     pub fn final_position(&self) -> Position {
         let mut pos = self.start;
         for node in &self.moves {
@@ -216,8 +221,9 @@ impl PgnGame {
     /// ```
     ///
     /// # Errors
-    /// [`GameError`] if the main line holds a null move or continues after the game ended
-    /// (e.g. moves after a fivefold repetition).
+    /// [`GameError`] if the main line holds a null move, a move the position does not allow
+    /// (only in a game built or edited by hand), or continues after the game ended (e.g.
+    /// moves after a fivefold repetition).
     pub fn to_game(&self) -> Result<Game, GameError> {
         let mut game = Game::new(self.start);
         for node in &self.moves {
@@ -494,6 +500,18 @@ mod tests {
         assert_eq!("won".parse::<PgnTermination>(), Err(UnknownTermination("won".to_owned())));
         assert_eq!(termination_tag(Termination::Checkmate), PgnTermination::Normal);
         assert_eq!(termination_tag(Termination::TimeForfeit), PgnTermination::TimeForfeit);
+    }
+
+    #[test]
+    fn a_hand_built_illegal_move_is_skipped_by_the_positions_and_refused_by_to_game() {
+        let e4 = Move::normal(Square::E2, Square::E4);
+        let illegal = Move::normal(Square::E2, Square::E5);
+        let game = PgnGame { moves: vec![PgnNode::new(e4), PgnNode::new(illegal)], ..PgnGame::default() };
+        let mut after_e4 = Position::startpos();
+        after_e4.play_unchecked(e4);
+        assert_eq!(game.final_position(), after_e4);
+        assert_eq!(game.mainline_positions(), [Position::startpos(), after_e4, after_e4]);
+        assert!(matches!(game.to_game(), Err(GameError::IllegalMove(_))));
     }
 
     #[test]

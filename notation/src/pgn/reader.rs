@@ -25,9 +25,15 @@ const MAX_TOKEN: usize = 64;
 /// What is wrong with a game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PgnErrorKind {
-    /// Reading the input failed; carries the I/O error's message. The stream ends after it.
-    #[error("read error: {0}")]
-    Io(String),
+    /// Reading the input failed. The stream ends after it. (The `std::io::Error` itself is
+    /// neither `Clone` nor `Eq`, so its kind and message are kept.)
+    #[error("read error: {message}")]
+    Io {
+        /// What kind of failure the operating system or the reader reported.
+        kind: std::io::ErrorKind,
+        /// The error's message.
+        message: String,
+    },
     /// A tag pair is malformed: no name or one longer than 64 bytes, a value that is not a
     /// quoted string, is not closed on its line or is longer than 1 MiB, or no closing
     /// `]`; carries what is wrong.
@@ -76,6 +82,12 @@ pub enum PgnErrorKind {
     /// A game result (`1-0`, `0-1`, `1/2-1/2`, `*`) while a variation is open; carries it.
     #[error("result {0:?} inside a variation")]
     ResultInVariation(String),
+}
+
+impl PgnErrorKind {
+    fn io(error: &std::io::Error) -> PgnErrorKind {
+        PgnErrorKind::Io { kind: error.kind(), message: error.to_string() }
+    }
 }
 
 /// A broken game: which one, where, and what is wrong.
@@ -290,19 +302,18 @@ impl<R: Read> PgnReader<R> {
             if self.src.peek().is_none() {
                 self.done = true;
                 let (line, column) = (self.src.line, self.src.column);
-                return self.src.take_error().map(|e| Err(self.error(line, column, PgnErrorKind::Io(e.to_string()))));
+                return self.src.take_error().map(|e| Err(self.error(line, column, PgnErrorKind::io(&e))));
             }
             self.games += 1;
             self.substance = false;
             let start = self.src.offset;
             visitor.begin_game();
             let result = self.read_tags(visitor).and_then(|start| self.read_movetext(visitor, start));
-            if self.src.has_error() {
+            if let Some(error) = self.src.take_error() {
                 // The game was cut short by a read error, not by its end.
                 self.done = true;
                 let (line, column) = (self.src.line, self.src.column);
-                let message = self.src.take_error().map(|e| e.to_string()).unwrap_or_default();
-                return Some(Err(self.error(line, column, PgnErrorKind::Io(message))));
+                return Some(Err(self.error(line, column, PgnErrorKind::io(&error))));
             }
             match result {
                 Ok(()) if !self.substance => {

@@ -65,11 +65,6 @@ impl<R: Read> Source<R> {
         true
     }
 
-    /// `true` if reading failed (the input then looks truncated).
-    pub(crate) fn has_error(&self) -> bool {
-        self.error.is_some()
-    }
-
     /// Takes the pending read error, if any.
     pub(crate) fn take_error(&mut self) -> Option<io::Error> {
         self.error.take()
