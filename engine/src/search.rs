@@ -15,7 +15,7 @@ use crate::parameters as param;
 use crate::score::{is_mate_score, mate_in, mated_in, Value, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::see::see_ge;
 use crate::tablebase::{Probing, TB_WIN};
-use crate::time::TimeBudget;
+use crate::time::{effort_scale, TimeBudget};
 use crate::tt::{Bound, TranspositionTable};
 use crate::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -115,11 +115,21 @@ pub struct RootMove {
     pub pv: Vec<Move>,
     /// Selective depth reached below it.
     pub seldepth: usize,
+    /// Nodes this worker searched below it in the current search, all iterations together.
+    pub nodes: u64,
 }
 
 impl RootMove {
     fn new(mv: Move) -> RootMove {
-        RootMove { mv, score: -INFINITE, previous_score: -INFINITE, bound: Bound::Exact, pv: vec![mv], seldepth: 0 }
+        RootMove {
+            mv,
+            score: -INFINITE,
+            previous_score: -INFINITE,
+            bound: Bound::Exact,
+            pv: vec![mv],
+            seldepth: 0,
+            nodes: 0,
+        }
     }
 }
 
@@ -405,7 +415,8 @@ impl Worker {
                         - hundredths(param::tm_stability_step()) * f64::from(stable_iterations.min(6));
                     let instability = 1.0 + self.best_move_changes.min(3.0) * hundredths(param::tm_instability());
                     let single = if self.root_moves.len() == 1 { hundredths(param::tm_single_move()) } else { 1.0 };
-                    let scaled = soft.as_secs_f64() * stability * instability * single;
+                    let effort = effort_scale(best.nodes, self.nodes);
+                    let scaled = soft.as_secs_f64() * stability * instability * single * effort;
                     if sh.clock_elapsed().as_secs_f64() >= scaled {
                         break;
                     }
@@ -843,6 +854,7 @@ impl Worker {
             let mut new_depth = depth - 1 + extension;
 
             // Step 16. Make the move.
+            let nodes_before = self.nodes;
             let mut child = *pos;
             child.play_unchecked(m);
             sh.tt.prefetch(child.key());
@@ -912,6 +924,7 @@ impl Worker {
                 let child_pv: Vec<Move> = self.pv[1][1..pv_len].to_vec();
                 let index = self.root_moves.iter().position(|rm| rm.mv == m).unwrap_or(0);
                 let rm = &mut self.root_moves[index];
+                rm.nodes += self.nodes - nodes_before;
                 if move_count == 1 || value > alpha {
                     rm.score = value;
                     rm.seldepth = seldepth;
@@ -1126,5 +1139,47 @@ impl Worker {
         let bound = Bound::of_result(best_value, original_alpha, beta, PV);
         sh.tt.store(key, ply, best_move, best_value, raw_eval, 0, bound);
         best_value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn root_moves_count_the_nodes_searched_below_them() {
+        let pos: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+        let tt = TranspositionTable::new(16).unwrap();
+        let limits = Limits::depth(8);
+        let control = Control::new(false, Instant::now());
+        let counters = [NodeCounter::default()];
+        let shared = Shared {
+            tt: &tt,
+            control: &control,
+            nodes: &counters,
+            limits: &limits,
+            budget: TimeBudget::default(),
+            start: Instant::now(),
+            multipv: 1,
+            tablebase: None,
+        };
+        let mut worker = Worker::new(0);
+        worker.set_evaluator(&Evaluator::embedded());
+        worker.prepare(&[], &pos.legal_moves());
+        std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(crate::SEARCH_STACK_SIZE)
+                .spawn_scoped(scope, || worker.iterative_deepening(&shared, &pos, &mut |_| {}))
+                .unwrap()
+                .join()
+                .unwrap();
+        });
+        let below: u64 = worker.root_moves.iter().map(|rm| rm.nodes).sum();
+        // Every node is below some root move except the root's own visits: one per
+        // iteration and aspiration re-search.
+        assert!(below < worker.nodes(), "{below} of {}", worker.nodes());
+        assert!(below + 100 > worker.nodes(), "{below} of {}", worker.nodes());
+        let best = &worker.root_moves[0];
+        assert!(best.nodes > 0 && worker.root_moves.iter().all(|rm| rm.nodes <= best.nodes * 20), "{best:?}");
     }
 }

@@ -77,6 +77,15 @@ impl TimeBudget {
     }
 }
 
+/// The soft limit's scale for a best move that took `best_nodes` of the search's `nodes`
+/// (all iterations together): a move that needed most of the effort is rarely overturned by
+/// another iteration, one that took little of it won a close race. `(tm_node_base - share) *
+/// tm_node_scale`: 0.81 at a share of 90%, 1.35 at 50%.
+pub(crate) fn effort_scale(best_nodes: u64, nodes: u64) -> f64 {
+    let share = best_nodes as f64 / nodes.max(1) as f64;
+    (f64::from(param::tm_node_base()) - 100.0 * share) * f64::from(param::tm_node_scale()) / 10_000.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,6 +126,15 @@ mod tests {
             let b = TimeBudget::new(&limits, Color::White, ms(20));
             assert!(b.soft.unwrap() < ms(inc) / 2, "{time}+{inc}: {b:?}");
         }
+    }
+
+    #[test]
+    fn the_less_of_the_effort_the_best_move_took_the_longer_the_search() {
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        assert!(close(effort_scale(90, 100), 0.81), "{}", effort_scale(90, 100));
+        assert!(close(effort_scale(50, 100), 1.35), "{}", effort_scale(50, 100));
+        assert!(effort_scale(100, 100) < effort_scale(30, 100));
+        assert!(effort_scale(0, 0).is_finite());
     }
 
     #[test]
