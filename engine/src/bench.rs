@@ -8,7 +8,6 @@ use crate::evaluator::Evaluator;
 use crate::facade::SEARCH_STACK_SIZE;
 use crate::limits::Limits;
 use crate::search::{Control, NodeCounter, Shared, Worker};
-use crate::time::TimeBudget;
 use crate::tt::TranspositionTable;
 use crate::Instant;
 use std::time::Duration;
@@ -115,16 +114,7 @@ pub fn run_bench_with(
             worker.clear();
             let control = Control::new(false, Instant::now());
             let counters = [NodeCounter::default()];
-            let shared = Shared {
-                tt: &tt,
-                control: &control,
-                nodes: &counters,
-                limits: &limits,
-                budget: TimeBudget::default(),
-                start: Instant::now(),
-                multipv: 1,
-                tablebase: None,
-            };
+            let shared = Shared::untimed(&tt, &control, &counters, &limits);
             let moves = pos.legal_moves();
             worker.prepare(&[], &moves);
             worker.iterative_deepening(&shared, &pos, &mut |_| {});

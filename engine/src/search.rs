@@ -82,7 +82,27 @@ pub struct Shared<'a> {
     pub tablebase: Option<Probing<'a>>,
 }
 
-impl Shared<'_> {
+impl<'a> Shared<'a> {
+    /// A one-thread, one-line search without a clock or tablebases (the bench's and the
+    /// tests' searches), started now.
+    pub fn untimed(
+        tt: &'a TranspositionTable,
+        control: &'a Control,
+        nodes: &'a [NodeCounter],
+        limits: &'a Limits,
+    ) -> Shared<'a> {
+        Shared {
+            tt,
+            control,
+            nodes,
+            limits,
+            budget: TimeBudget::default(),
+            start: Instant::now(),
+            multipv: 1,
+            tablebase: None,
+        }
+    }
+
     /// Total nodes of all threads.
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
@@ -1153,16 +1173,7 @@ mod tests {
         let limits = Limits::depth(8);
         let control = Control::new(false, Instant::now());
         let counters = [NodeCounter::default()];
-        let shared = Shared {
-            tt: &tt,
-            control: &control,
-            nodes: &counters,
-            limits: &limits,
-            budget: TimeBudget::default(),
-            start: Instant::now(),
-            multipv: 1,
-            tablebase: None,
-        };
+        let shared = Shared::untimed(&tt, &control, &counters, &limits);
         let mut worker = Worker::new(0);
         worker.set_evaluator(&Evaluator::embedded());
         worker.prepare(&[], &pos.legal_moves());
