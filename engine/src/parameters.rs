@@ -265,12 +265,12 @@ parameters! {
     corr_bonus_depth_divisor = 8, 2..=32, 1.0;
 
     /// Time management: the moves the clock must last when the GUI gives no `movestogo`.
-    tm_moves_to_go = 40, 20..=60, 2.0;
+    tm_moves_to_go = 32, 20..=60, 2.0;
     /// Time management: below a clock of this many increments (plus the overheads below),
     /// spend progressively less than the increment, so that the clock climbs back.
-    tm_reserve_incs = 20, 0..=40, 2.0;
+    tm_reserve_incs = 10, 0..=40, 2.0;
     /// Time management: the reserve's share of `Move Overhead`s (see `tm_reserve_incs`).
-    tm_reserve_overheads = 20, 0..=40, 2.0;
+    tm_reserve_overheads = 10, 0..=40, 2.0;
     /// Time management: the soft limit's cap, in thousandths of the available time.
     tm_soft_cap = 250, 100..=500, 20.0;
     /// Time management: the hard limit's cap, in thousandths of the available time.

@@ -121,7 +121,7 @@ mod tests {
 
     #[test]
     fn a_low_clock_spends_less_than_the_increment() {
-        for (time, inc) in [(300, 50), (100, 10), (1000, 100)] {
+        for (time, inc) in [(300, 50), (100, 10), (500, 100)] {
             let limits = Limits { wtime: Some(ms(time)), winc: Some(ms(inc)), ..Limits::default() };
             let b = TimeBudget::new(&limits, Color::White, ms(20));
             assert!(b.soft.unwrap() < ms(inc) / 2, "{time}+{inc}: {b:?}");
