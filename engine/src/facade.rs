@@ -531,7 +531,7 @@ impl Job<'_> {
 
         self.tt.new_search();
         let (skill, limits, multipv) = self.strength();
-        let budget = TimeBudget::new(&limits, self.root.turn(), self.options.move_overhead);
+        let budget = TimeBudget::new(&limits, self.root.turn(), self.root.ply(), self.options.move_overhead);
         let counters: Vec<NodeCounter> = (0..workers.len()).map(|_| NodeCounter::default()).collect();
         let shared = Shared {
             tt: &self.tt,

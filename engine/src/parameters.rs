@@ -271,6 +271,12 @@ parameters! {
     tm_reserve_incs = 10, 0..=40, 2.0;
     /// Time management: the reserve's share of `Move Overhead`s (see `tm_reserve_incs`).
     tm_reserve_overheads = 10, 0..=40, 2.0;
+    /// Time management: without `movestogo`, a move's share of the time grows by this many
+    /// ten-thousandths per game ply (the middlegame and endgame decide more games than the
+    /// opening, and the clock should not end the game unused)...
+    tm_ply_growth = 100, 0..=300, 10.0;
+    /// ...up to this many hundredths of the share at ply 0.
+    tm_ply_growth_cap = 200, 100..=400, 10.0;
     /// Time management: the soft limit's cap, in thousandths of the available time.
     tm_soft_cap = 250, 100..=500, 20.0;
     /// Time management: the hard limit's cap, in thousandths of the available time.

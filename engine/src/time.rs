@@ -21,8 +21,9 @@ pub struct TimeBudget {
 }
 
 impl TimeBudget {
-    /// The budget for `limits` with `us` to move at game ply `ply`.
-    pub fn new(limits: &Limits, us: Color, overhead: Duration) -> TimeBudget {
+    /// The budget for `limits` with `us` to move at game ply `ply` (half-moves since the
+    /// start of the game, as the position's move counters say).
+    pub fn new(limits: &Limits, us: Color, ply: u32, overhead: Duration) -> TimeBudget {
         if let Some(movetime) = limits.movetime {
             let t = movetime.saturating_sub(overhead).max(Duration::from_millis(1));
             return TimeBudget { soft: Some(t), hard: Some(t) };
@@ -52,6 +53,13 @@ impl TimeBudget {
         // as much as the increment, the clock would otherwise drain move after move.
         let pool = (time.as_micros() as u64 + inc_us * (mtg - 1)).saturating_sub(overhead_us * (mtg + 2));
         let mut soft = pool / mtg;
+        // Without `movestogo` the game's length is a guess; spend more of the clock as the
+        // game goes on rather than keep a pool for moves it may never reach.
+        if limits.movestogo.is_none() {
+            let growth = 10_000 + u64::from(ply) * param::tm_ply_growth() as u64;
+            let growth = growth.min(param::tm_ply_growth_cap() as u64 * 100);
+            soft = soft * growth / 10_000;
+        }
         // Below a reserve of some increments and overheads, spend progressively less than
         // the increment so that the clock climbs back instead of draining: on a loaded
         // machine a single scheduling hiccup can cost more than a bullet increment.
@@ -97,14 +105,14 @@ mod tests {
     #[test]
     fn a_clock_for_the_other_side_only_means_moving_at_once() {
         let limits = Limits { btime: Some(ms(60_000)), ..Limits::default() };
-        let b = TimeBudget::new(&limits, Color::White, ms(20));
+        let b = TimeBudget::new(&limits, Color::White, 0, ms(20));
         assert_eq!(b.hard, Some(ms(1)), "{b:?}");
-        assert_eq!(TimeBudget::new(&Limits::default(), Color::White, ms(20)), TimeBudget::default());
+        assert_eq!(TimeBudget::new(&Limits::default(), Color::White, 0, ms(20)), TimeBudget::default());
     }
 
     #[test]
     fn movetime_keeps_the_overhead() {
-        let b = TimeBudget::new(&Limits::movetime(ms(1000)), Color::White, ms(20));
+        let b = TimeBudget::new(&Limits::movetime(ms(1000)), Color::White, 0, ms(20));
         assert_eq!(b.hard, Some(ms(980)));
     }
 
@@ -112,7 +120,7 @@ mod tests {
     fn bullet_clock_leaves_a_cushion() {
         for (time, inc) in [(1000, 10), (50, 10), (10, 10), (0, 10), (10_000, 100), (200, 0)] {
             let limits = Limits { wtime: Some(ms(time)), winc: Some(ms(inc)), ..Limits::default() };
-            let b = TimeBudget::new(&limits, Color::White, ms(20));
+            let b = TimeBudget::new(&limits, Color::White, 0, ms(20));
             let hard = b.hard.unwrap();
             assert!(b.soft.unwrap() <= hard);
             assert!(hard <= ms(time).saturating_sub(ms(20)).max(ms(1)), "{time}+{inc}: {hard:?}");
@@ -123,9 +131,26 @@ mod tests {
     fn a_low_clock_spends_less_than_the_increment() {
         for (time, inc) in [(300, 50), (100, 10), (500, 100)] {
             let limits = Limits { wtime: Some(ms(time)), winc: Some(ms(inc)), ..Limits::default() };
-            let b = TimeBudget::new(&limits, Color::White, ms(20));
+            let b = TimeBudget::new(&limits, Color::White, 0, ms(20));
             assert!(b.soft.unwrap() < ms(inc) / 2, "{time}+{inc}: {b:?}");
+            // However far the game has gone, the clock still climbs back.
+            let late = TimeBudget::new(&limits, Color::White, 300, ms(20));
+            assert!(late.soft.unwrap() < ms(inc), "{time}+{inc} at ply 300: {late:?}");
         }
+    }
+
+    #[test]
+    fn without_movestogo_later_moves_get_more_of_the_clock() {
+        let sudden_death = Limits { wtime: Some(ms(60_000)), winc: Some(ms(600)), ..Limits::default() };
+        let soft = |limits: &Limits, ply| TimeBudget::new(limits, Color::White, ply, ms(20)).soft.unwrap();
+        assert!(soft(&sudden_death, 0) < soft(&sudden_death, 40));
+        assert!(soft(&sudden_death, 40) < soft(&sudden_death, 80));
+        // The growth is capped: a long game does not end up spending its clock in a few moves.
+        assert_eq!(soft(&sudden_death, 300), soft(&sudden_death, 3000));
+        assert!(soft(&sudden_death, 3000) < ms(60_000) / 10);
+        // With `movestogo` the GUI says how long the clock must last: no guess to correct.
+        let repeating = Limits { movestogo: Some(20), ..sudden_death };
+        assert_eq!(soft(&repeating, 0), soft(&repeating, 80));
     }
 
     #[test]
@@ -139,6 +164,6 @@ mod tests {
 
     #[test]
     fn no_clock_no_budget() {
-        assert_eq!(TimeBudget::new(&Limits::depth(5), Color::White, ms(20)), TimeBudget::default());
+        assert_eq!(TimeBudget::new(&Limits::depth(5), Color::White, 0, ms(20)), TimeBudget::default());
     }
 }
