@@ -5,7 +5,7 @@
 use tempo_engine::{run_bench, BENCH_DEPTH};
 
 /// Nodes of `tempo-uci bench` (depth `BENCH_DEPTH`, 16 MiB hash, one thread).
-const EXPECTED_BENCH_NODES: u64 = 3_732_721;
+const EXPECTED_BENCH_NODES: u64 = 3_947_411;
 
 #[test]
 fn bench_node_count_is_fixed() {
